@@ -1,0 +1,35 @@
+import { resolve } from 'node:path'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'electron-vite'
+
+export default defineConfig({
+  main: {
+    build: {
+      rolldownOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'electron/main/index.ts'),
+          // Forked as a utilityProcess by main; the web host runs the same file from source.
+          engine: resolve(import.meta.dirname, 'electron/engine/cli.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      // A sandboxed preload can require nothing but 'electron': bundle everything, as CommonJS.
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: resolve(import.meta.dirname, 'electron/preload/index.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'renderer',
+    plugins: [react()],
+    build: {
+      rolldownOptions: { input: { index: resolve(import.meta.dirname, 'renderer/index.html') } },
+    },
+  },
+})

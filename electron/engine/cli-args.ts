@@ -1,0 +1,42 @@
+import { parseArgs } from 'node:util'
+
+export interface EngineArgs {
+  port: number
+  data: string
+  clientId: string | undefined
+  clientSecret: string | undefined
+  tenant: string | undefined
+}
+
+export const engineUsage =
+  'usage: npm run engine -- --port <n> --data <dir> [--client-id <id> --client-secret <secret>] [--tenant <code>]'
+
+/** Parses the engine's fixed command line; throws an Error with a plain message on bad flags. */
+export function parseEngineArgs(argv: string[]): EngineArgs {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      data: { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret': { type: 'string' },
+      tenant: { type: 'string' },
+    },
+    strict: true,
+  })
+  const port = Number(values.port)
+  if (values.port === undefined || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`--port must be a whole number from 0 to 65535\n${engineUsage}`)
+  }
+  if (!values.data) throw new Error(`--data <dir> is required\n${engineUsage}`)
+  if ((values['client-id'] === undefined) !== (values['client-secret'] === undefined)) {
+    throw new Error(`--client-id and --client-secret go together\n${engineUsage}`)
+  }
+  return {
+    port,
+    data: values.data,
+    clientId: values['client-id'],
+    clientSecret: values['client-secret'],
+    tenant: values.tenant,
+  }
+}

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { defaultDataDir } from '../services/data-dir'
+import { createDispatch } from '../services/dispatch'
+import { launchEngineFromSource } from '../services/engine-launch'
+import { EngineSupervisor } from '../services/engine-supervisor'
+import { createHandlers } from '../services/handlers'
+import { createWebHost } from './server'
+
+/** `npm run start:web`: the kiosk in a browser, on the embedded engine, on loopback only. */
+async function main(): Promise<void> {
+  const root = fileURLToPath(new URL('../..', import.meta.url))
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '0' },
+      data: { type: 'string', default: defaultDataDir() },
+      renderer: { type: 'string', default: join(root, 'out/renderer') },
+    },
+  })
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version
+
+  const engine = new EngineSupervisor({ launch: launchEngineFromSource(root, join(values.data, 'engine')) })
+  const dispatch = createDispatch(createHandlers({ shell: 'web', version, engineStatus: () => engine.getStatus() }))
+  const host = createWebHost({ dispatch, rendererDir: values.renderer })
+  const { launchUrl } = await host.listen(Number(values.port))
+  console.log(`kiosk ${launchUrl}`)
+  console.log('Open that URL in a browser (it carries this launch\'s access token). Ctrl+C stops the kiosk.')
+
+  engine.start().then(
+    (url) => console.log(`embedded engine ready at ${url}`),
+    (error: Error) => console.error(`embedded engine failed: ${error.message}`),
+  )
+
+  const shutdown = () => {
+    Promise.all([engine.stop(), host.close()]).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
+  }
+  process.once('SIGINT', shutdown)
+  process.once('SIGTERM', shutdown)
+}
+
+void main()

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import fastifyStatic from '@fastify/static'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Dispatch } from '../services/dispatch'
+import { BRIDGE_PATH, BRIDGE_TOKEN_HEADER, CONTENT_SECURITY_POLICY } from '../shared/web-security'
+import { checkBridgeRequest } from './bridge-guard'
+
+export interface WebHostOptions {
+  dispatch: Dispatch
+  /** The built renderer (out/renderer); the bridge works without it. */
+  rendererDir?: string
+  token?: string
+}
+
+export interface WebHost {
+  app: FastifyInstance
+  token: string
+  /** Listens on 127.0.0.1 only and returns the launch URL, token in the fragment so it never reaches logs. */
+  listen(port?: number): Promise<{ origin: string; launchUrl: string }>
+  close(): Promise<void>
+}
+
+/** The web host: the built renderer plus a loopback bridge to the same handler table Electron binds. */
+export function createWebHost(options: WebHostOptions): WebHost {
+  const token = options.token ?? randomBytes(32).toString('base64url')
+  const app = Fastify({ logger: false, bodyLimit: 32 * 1024 * 1024 })
+  let port = 0
+
+  app.addHook('onSend', async (_request, reply) => {
+    void reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+    void reply.header('X-Content-Type-Options', 'nosniff')
+    void reply.header('Referrer-Policy', 'no-referrer')
+    void reply.header('Cross-Origin-Opener-Policy', 'same-origin')
+  })
+
+  app.post<{ Params: { method: string } }>(`${BRIDGE_PATH}/:method`, async (request, reply) => {
+    const verdict = checkBridgeRequest(
+      { host: request.headers.host, origin: request.headers.origin, token: headerValue(request.headers[BRIDGE_TOKEN_HEADER]) },
+      port,
+      token,
+    )
+    if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.message })
+    return options.dispatch(request.params.method, request.body ?? {})
+  })
+
+  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+    // Malformed JSON and oversize bodies are the caller's fault: say so, never 500.
+    const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500
+    void reply.code(status).send({ error: status < 500 ? error.message : 'The kiosk host failed.' })
+  })
+
+  if (options.rendererDir && existsSync(options.rendererDir)) {
+    void app.register(fastifyStatic, { root: options.rendererDir, index: 'index.html', wildcard: false })
+  }
+
+  return {
+    app,
+    token,
+    async listen(requestedPort = 0) {
+      await app.listen({ host: '127.0.0.1', port: requestedPort })
+      const address = app.server.address()
+      port = typeof address === 'object' && address ? address.port : requestedPort
+      const origin = `http://127.0.0.1:${port}`
+      return { origin, launchUrl: `${origin}/#token=${token}` }
+    },
+    close: () => app.close(),
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}

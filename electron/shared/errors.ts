@@ -1,0 +1,62 @@
+import { z } from 'zod'
+
+/** Stable error codes: the UI keys its guidance on these, so never rename one. */
+export const errorCodes = [
+  'INVALID_INPUT',
+  'UNKNOWN_METHOD',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'ENGINE_UNAVAILABLE',
+  'KEYCHAIN_UNAVAILABLE',
+  'KEYCHAIN_LOCKED',
+  'INTERNAL',
+] as const
+
+export const errorCodeSchema = z.enum(errorCodes)
+export type ErrorCode = z.infer<typeof errorCodeSchema>
+
+export const kioskErrorSchema = z.object({
+  code: errorCodeSchema,
+  message: z.string(),
+})
+export type KioskErrorData = z.infer<typeof kioskErrorSchema>
+
+/** The one error type every side throws and catches; it crosses IPC and the web bridge as plain data. */
+export class KioskError extends Error {
+  readonly code: ErrorCode
+
+  constructor(code: ErrorCode, message: string) {
+    super(message)
+    this.name = 'KioskError'
+    this.code = code
+  }
+
+  toJSON(): KioskErrorData {
+    return { code: this.code, message: this.message }
+  }
+
+  static from(data: KioskErrorData): KioskError {
+    return new KioskError(data.code, data.message)
+  }
+}
+
+/**
+ * What a handler call returns over any transport. Electron's ipcMain.handle drops custom error
+ * fields on rejection, so errors travel as values and are re-thrown on the calling side.
+ */
+export const envelopeSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: kioskErrorSchema }),
+])
+export type Envelope = z.infer<typeof envelopeSchema>
+
+/** Turns an envelope from a transport back into a value or a thrown KioskError. */
+export function unwrapEnvelope(raw: unknown): unknown {
+  const parsed = envelopeSchema.safeParse(raw)
+  if (!parsed.success) {
+    throw new KioskError('INTERNAL', 'The kiosk service sent a reply that could not be read.')
+  }
+  if (!parsed.data.ok) throw KioskError.from(parsed.data.error)
+  return parsed.data.value
+}

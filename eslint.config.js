@@ -1,0 +1,65 @@
+import { builtinModules } from 'node:module'
+import js from '@eslint/js'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), ...builtinModules.map((m) => `node:${m}`)]
+const noElectron = { name: 'electron', message: "Only electron/main and electron/preload may import 'electron'; this code must run in plain Node." }
+// Any relative import that passes through a folder named `dir` (electron/<dir>/...).
+const layer = (dir, message) => ({ regex: `^\\.\\.?/(.*/)?${dir}(/|$)`, message })
+
+/**
+ * Import boundaries from ARCHITECTURE.md §3. test/unit/import-boundaries.test.ts proves these
+ * rules fire, so a config slip cannot silently switch them off.
+ */
+export const boundaries = [
+  {
+    files: ['electron/services/**', 'electron/engine/**', 'electron/host/**', 'electron/shared/**', 'test/**', 'scripts/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+  },
+  {
+    files: ['electron/shared/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron, ...nodeBuiltins.map((name) => ({ name, message: 'electron/shared runs everywhere: no Node built-ins.' }))], patterns: [{ regex: '^\\.\\./', message: 'electron/shared imports nothing else of the project.' }] }],
+    },
+  },
+  {
+    files: ['electron/services/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [layer('engine', 'services reach the engine over HTTP, never by import.'), layer('main', 'services must not depend on the Electron shell.'), layer('host', 'services must not depend on the web host.'), layer('preload', 'services must not depend on the preload.')] }] },
+  },
+  {
+    files: ['electron/engine/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [layer('services', 'the engine is a separate server: it never imports the kiosk services.'), layer('main', 'the engine must not depend on the Electron shell.'), layer('host', 'the engine must not depend on the web host.'), layer('preload', 'the engine must not depend on the preload.')] }] },
+  },
+  {
+    files: ['electron/preload/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer('main', 'preload imports electron/shared only.'), layer('services', 'preload imports electron/shared only.'), layer('engine', 'preload imports electron/shared only.'), layer('host', 'preload imports electron/shared only.')] }] },
+  },
+  {
+    files: ['renderer/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, ...nodeBuiltins.map((name) => ({ name, message: 'The renderer is a sandboxed browser page: no Node built-ins.' }))],
+          patterns: ['main', 'preload', 'services', 'engine', 'host'].map((dir) => layer(dir, 'The renderer imports electron/shared only and reaches everything else through window.kiosk.')),
+        },
+      ],
+    },
+  },
+]
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/generated/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  { ignores: ['renderer/**'], languageOptions: { globals: { ...globals.node } } },
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'off',
+    },
+  },
+  { files: ['renderer/**'], languageOptions: { globals: { ...globals.browser } } },
+  ...boundaries,
+)

@@ -1,0 +1,35 @@
+import { resolve } from 'node:path'
+import { defineConfig } from '@playwright/test'
+
+/** The fake webcam stream made by `npm run fixtures` from a real face photo shipped in an npm package. */
+export const fakeCameraFile = resolve(import.meta.dirname, 'test/fixtures/generated/cam.y4m')
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  outputDir: 'test-results/e2e-artifacts',
+  timeout: 60_000,
+  workers: 1,
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  use: {
+    browserName: 'chromium',
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      // Debian's Chromium; Playwright never downloads a browser here.
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${fakeCameraFile}`,
+      ],
+    },
+  },
+})

@@ -1,0 +1,63 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { startUntil, tsxArgs, type Started } from '../support/process'
+
+// The kiosk as `npm run start:web` runs it: the real host CLI, which starts the embedded engine.
+let host: Started
+let launchUrl: string
+
+test.beforeAll(async () => {
+  const data = mkdtempSync(join(tmpdir(), 'kiosk-e2e-'))
+  const [command, args] = tsxArgs('electron/host/cli.ts', ['--port', '0', '--data', data])
+  host = await startUntil(command, args, /^kiosk (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)$/)
+  launchUrl = host.match[1]!
+})
+
+test.afterAll(async () => {
+  expect(await host.stop()).toBe(0)
+})
+
+test('opens on Home and shows values that came from the Node side through the bridge', async ({ page }) => {
+  await page.goto(launchUrl)
+  await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible()
+  // Only Node knows its version: seeing it proves the bridge round trip.
+  await expect(page.getByTestId('node-version')).toHaveText(`Node ${process.versions.node}`)
+  await expect(page.getByTestId('engine-state')).toHaveText('Engine: running', { timeout: 30_000 })
+  // The token left the address bar once read.
+  expect(page.url()).not.toContain('token=')
+  await page.screenshot({ path: 'test-results/screens/home.png', fullPage: true })
+})
+
+test('navigates to every screen of the kiosk', async ({ page }) => {
+  await page.goto(launchUrl)
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  for (const title of ['Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Admin', 'Outbox', 'Settings', 'Home']) {
+    await nav.getByRole('button', { name: title, exact: true }).click()
+    await expect(nav.getByRole('button', { name: title, exact: true })).toHaveAttribute('aria-current', 'page')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title === 'Home' ? 'Welcome' : title)
+    await page.screenshot({ path: `test-results/screens/${title.toLowerCase().replace(/\W+/g, '-')}.png` })
+  }
+  await page.getByRole('button', { name: /Face match/ }).first().click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Face match')
+})
+
+test('a page opened without the launch token is refused by the bridge and says what to do', async ({ page }) => {
+  const origin = new URL(launchUrl).origin
+  await page.goto(`${origin}/`)
+  await expect(page.getByRole('alert')).toContainText('opened without its launch link')
+  const status = await page.evaluate(async () => (await fetch('/bridge/getAppInfo', { method: 'POST', body: '{}' })).status)
+  expect(status).toBe(401)
+})
+
+test('the fake webcam delivers the face fixture to the page', async ({ page }) => {
+  await page.goto(launchUrl)
+  const track = await page.evaluate(async () => {
+    const stream = await navigator.mediaDevices.getUserMedia({ video: true })
+    const settings = stream.getVideoTracks()[0]!.getSettings()
+    stream.getTracks().forEach((t) => t.stop())
+    return { width: settings.width, height: settings.height }
+  })
+  expect(track).toEqual({ width: 640, height: 480 })
+})

@@ -1,0 +1,40 @@
+import { ESLint } from 'eslint'
+import { describe, expect, it } from 'vitest'
+import { projectRoot } from '../support/process'
+
+// Proves the lint rules that keep each runtime's code in its lane actually fire.
+const eslint = new ESLint({ cwd: projectRoot })
+
+async function restricted(file: string, code: string): Promise<boolean> {
+  const [result] = await eslint.lintText(code, { filePath: `${projectRoot}${file}` })
+  return (result?.messages ?? []).some((m) => m.ruleId === 'no-restricted-imports')
+}
+
+describe('import boundaries', () => {
+  it.each(['electron/services/x.ts', 'electron/engine/x.ts', 'electron/host/x.ts', 'electron/shared/x.ts', 'renderer/src/x.ts'])(
+    "refuses 'electron' in %s",
+    async (file) => {
+      expect(await restricted(file, "import { app } from 'electron'\nexport const a = app\n")).toBe(true)
+    },
+  )
+
+  it.each(['electron/main/x.ts', 'electron/preload/x.ts'])("allows 'electron' in %s", async (file) => {
+    expect(await restricted(file, "import { app } from 'electron'\nexport const a = app\n")).toBe(false)
+  })
+
+  it.each(['node:fs', 'fs', 'child_process', 'node:path'])('refuses the Node built-in %s in the renderer', async (name) => {
+    expect(await restricted('renderer/src/x.ts', `import m from '${name}'\nexport const a = m\n`)).toBe(true)
+  })
+
+  it('lets the renderer import the shared contract but nothing else of electron/', async () => {
+    expect(await restricted('renderer/src/x.ts', "import { contract } from '../../electron/shared/contract'\nexport const a = contract\n")).toBe(false)
+    expect(await restricted('renderer/src/x.ts', "import { x } from '../../electron/services/dispatch'\nexport const a = x\n")).toBe(true)
+  })
+
+  it('keeps services and engine apart, and shared self-contained', async () => {
+    expect(await restricted('electron/services/secrets/x.ts', "import { x } from '../../engine/server'\nexport const a = x\n")).toBe(true)
+    expect(await restricted('electron/engine/x.ts', "import { x } from '../services/dispatch'\nexport const a = x\n")).toBe(true)
+    expect(await restricted('electron/shared/x.ts', "import { x } from '../services/dispatch'\nexport const a = x\n")).toBe(true)
+    expect(await restricted('electron/services/x.ts', "import { x } from './engine-supervisor'\nexport const a = x\n")).toBe(false)
+  })
+})
