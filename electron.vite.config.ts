@@ -10,6 +10,8 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'electron/main/index.ts'),
           // Forked as a utilityProcess by main; the web host runs the same file from source.
           engine: resolve(import.meta.dirname, 'electron/engine/cli.ts'),
+          // The engine's face worker threads start from this chunk (see engine/face/worker-entry.ts).
+          'face-worker': resolve(import.meta.dirname, 'electron/engine/face/worker.ts'),
         },
       },
     },
