@@ -13,17 +13,7 @@ export const engineUsage =
 
 /** Parses the engine's fixed command line; throws an Error with a plain message on bad flags. */
 export function parseEngineArgs(argv: string[]): EngineArgs {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: 'string' },
-      data: { type: 'string' },
-      'client-id': { type: 'string' },
-      'client-secret': { type: 'string' },
-      tenant: { type: 'string' },
-    },
-    strict: true,
-  })
+  const { values } = parseFlags(argv)
   const port = Number(values.port)
   if (values.port === undefined || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`--port must be a whole number from 0 to 65535\n${engineUsage}`)
@@ -38,5 +28,23 @@ export function parseEngineArgs(argv: string[]): EngineArgs {
     clientId: values['client-id'],
     clientSecret: values['client-secret'],
     tenant: values.tenant,
+  }
+}
+
+function parseFlags(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        data: { type: 'string' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        tenant: { type: 'string' },
+      },
+      strict: true,
+    })
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${engineUsage}`)
   }
 }

@@ -1,6 +1,9 @@
 import { mkdirSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { parseEngineArgs } from './cli-args'
-import { createEngineServer } from './server'
+import { loadFacePlugins } from './face'
+import { createEngineLog } from './logs/engine-log'
+import { createEngine } from './server'
 
 /** Entry point of the standalone embedded engine (npm run engine, and the kiosk's child process). */
 async function main(): Promise<void> {
@@ -12,14 +15,28 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   mkdirSync(args.data, { recursive: true })
-  const app = createEngineServer()
-  await app.listen({ host: '127.0.0.1', port: args.port })
-  const address = app.server.address()
+  const log = createEngineLog(args.data)
+  log.engine(`starting (data ${args.data})`)
+  const threads = Number(process.env.ENGINE_FACE_THREADS) || Math.min(2, availableParallelism())
+  const plugins = await loadFacePlugins({ threads, log: log.plugins })
+  const engine = await createEngine({ dataDir: args.data, plugins, log })
+
+  if (args.clientId && args.clientSecret) engine.ctx.clients.ensure(args.clientId, args.clientSecret)
+  if (args.tenant && !engine.ctx.tenants.get(args.tenant)) {
+    engine.ctx.tenants.upsert(args.tenant, { name: args.tenant, maxIdentities: 0, defaultPostBack: null })
+  }
+
+  await engine.app.listen({ host: '127.0.0.1', port: args.port })
+  const address = engine.app.server.address()
   const port = typeof address === 'object' && address ? address.port : args.port
+  log.engine(`ready on 127.0.0.1:${port} with ${plugins.map((p) => p.name).join(', ')}`)
   console.log(`engine ready http://127.0.0.1:${port}`)
 
+  let stopping = false
   const shutdown = () => {
-    app.close().then(
+    if (stopping) return
+    stopping = true
+    engine.close().then(
       () => process.exit(0),
       () => process.exit(1),
     )
@@ -33,4 +50,7 @@ async function main(): Promise<void> {
   }, 1000).unref()
 }
 
-void main()
+main().catch((error: unknown) => {
+  console.error(`engine failed to start: ${error instanceof Error ? error.message : String(error)}`)
+  process.exit(1)
+})

@@ -1,0 +1,205 @@
+import type { FacePlugin } from '../face/types'
+import { HttpError } from '../http/errors'
+import type { PersonStore } from '../store/persons'
+import type { TemplateStore, BiometricInfo } from '../store/templates'
+import type { TenantStore } from '../store/tenants'
+import { BioErrorCode, BioInputError } from './error-codes'
+import { decodeBase64, faceFromSample } from './samples'
+import { TemplateCache } from './template-cache'
+import { decodeTemplate, encodeTemplate, normalize, TemplateFormatError, type Template } from './template-codec'
+
+export const BIO_TYPE = 'Face'
+export const MAX_SAMPLES = 10
+
+export interface TemplateTypeInfo {
+  templateType: string
+  scoreThreshold: number
+  numSamplesForEnroll: number
+  isInstantiated: boolean
+}
+
+interface Installed {
+  templateType: string
+  plugin: FacePlugin
+  cache: TemplateCache
+}
+
+/**
+ * Templates and their caches: enrollment, template creation, listing and deletion, and the
+ * per-plugin identify caches that every change keeps current.
+ */
+export class Biometrics {
+  private readonly installed = new Map<string, Installed>()
+
+  constructor(
+    plugins: FacePlugin[],
+    private readonly templates: TemplateStore,
+    private readonly persons: PersonStore,
+    private readonly tenants: TenantStore,
+  ) {
+    for (const plugin of plugins) {
+      const templateType = `${BIO_TYPE}:${plugin.name}`
+      this.installed.set(templateType, { templateType, plugin, cache: new TemplateCache(plugin.dimensions) })
+    }
+  }
+
+  get plugins(): FacePlugin[] {
+    return [...this.installed.values()].map((i) => i.plugin)
+  }
+
+  templateTypes(): TemplateTypeInfo[] {
+    return [...this.installed.values()].map(({ templateType, plugin }) => ({
+      templateType,
+      scoreThreshold: plugin.scoreThreshold,
+      numSamplesForEnroll: plugin.numSamplesForEnroll,
+      isInstantiated: true,
+    }))
+  }
+
+  /** The installed type, or a BioInputError naming the installed ones. */
+  lookup(templateType: string): Installed {
+    const found = this.installed.get(templateType)
+    if (!found) {
+      throw new BioInputError(
+        BioErrorCode.UNKNOWN_TEMPLATE_TYPE,
+        `Unknown template type ${JSON.stringify(templateType)}; installed: ${[...this.installed.keys()].join(', ')}.`,
+      )
+    }
+    return found
+  }
+
+  /** A template from samples: the mean of the faces' normalised embeddings, normalised again. */
+  async templateFromSamples(installed: Installed, samples: string[]): Promise<Template> {
+    if (samples.length === 0) throw new BioInputError(BioErrorCode.BAD_INPUT, 'At least one sample is needed.')
+    if (samples.length > MAX_SAMPLES) throw new BioInputError(BioErrorCode.BAD_INPUT, `At most ${MAX_SAMPLES} samples are accepted.`)
+    const faces = await Promise.all(samples.map((s, i) => faceFromSample(installed.plugin, s, `sample ${i + 1}`)))
+    const mean = new Float32Array(installed.plugin.dimensions)
+    for (const face of faces) for (let d = 0; d < mean.length; d++) mean[d] = mean[d]! + face.embedding[d]!
+    return {
+      plugin: installed.plugin.name,
+      modelVersion: installed.plugin.modelVersion,
+      quality: faces.reduce((sum, f) => sum + f.quality, 0) / faces.length,
+      vector: normalize(mean),
+    }
+  }
+
+  /** A base64 template checked against the type it is used as. */
+  parseTemplate(installed: Installed, base64: string): Template {
+    let template: Template
+    try {
+      template = decodeTemplate(decodeBase64(base64, 'The template'))
+    } catch (error) {
+      if (error instanceof TemplateFormatError) throw new BioInputError(BioErrorCode.BAD_TEMPLATE, error.message)
+      throw error
+    }
+    const { plugin } = installed
+    if (template.plugin !== plugin.name || template.modelVersion !== plugin.modelVersion || template.vector.length !== plugin.dimensions) {
+      throw new BioInputError(
+        BioErrorCode.TEMPLATE_TYPE_MISMATCH,
+        `The template was made by ${template.plugin} v${template.modelVersion}; ${installed.templateType} needs ${plugin.name} v${plugin.modelVersion}.`,
+      )
+    }
+    normalize(template.vector)
+    return template
+  }
+
+  /** A probe from a sample or a template, exactly one of which must be given. */
+  async probe(installed: Installed, input: { sample?: string | undefined; template?: string | undefined }): Promise<Float32Array> {
+    if ((input.sample === undefined) === (input.template === undefined)) {
+      throw new BioInputError(BioErrorCode.BAD_INPUT, 'Give either a sample or a template.')
+    }
+    if (input.template !== undefined) return this.parseTemplate(installed, input.template).vector
+    return (await faceFromSample(installed.plugin, input.sample!, 'the sample')).embedding
+  }
+
+  async create(templateType: string, samples: string[]): Promise<{ quality: number; templatedata: string }> {
+    const template = await this.templateFromSamples(this.lookup(templateType), samples)
+    return { quality: round(template.quality), templatedata: encodeTemplate(template).toString('base64') }
+  }
+
+  async enroll(
+    personId: string,
+    request: { templateType: string; templateContext: string; samples?: string[] | undefined; template?: string | undefined },
+  ): Promise<{ quality: number; biometricInfos: BiometricInfo[] }> {
+    const installed = this.lookup(request.templateType)
+    if ((request.samples === undefined) === (request.template === undefined)) {
+      throw new BioInputError(BioErrorCode.BAD_INPUT, 'Give either samples or a template.')
+    }
+    this.checkLicense(installed, personId)
+    const template =
+      request.template !== undefined ? this.parseTemplate(installed, request.template) : await this.templateFromSamples(installed, request.samples!)
+    this.templates.put(personId, installed.templateType, request.templateContext, encodeTemplate(template))
+    installed.cache.put(personId, request.templateContext, template.vector)
+    return { quality: round(template.quality), biometricInfos: this.templates.infos(personId) }
+  }
+
+  infos(personId: string, templateType?: string): BiometricInfo[] {
+    return this.templates.infos(personId, templateType)
+  }
+
+  delete(personId: string, templateType?: string, templateContext?: string): void {
+    for (const removed of this.templates.delete(personId, templateType, templateContext)) {
+      this.installed.get(removed.templateType)?.cache.remove(personId, removed.templateContext)
+    }
+  }
+
+  /** Drops a deleted person's templates from every cache (the store already deleted the rows). */
+  forgetPerson(personIds: string[]): void {
+    for (const { cache } of this.installed.values()) cache.removePerson(personIds)
+  }
+
+  /** Rebuilds one plugin's cache, or all, from the database. */
+  rebuildCaches(pluginName?: string): void {
+    const targets = [...this.installed.values()].filter((i) => pluginName === undefined || i.plugin.name === pluginName)
+    if (pluginName !== undefined && targets.length === 0) {
+      throw new HttpError(400, `No installed plugin is named ${JSON.stringify(pluginName)}; installed: ${this.plugins.map((p) => p.name).join(', ')}.`)
+    }
+    for (const installed of targets) {
+      installed.cache.clear()
+      for (const stored of this.templates.allOfType(installed.templateType)) {
+        const template = decodeTemplate(stored.data)
+        installed.cache.put(stored.personId, stored.templateContext, normalize(template.vector))
+      }
+    }
+  }
+
+  cacheFor(templateType: string): TemplateCache {
+    return this.lookup(templateType).cache
+  }
+
+  /** Stored vectors of one person and type, for 1:1 verification. */
+  vectorsOf(personId: string, templateType: string): Float32Array[] {
+    return this.templates.ofPerson(personId, templateType).map((t) => normalize(decodeTemplate(t.data).vector))
+  }
+
+  /** The person-server UUID behind a BioEngine person id, when there is one. */
+  personUuid(personId: string): string | undefined {
+    return this.persons.byBioPersonId(personId)?.uuid
+  }
+
+  /**
+   * Algorithm licences (tenant algorithm associations named after the plugin) apply at enrollment:
+   * an expired licence, or one whose maxIdentities enrolled persons are reached, refuses it.
+   */
+  private checkLicense(installed: Installed, personId: string): void {
+    const alreadyEnrolled = this.templates.infos(personId, installed.templateType).length > 0
+    for (const license of this.tenants.licensesFor(installed.plugin.name, personId)) {
+      if (license.expireDate !== null && license.expireDate < Date.now()) {
+        throw new BioInputError(
+          BioErrorCode.LICENSE,
+          `The ${installed.plugin.name} licence of tenant ${license.tenantCode} expired on ${new Date(license.expireDate).toISOString()}.`,
+        )
+      }
+      if (license.maxIdentities && !alreadyEnrolled && license.enrolled >= license.maxIdentities) {
+        throw new BioInputError(
+          BioErrorCode.LICENSE,
+          `The ${installed.plugin.name} licence of tenant ${license.tenantCode} allows ${license.maxIdentities} enrolled identities, and all are used.`,
+        )
+      }
+    }
+  }
+}
+
+export function round(value: number): number {
+  return Math.round(value * 100) / 100
+}

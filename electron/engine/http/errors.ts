@@ -1,0 +1,13 @@
+/** An error with the HTTP status it should be answered with; the message is safe to show. */
+export class HttpError extends Error {
+  readonly status: number
+  /** BioEngine per-item / error code; defaults to the HTTP status. */
+  readonly code: number
+
+  constructor(status: number, message: string, code?: number) {
+    super(message)
+    this.name = 'HttpError'
+    this.status = status
+    this.code = code ?? status
+  }
+}

@@ -1,0 +1,100 @@
+import Database from 'better-sqlite3'
+
+export type Db = Database.Database
+
+/**
+ * Schema migrations, applied in order inside one transaction each; PRAGMA user_version records
+ * how many have run. Never edit a shipped migration: add a new one.
+ */
+const migrations: string[] = [
+  `
+  CREATE TABLE signing_keys (
+    kid TEXT PRIMARY KEY,
+    secret BLOB NOT NULL,
+    created INTEGER NOT NULL
+  );
+  CREATE TABLE oauth_clients (
+    client_id TEXT PRIMARY KEY,
+    secret_hash BLOB NOT NULL,
+    salt BLOB NOT NULL,
+    scope TEXT NOT NULL,
+    created INTEGER NOT NULL
+  );
+  CREATE TABLE tenants (
+    code TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    max_identities INTEGER NOT NULL DEFAULT 0,
+    default_post_back TEXT,
+    created INTEGER NOT NULL,
+    modified INTEGER NOT NULL
+  );
+  CREATE TABLE persons (
+    uuid TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    device_id TEXT UNIQUE,
+    created INTEGER NOT NULL,
+    modified INTEGER NOT NULL
+  );
+  CREATE TABLE tenant_persons (
+    tenant_code TEXT NOT NULL REFERENCES tenants(code) ON DELETE CASCADE,
+    person_uuid TEXT NOT NULL REFERENCES persons(uuid) ON DELETE CASCADE,
+    associated INTEGER NOT NULL,
+    PRIMARY KEY (tenant_code, person_uuid)
+  );
+  CREATE INDEX tenant_persons_by_person ON tenant_persons(person_uuid);
+  CREATE TABLE tenant_apps (
+    tenant_code TEXT NOT NULL REFERENCES tenants(code) ON DELETE CASCADE,
+    app_code TEXT NOT NULL,
+    associated INTEGER NOT NULL,
+    PRIMARY KEY (tenant_code, app_code)
+  );
+  CREATE TABLE tenant_algorithms (
+    tenant_code TEXT NOT NULL REFERENCES tenants(code) ON DELETE CASCADE,
+    alg_code TEXT NOT NULL,
+    info TEXT,
+    max_identities INTEGER,
+    expire_date INTEGER,
+    associated INTEGER NOT NULL,
+    PRIMARY KEY (tenant_code, alg_code)
+  );
+  CREATE TABLE tenant_alg_liveness (
+    tenant_code TEXT NOT NULL,
+    alg_code TEXT NOT NULL,
+    liveness_code TEXT NOT NULL,
+    associated INTEGER NOT NULL,
+    PRIMARY KEY (tenant_code, alg_code, liveness_code),
+    FOREIGN KEY (tenant_code, alg_code) REFERENCES tenant_algorithms(tenant_code, alg_code) ON DELETE CASCADE
+  );
+  CREATE TABLE templates (
+    person_id TEXT NOT NULL,
+    template_type TEXT NOT NULL,
+    template_context TEXT NOT NULL,
+    data BLOB NOT NULL,
+    size INTEGER NOT NULL,
+    created INTEGER NOT NULL,
+    PRIMARY KEY (person_id, template_type, template_context)
+  );
+  CREATE INDEX templates_by_type ON templates(template_type);
+  `,
+]
+
+/** Opens (creating if needed) the engine database with WAL and foreign keys, and migrates it. */
+export function openDatabase(file: string): Db {
+  const db = new Database(file)
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  migrate(db)
+  return db
+}
+
+function migrate(db: Db): void {
+  const applied = db.pragma('user_version', { simple: true }) as number
+  for (let version = applied; version < migrations.length; version++) {
+    db.transaction(() => {
+      db.exec(migrations[version]!)
+      db.pragma(`user_version = ${version + 1}`)
+    })()
+  }
+}

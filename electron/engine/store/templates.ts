@@ -1,0 +1,104 @@
+import type { Db } from './database'
+import type { Sealer } from './sealer'
+
+export interface StoredTemplate {
+  personId: string
+  templateType: string
+  templateContext: string
+  /** The encoded template (see bio/template-codec.ts), decrypted. */
+  data: Buffer
+  size: number
+  created: number
+}
+
+/** BiometricInfo as the BioEngine reports it. */
+export interface BiometricInfo {
+  templateType: string
+  templateContext: string
+  size: number
+  timestamp: number
+}
+
+interface Row {
+  person_id: string
+  template_type: string
+  template_context: string
+  data: Buffer
+  size: number
+  created: number
+}
+
+export class TemplateStore {
+  constructor(
+    private readonly db: Db,
+    private readonly sealer: Sealer,
+  ) {}
+
+  /** Inserts or replaces the template for (person, type, context). */
+  put(personId: string, templateType: string, templateContext: string, data: Buffer): BiometricInfo {
+    const created = Date.now()
+    this.db
+      .prepare(
+        `INSERT INTO templates (person_id, template_type, template_context, data, size, created) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT(person_id, template_type, template_context) DO UPDATE SET data = excluded.data, size = excluded.size, created = excluded.created`,
+      )
+      .run(personId, templateType, templateContext, this.sealer.seal(data), data.length, created)
+    return { templateType, templateContext, size: data.length, timestamp: created }
+  }
+
+  infos(personId: string, templateType?: string): BiometricInfo[] {
+    const rows = templateType
+      ? this.db
+          .prepare<[string, string], Row>('SELECT * FROM templates WHERE person_id = ? AND template_type = ? ORDER BY template_type, template_context')
+          .all(personId, templateType)
+      : this.db.prepare<[string], Row>('SELECT * FROM templates WHERE person_id = ? ORDER BY template_type, template_context').all(personId)
+    return rows.map((r) => ({ templateType: r.template_type, templateContext: r.template_context, size: r.size, timestamp: r.created }))
+  }
+
+  ofPerson(personId: string, templateType: string): StoredTemplate[] {
+    return this.db
+      .prepare<[string, string], Row>('SELECT * FROM templates WHERE person_id = ? AND template_type = ?')
+      .all(personId, templateType)
+      .map((r) => this.decode(r))
+  }
+
+  /** Every template of one type, for rebuilding a cache. */
+  *allOfType(templateType: string): IterableIterator<StoredTemplate> {
+    for (const row of this.db.prepare<[string], Row>('SELECT * FROM templates WHERE template_type = ?').iterate(templateType)) {
+      yield this.decode(row)
+    }
+  }
+
+  /** Deletes matching templates and returns the (type, context) pairs removed. */
+  delete(personId: string, templateType?: string, templateContext?: string): Array<{ templateType: string; templateContext: string }> {
+    const conditions = ['person_id = ?']
+    const params: string[] = [personId]
+    if (templateType !== undefined) {
+      conditions.push('template_type = ?')
+      params.push(templateType)
+    }
+    if (templateContext !== undefined) {
+      conditions.push('template_context = ?')
+      params.push(templateContext)
+    }
+    const where = conditions.join(' AND ')
+    return this.db.transaction(() => {
+      const removed = this.db
+        .prepare<string[], { template_type: string; template_context: string }>(`SELECT template_type, template_context FROM templates WHERE ${where}`)
+        .all(...params)
+      this.db.prepare(`DELETE FROM templates WHERE ${where}`).run(...params)
+      return removed.map((r) => ({ templateType: r.template_type, templateContext: r.template_context }))
+    })()
+  }
+
+  private decode(row: Row): StoredTemplate {
+    return {
+      personId: row.person_id,
+      templateType: row.template_type,
+      templateContext: row.template_context,
+      data: this.sealer.open(row.data),
+      size: row.size,
+      created: row.created,
+    }
+  }
+}
