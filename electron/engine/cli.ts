@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     console.error((error as Error).message)
     process.exit(2)
   }
-  mkdirSync(args.data, { recursive: true })
+  mkdirSync(args.data, { recursive: true, mode: 0o700 })
   const log = createEngineLog(args.data)
   log.engine(`starting (data ${args.data})`)
   const threads = Number(process.env.ENGINE_FACE_THREADS) || Math.min(2, availableParallelism())
