@@ -7,7 +7,21 @@ export const errorCodes = [
   'UNAUTHORIZED',
   'FORBIDDEN',
   'NOT_FOUND',
+  'NOT_CONFIGURED',
   'ENGINE_UNAVAILABLE',
+  /** The server could not be reached (connection refused, DNS, network down). */
+  'UNREACHABLE',
+  'TIMEOUT',
+  /** The server answered 5xx or 429: worth retrying later. */
+  'SERVER_ERROR',
+  /** The server refused the request (4xx); the message carries its reason. */
+  'REJECTED',
+  /** The server's reply did not match the API. */
+  'BAD_REPLY',
+  /** Face problems in a sample or image, for capture guidance. */
+  'NO_FACE',
+  'MULTIPLE_FACES',
+  'BAD_IMAGE',
   'KEYCHAIN_UNAVAILABLE',
   'KEYCHAIN_LOCKED',
   'INTERNAL',

@@ -1,0 +1,170 @@
+import { z } from 'zod'
+
+/**
+ * The kiosk's settings: everything an operator configures that is not a secret. They are stored as
+ * JSON in the data folder (electron/services/settings-store.ts). Credentials and tokens are never
+ * settings: they live in the OS keychain (electron/services/secrets/credentials.ts), and only
+ * their presence is shown to the renderer (credentialStatusSchema below).
+ */
+
+export const kioskModes = ['embedded', 'remote'] as const
+export type KioskMode = (typeof kioskModes)[number]
+
+/**
+ * Where the BioEngine's bearer token comes from: the person server's OAuth token (the embedded
+ * engine accepts the same issuer's JWT), or a JWT the operator stored in the keychain for a remote
+ * BioEngine.
+ */
+export const bioEngineAuthModes = ['person-server-token', 'stored-jwt'] as const
+export type BioEngineAuth = (typeof bioEngineAuthModes)[number]
+
+// eslint-disable-next-line no-control-regex
+const controlChars = /[\u0000-\u001f\u007f-\u009f]/
+
+/**
+ * A base URL: http or https, with a host, without user:password (that would put a secret in the
+ * settings file), a query or a fragment. '' means "not set".
+ */
+const baseUrl = z
+  .string()
+  .trim()
+  .max(2048, 'must be at most 2048 characters')
+  .refine((value) => value === '' || isHttpBaseUrl(value), {
+    message: 'must be an http:// or https:// address with a host, and no user name, password, query or fragment',
+  })
+
+function isHttpBaseUrl(value: string): boolean {
+  if (controlChars.test(value)) return false
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return false
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.username && !url.password && !url.search && !url.hash
+}
+
+/** Tenant and app codes as the person server accepts them in paths. */
+const code = z
+  .string()
+  .trim()
+  .regex(/^(?!\.+$)[A-Za-z0-9_.-]{1,64}$/, 'must be 1–64 letters, digits, dot, dash or underscore')
+
+const templateType = z.string().trim().regex(/^[A-Za-z]{1,32}:[A-Za-z0-9]{1,64}$/, 'must look like BioType:Plugin, e.g. Face:HumanFaceRes')
+
+const threshold = z.number().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100')
+
+/** The fields without defaults: what a partial update may carry. */
+const fields = {
+  mode: z.enum(kioskModes),
+  /** The remote person server's base URL; required in remote mode, ignored in embedded mode. */
+  personServerUrl: baseUrl,
+  /** The remote BioEngine's base URL; required in remote mode, ignored in embedded mode. */
+  bioEngineUrl: baseUrl,
+  tenantCode: code,
+  appCode: code,
+  templateType,
+  /** Verify (1:1) decision threshold on the template type's 0–100 score scale. */
+  verifyThreshold: threshold,
+  /** Identify (1:N) decision threshold on the same scale. */
+  identifyThreshold: threshold,
+  identifyMaxResults: z.number().int('must be a whole number').min(1, 'must be from 1 to 100').max(100, 'must be from 1 to 100'),
+  /** Seconds without interaction before the kiosk returns to its start screen and forgets the visitor. */
+  idleTimeoutSeconds: z.number().int('must be a whole number').min(15, 'must be from 15 to 3600').max(3600, 'must be from 15 to 3600'),
+  bioEngineAuth: z.enum(bioEngineAuthModes),
+}
+
+export const defaultSettings = Object.freeze({
+  mode: 'embedded',
+  personServerUrl: '',
+  bioEngineUrl: '',
+  tenantCode: 'KIOSK',
+  appCode: 'KIOSK',
+  templateType: 'Face:HumanFaceRes',
+  verifyThreshold: 48,
+  identifyThreshold: 48,
+  identifyMaxResults: 5,
+  idleTimeoutSeconds: 90,
+  bioEngineAuth: 'person-server-token',
+} as const satisfies { [K in keyof typeof fields]: z.infer<(typeof fields)[K]> })
+
+const shapeWithDefaults = {
+  mode: fields.mode.default(defaultSettings.mode),
+  personServerUrl: fields.personServerUrl.default(defaultSettings.personServerUrl),
+  bioEngineUrl: fields.bioEngineUrl.default(defaultSettings.bioEngineUrl),
+  tenantCode: fields.tenantCode.default(defaultSettings.tenantCode),
+  appCode: fields.appCode.default(defaultSettings.appCode),
+  templateType: fields.templateType.default(defaultSettings.templateType),
+  verifyThreshold: fields.verifyThreshold.default(defaultSettings.verifyThreshold),
+  identifyThreshold: fields.identifyThreshold.default(defaultSettings.identifyThreshold),
+  identifyMaxResults: fields.identifyMaxResults.default(defaultSettings.identifyMaxResults),
+  idleTimeoutSeconds: fields.idleTimeoutSeconds.default(defaultSettings.idleTimeoutSeconds),
+  bioEngineAuth: fields.bioEngineAuth.default(defaultSettings.bioEngineAuth),
+}
+
+/** Remote mode needs both URLs; embedded mode keeps whatever is there (for switching back) but ignores it. */
+function remoteNeedsUrls(settings: { mode: KioskMode; personServerUrl: string; bioEngineUrl: string }, ctx: z.RefinementCtx): void {
+  if (settings.mode !== 'remote') return
+  for (const key of ['personServerUrl', 'bioEngineUrl'] as const) {
+    if (settings[key] === '') ctx.addIssue({ code: 'custom', path: [key], message: 'is required in remote mode' })
+  }
+}
+
+/**
+ * The settings, complete: missing fields take their defaults, unknown fields are an error. Use it
+ * for anything coming from the renderer (a saved settings form) and as the output schema.
+ */
+export const settingsSchema = z.strictObject(shapeWithDefaults).superRefine(remoteNeedsUrls)
+
+/**
+ * The same, but unknown fields are dropped instead of rejected: for reading the settings file, so a
+ * file written by a newer kiosk version still loads.
+ */
+export const storedSettingsSchema = z.object(shapeWithDefaults).superRefine(remoteNeedsUrls)
+
+/** A partial update: only the fields given change; the merged result is validated with settingsSchema. */
+export const settingsPatchSchema = z.strictObject(fields).partial()
+
+export type KioskSettings = z.infer<typeof settingsSchema>
+/** What a caller may pass: every field optional (defaults fill in). */
+export type KioskSettingsInput = z.input<typeof settingsSchema>
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>
+
+/*
+ * Credentials, as the renderer may handle them: it can set them (write-only) and see whether each
+ * is stored, never read them back. The values go straight to the OS keychain in the services.
+ */
+
+/** A credential string: non-empty, bounded, no control characters, no spaces at either end. */
+const credential = (label: string, max: number) =>
+  z
+    .string()
+    .min(1, `${label} must not be empty`)
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine((value) => !controlChars.test(value), `${label} must not contain control characters`)
+    .refine((value) => value.trim() === value, `${label} must not start or end with spaces`)
+
+export const serverCredentialsInputSchema = z
+  .strictObject({
+    /** The person server's OAuth2 client id. */
+    clientId: credential('The client id', 256).optional(),
+    /** The person server's OAuth2 client secret. */
+    clientSecret: credential('The client secret', 1024).optional(),
+    /** A BioEngine JWT for a remote deployment (bioEngineAuth = 'stored-jwt'): header.payload.signature. */
+    bioengineJwt: credential('The BioEngine token', 16_384)
+      .refine((value) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(value), 'The BioEngine token must be a JWT (three base64url parts separated by dots, without "Bearer")')
+      .optional(),
+  })
+  .refine((input) => Object.values(input).some((value) => value !== undefined), 'Give at least one credential to store')
+
+export type ServerCredentialsInput = z.infer<typeof serverCredentialsInputSchema>
+export const serverCredentialNames = ['clientId', 'clientSecret', 'bioengineJwt'] as const
+export type ServerCredentialName = (typeof serverCredentialNames)[number]
+
+/** What the renderer may know about the stored credentials: whether each is there, never its value. */
+export const credentialStatusSchema = z.strictObject({
+  clientId: z.boolean(),
+  clientSecret: z.boolean(),
+  bioengineJwt: z.boolean(),
+})
+export type CredentialStatus = z.infer<typeof credentialStatusSchema>
