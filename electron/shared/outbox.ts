@@ -1,0 +1,78 @@
+import { z } from 'zod'
+import { errorCodeSchema } from './errors'
+
+/**
+ * What the renderer may see of the offline outbox (ARCHITECTURE.md §6): item summaries and the
+ * queue's state, never the samples. The services build these; the renderer parses pushed events
+ * with the same schemas.
+ */
+
+/**
+ * queued → in-flight → delivered, or → needs-attention (a reason an operator must act on).
+ * A failed attempt that is worth repeating goes back to queued with a later nextAttemptAt.
+ */
+export const outboxItemStates = ['queued', 'in-flight', 'delivered', 'needs-attention'] as const
+export const outboxItemStateSchema = z.enum(outboxItemStates)
+export type OutboxItemState = z.infer<typeof outboxItemStateSchema>
+
+/** An enrollment to queue: what the enroll form captured. The outbox adds the templateContext. */
+export const outboxEnqueueSchema = z.strictObject({
+  userId: z.string().trim().min(1).max(254),
+  templateType: z.string().min(1).max(128),
+  /** Base64 JPEG/PNG samples, as the BioEngine takes them. */
+  samples: z.array(z.string().min(1)).min(1).max(10),
+})
+export type OutboxEnqueueRequest = z.infer<typeof outboxEnqueueSchema>
+
+export const outboxErrorSchema = z.object({ code: errorCodeSchema, message: z.string() })
+export type OutboxError = z.infer<typeof outboxErrorSchema>
+
+export const outboxItemSchema = z.object({
+  id: z.string(),
+  state: outboxItemStateSchema,
+  /**
+   * The visitor this enrollment is for, so an operator knows whom a parked item concerns. Kept
+   * encrypted at rest; shown here because the operator typed it in the first place.
+   */
+  userId: z.string(),
+  templateType: z.string(),
+  sampleCount: z.number().int(),
+  /** Delivery attempts so far (reset when an operator retries a parked item). */
+  attempts: z.number().int(),
+  /** Epoch milliseconds. */
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  /** When a queued item will next be tried; null in any other state. */
+  nextAttemptAt: z.number().nullable(),
+  deliveredAt: z.number().nullable(),
+  /** Why the last attempt failed (the parking reason for needs-attention); null after success. */
+  lastError: outboxErrorSchema.nullable(),
+})
+export type OutboxItem = z.infer<typeof outboxItemSchema>
+
+export const outboxCountsSchema = z.object({
+  queued: z.number().int(),
+  inFlight: z.number().int(),
+  needsAttention: z.number().int(),
+  delivered: z.number().int(),
+})
+export type OutboxCounts = z.infer<typeof outboxCountsSchema>
+
+export const outboxStateSchema = z.object({
+  /** The last health probe's verdict; null until the first probe has answered. */
+  online: z.boolean().nullable(),
+  /** True while the dispatcher runs (started and not stopped). */
+  running: z.boolean(),
+  counts: outboxCountsSchema,
+  /**
+   * The items an operator should see first: needs-attention, in-flight, queued (oldest first),
+   * then recently delivered; at most OUTBOX_STATE_MAX_ITEMS. `counts` always covers everything.
+   */
+  items: z.array(outboxItemSchema),
+  /** True when `items` was cut short; the full list is available on request. */
+  truncated: z.boolean(),
+})
+export type OutboxState = z.infer<typeof outboxStateSchema>
+
+/** Keeps each pushed event small however long the queue grows while offline. */
+export const OUTBOX_STATE_MAX_ITEMS = 100
