@@ -2,12 +2,46 @@
 // npm start: the Electron app on the embedded engine. Where no Electron binary can be had (it is
 // fetched on first use and some machines cannot reach it), say so in one line and run the web host.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
+const has = (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0
+
+function run(command, args, env = process.env) {
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit', env })
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
+}
+
+/**
+ * The kiosk keeps its secrets in the OS keychain. A Linux session without a Secret Service (a
+ * headless machine, SSH) gets a private gnome-keyring kept in the kiosk's data folder, unlocked by a
+ * password in a file beside it: good for development machines, not a substitute for a desktop keyring.
+ */
+function needsPrivateKeyring() {
+  return process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS && has('dbus-run-session') && has('gnome-keyring-daemon')
+}
+
+function relaunchWithPrivateKeyring() {
+  const dataDir = process.env.KIOSK_DATA_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'identity-kiosk')
+  const keyringHome = join(dataDir, 'private-keyring')
+  mkdirSync(keyringHome, { recursive: true, mode: 0o700 })
+  const passwordFile = join(keyringHome, 'password')
+  if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 })
+  console.log(`No Secret Service in this session: using the kiosk's private keyring in ${keyringHome}.`)
+  const script = 'gnome-keyring-daemon --unlock --components=secrets < "$KIOSK_KEYRING_PASSWORD_FILE" >/dev/null && exec "$0" "$1"'
+  run('dbus-run-session', ['--', 'sh', '-c', script, process.execPath, fileURLToPath(import.meta.url)], {
+    ...process.env,
+    KIOSK_KEYRING_PASSWORD_FILE: passwordFile,
+    XDG_DATA_HOME: keyringHome,
+    XDG_RUNTIME_DIR: mkdtempSync(join(tmpdir(), 'kiosk-keyring-')),
+  })
+}
 
 function electronBinary() {
   // require('electron') resolves the binary, downloading it first if needed; its noise stays here.
@@ -22,22 +56,20 @@ function electronBinary() {
   return { reason: reason.replace(/^Error:\s*/, '').slice(0, 160) }
 }
 
-function run(command, args) {
-  const child = spawn(command, args, { cwd: root, stdio: 'inherit' })
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
+function launch() {
+  const build = spawnSync(npx, ['electron-vite', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+  if (build.status !== 0) {
+    console.error('The kiosk did not build; see the errors above.')
+    process.exit(build.status ?? 1)
+  }
+  const electron = electronBinary()
+  if (electron.path) {
+    run(electron.path, [root])
+  } else {
+    console.log(`Electron is not available on this machine (its binary could not be obtained: ${electron.reason}); starting the web host instead.`)
+    run(process.execPath, ['--import', 'tsx', join(root, 'electron/host/cli.ts')])
+  }
 }
 
-const build = spawnSync(npx, ['electron-vite', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
-if (build.status !== 0) {
-  console.error('The kiosk did not build; see the errors above.')
-  process.exit(build.status ?? 1)
-}
-
-const electron = electronBinary()
-if (electron.path) {
-  run(electron.path, [root])
-} else {
-  console.log(`Electron is not available on this machine (its binary could not be obtained: ${electron.reason}); starting the web host instead.`)
-  run(process.execPath, ['--import', 'tsx', join(root, 'electron/host/cli.ts')])
-}
+if (needsPrivateKeyring()) relaunchWithPrivateKeyring()
+else launch()

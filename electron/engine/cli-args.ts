@@ -11,9 +11,15 @@ export interface EngineArgs {
 export const engineUsage =
   'usage: npm run engine -- --port <n> --data <dir> [--client-id <id> --client-secret <secret>] [--tenant <code>]'
 
-/** Parses the engine's fixed command line; throws an Error with a plain message on bad flags. */
-export function parseEngineArgs(argv: string[]): EngineArgs {
+/**
+ * Parses the engine's fixed command line; throws an Error with a plain message on bad flags.
+ * The client credentials may also come from ENGINE_CLIENT_ID / ENGINE_CLIENT_SECRET, so that a
+ * parent process need not show a secret in the process list.
+ */
+export function parseEngineArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): EngineArgs {
   const { values } = parseFlags(argv)
+  values['client-id'] ??= env.ENGINE_CLIENT_ID || undefined
+  values['client-secret'] ??= env.ENGINE_CLIENT_SECRET || undefined
   const port = Number(values.port)
   if (values.port === undefined || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`--port must be a whole number from 0 to 65535\n${engineUsage}`)

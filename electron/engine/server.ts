@@ -43,7 +43,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const tenants = new TenantStore(db)
   const templates = new TemplateStore(db, createSealer(loadTemplateKey(options.dataDir)))
   const bio = new Biometrics(options.plugins, templates, persons, tenants)
-  bio.rebuildCaches()
+  const unreadable = bio.rebuildCaches()
+  if (unreadable > 0) log.engine(`${unreadable} template(s) could not be decrypted with this template key and were left out of identify`)
   const ctx: EngineContext = { db, persons, tenants, clients: new ClientStore(db), tokens: createTokenService(signingKey(db)), bio, log }
 
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true })

@@ -3,10 +3,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { defaultDataDir } from '../services/data-dir'
-import { createDispatch } from '../services/dispatch'
 import { launchEngineFromSource } from '../services/engine-launch'
-import { EngineSupervisor } from '../services/engine-supervisor'
-import { createHandlers } from '../services/handlers'
+import { createKioskServices } from '../services/kiosk-services'
 import { createWebHost } from './server'
 
 /** `npm run start:web`: the kiosk in a browser, on the embedded engine, on loopback only. */
@@ -21,20 +19,18 @@ async function main(): Promise<void> {
   })
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version
 
-  const engine = new EngineSupervisor({ launch: launchEngineFromSource(root, join(values.data, 'engine')) })
-  const dispatch = createDispatch(createHandlers({ shell: 'web', version, engineStatus: () => engine.getStatus() }))
-  const host = createWebHost({ dispatch, rendererDir: values.renderer })
+  const services = createKioskServices({ shell: 'web', version, dataDir: values.data, launchEngine: launchEngineFromSource(root) })
+  const host = createWebHost({ dispatch: services.dispatch, subscribe: (listener) => services.onEvent(listener), rendererDir: values.renderer })
   const { launchUrl } = await host.listen(Number(values.port))
   console.log(`kiosk ${launchUrl}`)
-  console.log('Open that URL in a browser (it carries this launch\'s access token). Ctrl+C stops the kiosk.')
+  console.log("Open that URL in a browser (it carries this launch's access token). Ctrl+C stops the kiosk.")
+  await services.start()
 
-  engine.start().then(
-    (url) => console.log(`embedded engine ready at ${url}`),
-    (error: Error) => console.error(`embedded engine failed: ${error.message}`),
-  )
-
+  let stopping = false
   const shutdown = () => {
-    Promise.all([engine.stop(), host.close()]).then(
+    if (stopping) return
+    stopping = true
+    Promise.all([services.stop(), host.close()]).then(
       () => process.exit(0),
       () => process.exit(1),
     )

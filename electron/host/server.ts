@@ -8,6 +8,8 @@ import { checkBridgeRequest } from './bridge-guard'
 
 export interface WebHostOptions {
   dispatch: Dispatch
+  /** Pushed events, streamed to each page as server-sent events on GET /bridge/events. */
+  subscribe?: (listener: (event: unknown) => void) => () => void
   /** The built renderer (out/renderer); the bridge works without it. */
   rendererDir?: string
   token?: string
@@ -42,6 +44,25 @@ export function createWebHost(options: WebHostOptions): WebHost {
     )
     if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.message })
     return options.dispatch(request.params.method, request.body ?? {})
+  })
+
+  app.get(`${BRIDGE_PATH}/events`, (request, reply) => {
+    const verdict = checkBridgeRequest(
+      { host: request.headers.host, origin: request.headers.origin, token: headerValue(request.headers[BRIDGE_TOKEN_HEADER]) },
+      port,
+      token,
+    )
+    if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.message })
+    reply.hijack()
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-content-type-options': 'nosniff' })
+    reply.raw.write(': connected\n\n')
+    const unsubscribe = options.subscribe?.((event) => reply.raw.write(`data: ${JSON.stringify(event)}\n\n`)) ?? (() => {})
+    // A comment line now and then keeps idle proxies and the browser from closing the stream.
+    const keepAlive = setInterval(() => reply.raw.write(': keep-alive\n\n'), 15_000)
+    request.raw.on('close', () => {
+      clearInterval(keepAlive)
+      unsubscribe()
+    })
   })
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {

@@ -1,9 +1,8 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow, session, utilityProcess } from 'electron'
-import { createDispatch } from '../services/dispatch'
-import { EngineSupervisor } from '../services/engine-supervisor'
-import { createHandlers } from '../services/handlers'
+import { createKioskServices } from '../services/kiosk-services'
+import { EVENT_CHANNEL } from '../shared/events'
 import { CONTENT_SECURITY_POLICY } from '../shared/web-security'
 import { bindIpc } from './ipc'
 import { isTrustedSenderUrl } from './sender-guard'
@@ -14,12 +13,12 @@ const devOrigin = process.env.ELECTRON_RENDERER_URL
 const trusted = { devOrigin, appUrl: pathToFileURL(rendererIndex).href }
 
 // The engine is a separate process so face inference never blocks this one.
-const engine = new EngineSupervisor({
-  launch: () =>
-    utilityProcess.fork(join(here, 'engine.js'), ['--port', '0', '--data', join(app.getPath('userData'), 'engine')], {
-      stdio: 'pipe',
-      serviceName: 'Identity Kiosk engine',
-    }),
+const services = createKioskServices({
+  shell: 'electron',
+  version: app.getVersion(),
+  dataDir: app.getPath('userData'),
+  launchEngine: ({ argv, env }) =>
+    utilityProcess.fork(join(here, 'engine.js'), argv, { stdio: 'pipe', serviceName: 'Identity Kiosk engine', env: { ...process.env, ...env } }),
 })
 
 function createWindow(): BrowserWindow {
@@ -37,6 +36,8 @@ function createWindow(): BrowserWindow {
     },
   })
   window.once('ready-to-show', () => window.show())
+  const stopEvents = services.onEvent((event) => window.webContents.send(EVENT_CHANNEL, event))
+  window.on('closed', stopEvents)
   if (devOrigin) void window.loadURL(devOrigin)
   else void window.loadFile(rendererIndex)
   return window
@@ -46,9 +47,8 @@ void app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } })
   })
-  const handlers = createHandlers({ shell: 'electron', version: app.getVersion(), engineStatus: () => engine.getStatus() })
-  bindIpc(createDispatch(handlers), (frame) => isTrustedSenderUrl(frame?.url, trusted))
-  void engine.start().catch((error: Error) => console.error(`embedded engine failed: ${error.message}`))
+  bindIpc(services.dispatch, (frame) => isTrustedSenderUrl(frame?.url, trusted))
+  void services.start()
   createWindow()
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow()
@@ -64,5 +64,5 @@ app.on('before-quit', (event) => {
   if (quitting) return
   quitting = true
   event.preventDefault()
-  void engine.stop().finally(() => app.quit())
+  void services.stop().finally(() => app.quit())
 })

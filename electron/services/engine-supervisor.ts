@@ -35,6 +35,7 @@ export class EngineSupervisor {
   private stopping = false
   private restartTimer: NodeJS.Timeout | null = null
   private readyWaiters: Array<{ resolve: (url: string) => void; reject: (error: Error) => void }> = []
+  private readonly listeners = new Set<(status: EngineStatus) => void>()
   private readonly opts: Required<EngineSupervisorOptions>
 
   constructor(options: EngineSupervisorOptions) {
@@ -50,6 +51,12 @@ export class EngineSupervisor {
 
   getStatus(): EngineStatus {
     return { ...this.status }
+  }
+
+  /** Calls `listener` with the status after every change; returns the function that stops it. */
+  onChange(listener: (status: EngineStatus) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
   }
 
   /** Starts the engine and resolves with its base URL once it is ready. */
@@ -131,6 +138,7 @@ export class EngineSupervisor {
 
   private update(patch: Partial<EngineStatus>): void {
     this.status = { ...this.status, ...patch }
+    for (const listener of this.listeners) listener(this.getStatus())
   }
 
   private settleWaiters(error: Error | null, url?: string): void {

@@ -1,15 +1,39 @@
 import type { AppInfo, EngineStatus } from '../shared/contract'
+import type { CredentialStatus, KioskSettings, ServerCredentialName, ServerCredentialsInput, SettingsPatch } from '../shared/settings'
+import type { OutboxItem, OutboxState } from '../shared/outbox'
+import type { ConnectionTestResult } from '../shared/workflows'
+import type { Backend } from './backend'
 import type { Handlers } from './dispatch'
+import { engineAdmin } from './workflows/engine-admin'
+import { faceMatch } from './workflows/face-match'
+import { identifyVisitor } from './workflows/identify-visitor'
+import { deleteTemplates, personDetail, searchPersons } from './workflows/persons'
+import { removeVisitor } from './workflows/remove-visitor'
+import { tenantAdmin } from './workflows/tenant-admin'
+import { verifyVisitor } from './workflows/verify-visitor'
 
 export interface ServiceContext {
   shell: AppInfo['shell']
   version: string
   engineStatus: () => EngineStatus
+  /** The servers as the current settings define them; throws a KioskError when they cannot be used. */
+  backend: () => Promise<Backend>
+  enrollVisitor: Handlers['enrollVisitor']
+  settings: { get(): Promise<KioskSettings>; update(patch: SettingsPatch): Promise<KioskSettings> }
+  credentials: {
+    status(): Promise<CredentialStatus>
+    set(input: ServerCredentialsInput): Promise<CredentialStatus>
+    clear(names?: ServerCredentialName[]): Promise<CredentialStatus>
+  }
+  testConnection(): Promise<ConnectionTestResult>
+  outbox: { state(): Promise<OutboxState>; retry(id: string): Promise<OutboxItem>; discard(id: string): Promise<void> }
 }
 
-/** The kiosk's handler table. Later workflows join here, one entry per contract method. */
+/** The kiosk's handler table: one entry per contract method, each a thin call into a workflow. */
 export function createHandlers(ctx: ServiceContext): Handlers {
   const startedAt = new Date().toISOString()
+  const tenant = async () => tenantAdmin(await ctx.backend())
+  const engine = async () => engineAdmin(await ctx.backend())
   return {
     getAppInfo: async () => ({
       name: 'Identity Kiosk',
@@ -20,5 +44,42 @@ export function createHandlers(ctx: ServiceContext): Handlers {
       startedAt,
     }),
     getEngineStatus: async () => ctx.engineStatus(),
+
+    enrollVisitor: (input) => ctx.enrollVisitor(input),
+    verifyVisitor: async (input) => verifyVisitor(await ctx.backend(), input),
+    identifyVisitor: async (input) => identifyVisitor(await ctx.backend(), input),
+    faceMatch: async (input) => faceMatch(await ctx.backend(), input),
+    removeVisitor: async (input) => removeVisitor(await ctx.backend(), input.userId),
+
+    searchPersons: async (input) => searchPersons(await ctx.backend(), input),
+    getPersonDetail: async (input) => personDetail(await ctx.backend(), input.personUuid),
+    deleteTemplates: async (input) => deleteTemplates(await ctx.backend(), input),
+
+    getTenant: async () => (await tenant()).get(),
+    updateTenant: async (input) => (await tenant()).update(input),
+    associateApp: async (input) => (await tenant()).associateApp(input.appCode),
+    disassociateApp: async (input) => (await tenant()).disassociateApp(input.appCode),
+    associateAlgorithm: async (input) => (await tenant()).associateAlgorithm(input),
+    disassociateAlgorithm: async (input) => (await tenant()).disassociateAlgorithm(input.algCode),
+    associateLiveness: async (input) => (await tenant()).associateLiveness(input),
+    disassociateLiveness: async (input) => (await tenant()).disassociateLiveness(input),
+
+    getOutbox: () => ctx.outbox.state(),
+    retryOutboxItem: (input) => ctx.outbox.retry(input.id),
+    discardOutboxItem: async (input) => {
+      await ctx.outbox.discard(input.id)
+      return { ok: true }
+    },
+
+    getSettings: () => ctx.settings.get(),
+    saveSettings: (patch) => ctx.settings.update(patch),
+    getCredentialStatus: () => ctx.credentials.status(),
+    setCredentials: (input) => ctx.credentials.set(input),
+    clearCredentials: (input) => ctx.credentials.clear(input.names),
+    testConnection: () => ctx.testConnection(),
+
+    getTemplateTypes: async () => (await engine()).templateTypes(),
+    rebuildCaches: async (input) => (await engine()).rebuildCaches(input.pluginName),
+    getEngineLogs: async () => (await engine()).logs(),
   }
 }

@@ -1,4 +1,7 @@
 import { z } from 'zod'
+import { outboxItemSchema, outboxStateSchema } from './outbox'
+import { credentialStatusSchema, serverCredentialNames, serverCredentialsInputSchema, settingsPatchSchema, settingsSchema } from './settings'
+import * as w from './workflows'
 
 /**
  * The kiosk's one contract: every method the renderer may call, with the schemas that validate its
@@ -29,9 +32,51 @@ export const engineStatusSchema = z.object({
   lastError: z.string().nullable(),
 })
 
+const done = z.object({ ok: z.literal(true) })
+
 export const contract = {
   getAppInfo: { input: noInput, output: appInfoSchema },
   getEngineStatus: { input: noInput, output: engineStatusSchema },
+
+  // Visitor workflows: each returns what its screen needs in one call.
+  enrollVisitor: { input: w.enrollVisitorInput, output: w.enrollVisitorResult },
+  verifyVisitor: { input: w.verifyVisitorInput, output: w.verifyVisitorResult },
+  identifyVisitor: { input: w.identifyVisitorInput, output: w.identifyVisitorResult },
+  faceMatch: { input: w.faceMatchInput, output: w.faceMatchResult },
+  removeVisitor: { input: w.removeVisitorInput, output: w.removeVisitorResult },
+
+  // Persons.
+  searchPersons: { input: w.searchPersonsInput, output: w.searchPersonsResult },
+  getPersonDetail: { input: w.personDetailInput, output: w.personDetailResult },
+  deleteTemplates: { input: w.deleteTemplatesInput, output: z.object({ remaining: z.number().int() }) },
+
+  // Tenant administration (the kiosk's own tenant, from the settings).
+  getTenant: { input: noInput, output: w.tenantSchema },
+  updateTenant: { input: w.updateTenantInput, output: w.tenantSchema },
+  associateApp: { input: w.appInput, output: w.tenantSchema },
+  disassociateApp: { input: w.appInput, output: w.tenantSchema },
+  associateAlgorithm: { input: w.algorithmInput, output: w.tenantSchema },
+  disassociateAlgorithm: { input: w.algorithmInput.pick({ algCode: true }), output: w.tenantSchema },
+  associateLiveness: { input: w.livenessInput, output: w.tenantSchema },
+  disassociateLiveness: { input: w.livenessInput, output: w.tenantSchema },
+
+  // The offline outbox: enrollments waiting for the servers.
+  getOutbox: { input: noInput, output: outboxStateSchema },
+  retryOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: outboxItemSchema },
+  discardOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: done },
+
+  // Settings and credentials (write-only: the renderer sees whether each is stored, never its value).
+  getSettings: { input: noInput, output: settingsSchema },
+  saveSettings: { input: settingsPatchSchema, output: settingsSchema },
+  getCredentialStatus: { input: noInput, output: credentialStatusSchema },
+  setCredentials: { input: serverCredentialsInputSchema, output: credentialStatusSchema },
+  clearCredentials: { input: z.strictObject({ names: z.array(z.enum(serverCredentialNames)).min(1).optional() }), output: credentialStatusSchema },
+  testConnection: { input: noInput, output: w.connectionTestResult },
+
+  // Engine administration.
+  getTemplateTypes: { input: noInput, output: w.templateTypesResult },
+  rebuildCaches: { input: w.rebuildCachesInput, output: done },
+  getEngineLogs: { input: noInput, output: w.engineLogsResult },
 } as const
 
 export type Contract = typeof contract

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { request } from 'undici'
 import { createDispatch } from '../../electron/services/dispatch'
-import { createHandlers } from '../../electron/services/handlers'
+import { handlersWithoutServers } from '../support/handlers'
 import { createWebHost } from '../../electron/host/server'
 import { BRIDGE_TOKEN_HEADER } from '../../electron/shared/web-security'
 import { projectRoot } from '../support/process'
@@ -38,7 +38,7 @@ async function sample(times: number, fn: () => Promise<unknown>): Promise<{ p50:
 
 async function bridgeOverhead(iterations: number): Promise<Row> {
   const engineStatus = () => ({ mode: 'embedded' as const, state: 'running' as const, url: null, pid: null, restarts: 0, lastError: null })
-  const dispatch = createDispatch(createHandlers({ shell: 'web', version: 'bench', engineStatus }))
+  const dispatch = createDispatch(handlersWithoutServers(engineStatus))
   const host = createWebHost({ dispatch })
   const { origin } = await host.listen(0)
   try {

@@ -16,7 +16,7 @@ describe('engine command line', () => {
   it('serves both APIs with the given client and tenant, stops on SIGTERM, and keeps its data across a restart', async () => {
     const data = join(mkdtempSync(join(tmpdir(), 'kiosk-engine-')), 'data')
     const flags = ['--port', '0', '--data', data, '--client-id', 'cli-client', '--client-secret', 'cli-secret', '--tenant', 'LOBBY']
-    const start = () => startUntil(...tsxArgs(engineEntry, flags), readyLine, 120_000)
+    const start = (env?: NodeJS.ProcessEnv) => startUntil(...tsxArgs(engineEntry, flags), readyLine, 120_000, env)
 
     let engine = await start()
     let url = engine.match[1]!
@@ -60,6 +60,18 @@ describe('engine command line', () => {
     // The identify cache was rebuilt from the database at start-up.
     const found = await call('POST', '/bioengine/identify', bearer, { identifyInputs: [{ templateType, sample: face }] })
     expect(found.body.allIdentifyResults[0].identifyResults[0].identifyMatchResults[0]).toMatchObject({ personId: person.uuid, personUUID: person.uuid })
+    expect(await engine.stop()).toBe(0)
+
+    // Under another template key (a data folder moved between installs) the engine still starts;
+    // the templates it cannot decrypt are left out, and persons are untouched.
+    engine = await start({ ...process.env, ENGINE_TEMPLATE_KEY: Buffer.alloc(32, 9).toString('base64') })
+    url = engine.match[1]!
+    bearer = await token()
+    const again = await call('POST', '/bioengine/identify', bearer, { identifyInputs: [{ templateType, sample: face }] })
+    expect(again.body.allIdentifyResults[0].identifyResults[0].identifyMatchResults).toEqual([])
+    expect((await call('POST', `/bioengine/persons/${person.uuid}/verify`, bearer, { verifyInputs: [{ templateType, sample: face }] })).body).toEqual({ allMatchResults: [{ matchResults: [] }] })
+    expect((await call('GET', `/v2/gmiserver/person/${person.uuid}`, bearer)).status).toBe(200)
+    expect(readFileSync(join(data, 'logs', 'engine.log'), 'utf8')).toContain('1 template(s) could not be decrypted')
     expect(await engine.stop()).toBe(0)
   })
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDispatch } from '../../electron/services/dispatch'
-import { createHandlers } from '../../electron/services/handlers'
+import { handlersWithoutServers } from '../support/handlers'
 import { createWebHost, type WebHost } from '../../electron/host/server'
 import { BRIDGE_TOKEN_HEADER } from '../../electron/shared/web-security'
 
@@ -17,7 +17,7 @@ describe('web host bridge', () => {
   beforeAll(async () => {
     const rendererDir = mkdtempSync(join(tmpdir(), 'kiosk-renderer-'))
     writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>kiosk test page</title>')
-    host = createWebHost({ dispatch: createDispatch(createHandlers({ shell: 'web', version: '1.2.3', engineStatus })), rendererDir })
+    host = createWebHost({ dispatch: createDispatch(handlersWithoutServers(engineStatus)), rendererDir })
     origin = (await host.listen(0)).origin
   })
   afterAll(() => host.close())

@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest'
 import { KioskError } from '../../electron/shared/errors'
 import { createKioskApi } from '../../electron/shared/kiosk-api'
 import { createDispatch, type Handlers } from '../../electron/services/dispatch'
-import { createHandlers } from '../../electron/services/handlers'
+import { handlersWithoutServers } from '../support/handlers'
 
 const engineStatus = () => ({ mode: 'embedded' as const, state: 'running' as const, url: 'http://127.0.0.1:1', pid: 1, restarts: 0, lastError: null })
 
 describe('dispatch', () => {
   const logs: string[] = []
-  const dispatch = createDispatch(createHandlers({ shell: 'web', version: '9.9.9', engineStatus }), (m) => logs.push(m))
+  const dispatch = createDispatch(handlersWithoutServers(engineStatus), (m) => logs.push(m))
 
   it('answers a valid call with the handler value', async () => {
     const reply = await dispatch('getAppInfo', {})
-    expect(reply).toMatchObject({ ok: true, value: { version: '9.9.9', shell: 'web', nodeVersion: process.versions.node } })
+    expect(reply).toMatchObject({ ok: true, value: { version: '1.2.3', shell: 'web', nodeVersion: process.versions.node } })
   })
 
   it('refuses unknown methods, including prototype names', async () => {
@@ -35,10 +35,10 @@ describe('dispatch', () => {
 
   it('passes KioskErrors through and hides unexpected errors behind INTERNAL', async () => {
     const failing = (error: Error): Handlers => ({
+      ...handlersWithoutServers(engineStatus),
       getAppInfo: async () => {
         throw error
       },
-      getEngineStatus: async () => engineStatus(),
     })
     const known = await createDispatch(failing(new KioskError('NOT_FOUND', 'No such visitor.')), () => {})('getAppInfo', {})
     expect(known).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'No such visitor.' } })
@@ -50,13 +50,13 @@ describe('dispatch', () => {
   })
 
   it('refuses handler output that breaks the contract', async () => {
-    const broken = { ...createHandlers({ shell: 'web', version: '1', engineStatus }), getEngineStatus: async () => ({ state: 'dancing' }) } as unknown as Handlers
+    const broken = { ...handlersWithoutServers(engineStatus), getEngineStatus: async () => ({ state: 'dancing' }) } as unknown as Handlers
     const reply = await createDispatch(broken, () => {})('getEngineStatus', {})
     expect(reply).toMatchObject({ ok: false, error: { code: 'INTERNAL' } })
   })
 
   it('round-trips errors through the client API as KioskErrors', async () => {
-    const api = createKioskApi((method, input) => dispatch(method, input))
+    const api = createKioskApi((method, input) => dispatch(method, input), () => () => {})
     expect(Object.isFrozen(api)).toBe(true)
     await expect(api.getAppInfo({})).resolves.toMatchObject({ shell: 'web' })
     const bad = api.getEngineStatus({ extra: true } as unknown as Record<string, never>)
@@ -65,7 +65,7 @@ describe('dispatch', () => {
   })
 
   it('turns an unreadable transport reply into a KioskError', async () => {
-    const api = createKioskApi(async () => ({ nonsense: true }))
+    const api = createKioskApi(async () => ({ nonsense: true }), () => () => {})
     await expect(api.getAppInfo({})).rejects.toMatchObject({ code: 'INTERNAL' })
   })
 })

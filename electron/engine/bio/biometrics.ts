@@ -148,19 +148,21 @@ export class Biometrics {
     for (const { cache } of this.installed.values()) cache.removePerson(personIds)
   }
 
-  /** Rebuilds one plugin's cache, or all, from the database. */
-  rebuildCaches(pluginName?: string): void {
+  /** Rebuilds one plugin's cache, or all, from the database; returns how many templates were unreadable. */
+  rebuildCaches(pluginName?: string): number {
     const targets = [...this.installed.values()].filter((i) => pluginName === undefined || i.plugin.name === pluginName)
     if (pluginName !== undefined && targets.length === 0) {
       throw new HttpError(400, `No installed plugin is named ${JSON.stringify(pluginName)}; installed: ${this.plugins.map((p) => p.name).join(', ')}.`)
     }
+    let unreadable = 0
     for (const installed of targets) {
       installed.cache.clear()
-      for (const stored of this.templates.allOfType(installed.templateType)) {
+      for (const stored of this.templates.allOfType(installed.templateType, () => unreadable++)) {
         const template = decodeTemplate(stored.data)
         installed.cache.put(stored.personId, stored.templateContext, normalize(template.vector))
       }
     }
+    return unreadable
   }
 
   cacheFor(templateType: string): TemplateCache {

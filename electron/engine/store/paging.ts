@@ -1,3 +1,4 @@
+import type { Page } from '../../shared/api-models'
 import { HttpError } from '../http/errors'
 
 /** List query parameters shared by the person and tenant-user lists (reference §4.2). */
@@ -9,13 +10,7 @@ export interface ListQuery {
   notEmpty?: string | undefined
 }
 
-export interface Page<T> {
-  content: T[]
-  pageNo: number
-  pageSize: number
-  totalElements: number
-  totalPages: number
-}
+export type { Page } from '../../shared/api-models'
 
 export const DEFAULT_PAGE_SIZE = 20
 export const MAX_PAGE_SIZE = 100

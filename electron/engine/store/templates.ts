@@ -55,17 +55,34 @@ export class TemplateStore {
     return rows.map((r) => ({ templateType: r.template_type, templateContext: r.template_context, size: r.size, timestamp: r.created }))
   }
 
+  /** A person's readable templates of one type (unreadable ones, as in allOfType, are left out). */
   ofPerson(personId: string, templateType: string): StoredTemplate[] {
     return this.db
       .prepare<[string, string], Row>('SELECT * FROM templates WHERE person_id = ? AND template_type = ?')
       .all(personId, templateType)
-      .map((r) => this.decode(r))
+      .flatMap((r) => {
+        try {
+          return [this.decode(r)]
+        } catch {
+          return []
+        }
+      })
   }
 
-  /** Every template of one type, for rebuilding a cache. */
-  *allOfType(templateType: string): IterableIterator<StoredTemplate> {
+  /**
+   * Every readable template of one type, for rebuilding a cache. Rows sealed under another key (a
+   * data folder moved between installs) are skipped and reported, never allowed to stop start-up.
+   */
+  *allOfType(templateType: string, onUnreadable: (personId: string) => void = () => {}): IterableIterator<StoredTemplate> {
     for (const row of this.db.prepare<[string], Row>('SELECT * FROM templates WHERE template_type = ?').iterate(templateType)) {
-      yield this.decode(row)
+      let template: StoredTemplate
+      try {
+        template = this.decode(row)
+      } catch {
+        onUnreadable(row.person_id)
+        continue
+      }
+      yield template
     }
   }
 

@@ -1,0 +1,99 @@
+import { KioskError } from '../shared/errors'
+import type { KioskSettings } from '../shared/settings'
+import type { Backend } from './backend'
+import { ApiError } from './clients/api-error'
+import { connect } from './clients/connect'
+import type { ClientCredentials } from './clients/person-server'
+import type { IssuedToken } from './clients/token-provider'
+import type { CredentialStore } from './secrets/credentials'
+
+export interface EmbeddedTarget {
+  /** The running engine's base URL, or null while it is not running. */
+  url(): string | null
+  state(): string
+}
+
+/**
+ * Builds the workflows' Backend from the current settings: the embedded engine (its URL and its
+ * per-install credentials) or the remote servers (URLs from the settings, credentials from the
+ * keychain). Clients are kept while the target stays the same, so pools and tokens are reused.
+ */
+export class BackendResolver {
+  private current: { key: string; clients: ReturnType<typeof connect> } | null = null
+
+  constructor(
+    private readonly credentials: CredentialStore,
+    private readonly embedded: EmbeddedTarget,
+  ) {}
+
+  async backend(settings: KioskSettings): Promise<Backend> {
+    const target = this.target(settings)
+    if (this.current?.key !== target.key) {
+      await this.reset()
+      this.current = { key: target.key, clients: connect(target.options) }
+    }
+    const { persons, bio } = this.current.clients
+    return {
+      persons,
+      bio,
+      tenantCode: settings.tenantCode,
+      appCode: settings.appCode,
+      templateType: settings.templateType,
+      verifyThreshold: settings.verifyThreshold,
+      identifyThreshold: settings.identifyThreshold,
+      identifyMaxResults: settings.identifyMaxResults,
+    }
+  }
+
+  /** Drops the clients (and their cached tokens): after a credential or settings change. */
+  async reset(): Promise<void> {
+    const old = this.current
+    this.current = null
+    await old?.clients.close()
+  }
+
+  private target(settings: KioskSettings): { key: string; options: Parameters<typeof connect>[0] } {
+    if (settings.mode === 'embedded') {
+      const url = this.embedded.url()
+      // Unreachable, not misconfigured: the outbox keeps enrollments until the engine is back.
+      if (!url) throw new ApiError('UNREACHABLE', `The embedded engine is not running (${this.embedded.state()}).`, null)
+      return {
+        key: `embedded|${url}`,
+        options: { personServerUrl: url, bioEngineUrl: `${url}/bioengine`, credentials: () => this.credentials.embeddedEngineCredentials() },
+      }
+    }
+    const { personServerUrl, bioEngineUrl, bioEngineAuth } = settings
+    return {
+      key: `remote|${personServerUrl}|${bioEngineUrl}|${bioEngineAuth}`,
+      options: {
+        personServerUrl,
+        bioEngineUrl,
+        credentials: () => this.remoteCredentials(),
+        ...(bioEngineAuth === 'stored-jwt' ? { bioEngineJwt: () => this.storedJwt() } : {}),
+      },
+    }
+  }
+
+  private async remoteCredentials(): Promise<ClientCredentials> {
+    const { clientId, clientSecret } = await this.credentials.serverCredentials()
+    if (!clientId || !clientSecret) throw new KioskError('NOT_CONFIGURED', 'Set the person server client id and secret in Settings.')
+    return { clientId, clientSecret }
+  }
+
+  private async storedJwt(): Promise<IssuedToken> {
+    const { bioengineJwt } = await this.credentials.serverCredentials()
+    if (!bioengineJwt) throw new KioskError('NOT_CONFIGURED', 'Store the BioEngine token in Settings, or let the BioEngine use the person server token.')
+    return { token: bioengineJwt, expiresInSeconds: jwtLifetimeSeconds(bioengineJwt) }
+  }
+}
+
+/** Seconds until a JWT's exp claim (an hour when it has none or cannot be read). */
+export function jwtLifetimeSeconds(jwt: string, now = Date.now()): number {
+  try {
+    const payload = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown }
+    if (typeof payload.exp === 'number') return Math.max(0, payload.exp - now / 1000)
+  } catch {
+    // not a readable JWT payload
+  }
+  return 3600
+}

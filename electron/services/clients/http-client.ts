@@ -1,0 +1,145 @@
+import { errors, Pool, type FormData } from 'undici'
+import type { z } from 'zod'
+import { ApiError, codeForStatus } from './api-error'
+
+export interface HttpClientOptions {
+  /** Base URL, e.g. http://127.0.0.1:8080 or https://bio.example/bioengine. */
+  baseUrl: string
+  /** Who this is, for messages: "the person server", "the BioEngine". */
+  name: string
+  connectTimeoutMs?: number
+  requestTimeoutMs?: number
+  connections?: number
+}
+
+export interface RequestOptions {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  path: string
+  query?: Record<string, string | number | undefined>
+  headers?: Record<string, string>
+  body?: string | Buffer | FormData
+  signal?: AbortSignal
+}
+
+export interface RawReply {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: Buffer
+}
+
+const MAX_REPLY_BYTES = 64 * 1024 * 1024
+
+/**
+ * One keep-alive connection pool per base URL, with connect and request timeouts. Transport
+ * failures become ApiErrors (UNREACHABLE, TIMEOUT) naming the call; statuses are left to callers.
+ */
+export class HttpClient {
+  private readonly pool: Pool
+  private readonly basePath: string
+  readonly name: string
+
+  constructor(private readonly options: HttpClientOptions) {
+    const url = new URL(options.baseUrl)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${options.baseUrl} is not an http(s) URL`)
+    this.name = options.name
+    this.basePath = url.pathname.replace(/\/+$/, '')
+    const requestTimeout = options.requestTimeoutMs ?? 30_000
+    this.pool = new Pool(url.origin, {
+      connections: options.connections ?? 8,
+      connect: { timeout: options.connectTimeoutMs ?? 5_000 },
+      headersTimeout: requestTimeout,
+      bodyTimeout: requestTimeout,
+      keepAliveTimeout: 10_000,
+    })
+  }
+
+  async request(call: string, options: RequestOptions): Promise<RawReply> {
+    const query = new URLSearchParams()
+    for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) query.set(key, String(value))
+    const path = `${this.basePath}${options.path}${query.size ? `?${query}` : ''}`
+    const signal = AbortSignal.any([AbortSignal.timeout((this.options.requestTimeoutMs ?? 30_000) + 1_000), ...(options.signal ? [options.signal] : [])])
+    try {
+      const reply = await this.pool.request({ method: options.method, path, headers: options.headers, body: options.body, signal })
+      const chunks: Buffer[] = []
+      let size = 0
+      for await (const chunk of reply.body) {
+        size += (chunk as Buffer).length
+        if (size > MAX_REPLY_BYTES) {
+          reply.body.destroy()
+          throw new ApiError('BAD_REPLY', `${this.name} sent an oversize reply to ${call}.`, reply.statusCode)
+        }
+        chunks.push(chunk as Buffer)
+      }
+      return { status: reply.statusCode, headers: reply.headers, body: Buffer.concat(chunks) }
+    } catch (error) {
+      throw this.transportError(call, error)
+    }
+  }
+
+  /**
+   * A call whose 2xx reply must match `schema` (or be empty when `schema` is null). Other
+   * statuses become ApiErrors with the server's message.
+   */
+  async json<T extends z.ZodType>(call: string, schema: T, options: RequestOptions): Promise<z.infer<T>> {
+    const reply = await this.request(call, options)
+    if (reply.status < 200 || reply.status >= 300) throw this.statusError(call, reply)
+    return this.parse(call, schema, reply)
+  }
+
+  parse<T extends z.ZodType>(call: string, schema: T, reply: RawReply): z.infer<T> {
+    let value: unknown
+    try {
+      value = reply.body.length ? JSON.parse(reply.body.toString('utf8')) : undefined
+    } catch {
+      throw new ApiError('BAD_REPLY', `${this.name} sent a reply to ${call} that is not JSON.`, reply.status)
+    }
+    const parsed = schema.safeParse(value)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new ApiError(
+        'BAD_REPLY',
+        `${this.name} sent a reply to ${call} that does not match the API (${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}).`,
+        reply.status,
+      )
+    }
+    return parsed.data
+  }
+
+  /** An ApiError for a non-2xx reply, carrying the server's message and code when it sent them. */
+  statusError(call: string, reply: RawReply): ApiError {
+    let serverMessage: string | undefined
+    let serverCode: number | null = null
+    try {
+      const body = JSON.parse(reply.body.toString('utf8')) as Record<string, unknown>
+      const message = body.message ?? body.error_description ?? body.error
+      if (typeof message === 'string') serverMessage = message.slice(0, 300)
+      if (typeof body.code === 'number') serverCode = body.code
+    } catch {
+      // not JSON: the status says enough
+    }
+    const code = codeForStatus(reply.status, serverCode)
+    const detail = serverMessage ? `: ${serverMessage}` : ''
+    return new ApiError(code, `${this.name} refused ${call} (HTTP ${reply.status})${detail}`, reply.status, serverCode)
+  }
+
+  close(): Promise<void> {
+    return this.pool.close()
+  }
+
+  private transportError(call: string, error: unknown): ApiError {
+    if (error instanceof ApiError) return error
+    const code = (error as { code?: string }).code
+    const name = (error as { name?: string }).name
+    if (
+      error instanceof errors.HeadersTimeoutError ||
+      error instanceof errors.BodyTimeoutError ||
+      error instanceof errors.ConnectTimeoutError ||
+      name === 'TimeoutError'
+    ) {
+      return new ApiError('TIMEOUT', `${this.name} did not answer ${call} in time.`, null)
+    }
+    if (name === 'AbortError') return new ApiError('TIMEOUT', `${call} was cancelled.`, null)
+    const reason = code ?? (error instanceof Error ? error.message : 'network error')
+    return new ApiError('UNREACHABLE', `${this.name} could not be reached for ${call} (${reason}).`, null)
+  }
+}

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { KioskError } from '../shared/errors'
+import type { KioskEvent } from '../shared/events'
+import type { KioskSettings } from '../shared/settings'
+import type { EnrollVisitorResult } from '../shared/workflows'
+import { BackendResolver } from './backend-resolver'
+import { createDispatch, type Dispatch } from './dispatch'
+import type { LaunchEngine } from './engine-launch'
+import { EngineSupervisor } from './engine-supervisor'
+import { createHandlers } from './handlers'
+import { createCredentialStore } from './secrets/credentials'
+import { createKeychain, type Keychain } from './secrets/keychain'
+import { backendProbe, isQueueable, openOutbox, templateContextFor, type Outbox } from './outbox'
+import { createSettingsStore } from './settings-store'
+import { testConnection } from './workflows/connection-test'
+import { enrollVisitor } from './workflows/enroll-visitor'
+
+export interface KioskServicesOptions {
+  shell: 'electron' | 'web'
+  version: string
+  dataDir: string
+  /** Starts one embedded engine process (a child process, or Electron's utilityProcess). */
+  launchEngine: LaunchEngine
+  /** The OS keychain; tests pass one under a throwaway service name. */
+  keychain?: Keychain
+  log?: (line: string) => void
+}
+
+export interface KioskServices {
+  dispatch: Dispatch
+  onEvent(listener: (event: KioskEvent) => void): () => void
+  start(): Promise<void>
+  stop(): Promise<void>
+}
+
+/**
+ * The composition root of the kiosk services: settings, keychain, the embedded engine, the
+ * clients and the handler table. Electron's main process and the web host both build exactly this.
+ */
+export function createKioskServices(options: KioskServicesOptions): KioskServices {
+  const log = options.log ?? ((line: string) => console.error(line))
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+  const settingsStore = createSettingsStore({ dataDir: options.dataDir, log })
+  const credentials = createCredentialStore(options.keychain ?? createKeychain())
+  const listeners = new Set<(event: KioskEvent) => void>()
+  const emit = (event: KioskEvent) => listeners.forEach((listener) => listener(event))
+
+  let settings: KioskSettings | null = null
+  const currentSettings = async () => (settings ??= await settingsStore.load())
+
+  const engine = new EngineSupervisor({
+    launch: () => {
+      if (!launchSpec) throw new Error('the engine launch was not prepared')
+      return options.launchEngine(launchSpec)
+    },
+    log: (line) => log(`engine: ${line}`),
+  })
+  engine.onChange((status) => emit({ type: 'engine', status }))
+  let launchSpec: Parameters<LaunchEngine>[0] | null = null
+
+  const resolver = new BackendResolver(credentials, { url: () => engine.getStatus().url, state: () => engine.getStatus().state })
+  const backend = async () => resolver.backend(await currentSettings())
+
+  /** Starts the embedded engine with this install's credentials from the keychain (never on argv). */
+  async function startEngine(current: KioskSettings): Promise<void> {
+    const [client, templateKey] = [await credentials.embeddedEngineCredentials(), await credentials.engineTemplateKey()]
+    launchSpec = {
+      argv: ['--port', '0', '--data', join(options.dataDir, 'engine'), '--tenant', current.tenantCode],
+      env: { ENGINE_CLIENT_ID: client.clientId, ENGINE_CLIENT_SECRET: client.clientSecret, ENGINE_TEMPLATE_KEY: templateKey.toString('base64') },
+    }
+    await engine.start()
+  }
+
+  /** Applies saved settings: the right target, the embedded engine running only in embedded mode. */
+  async function applySettings(next: KioskSettings): Promise<void> {
+    const previous = settings
+    settings = next
+    await resolver.reset()
+    if (next.mode === 'remote' && previous?.mode !== 'remote') await engine.stop()
+    if (next.mode === 'embedded' && (previous?.mode !== 'embedded' || engine.getStatus().state === 'stopped')) {
+      void startEngine(next).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
+    }
+  }
+
+  // The outbox needs its key from the keychain; a locked keychain at start-up is retried on demand.
+  let outbox: Outbox | null = null
+  async function openedOutbox(): Promise<Outbox> {
+    if (outbox) return outbox
+    const opened = openOutbox({
+      dir: options.dataDir,
+      key: await credentials.outboxKey(),
+      deliver: async (item) => enrollVisitor(await backend(), item),
+      probe: async (signal) => backendProbe(await backend())(signal).catch(() => false),
+      log,
+    })
+    opened.onChange((state) => emit({ type: 'outbox', state }))
+    opened.start()
+    outbox = opened
+    return opened
+  }
+
+  /**
+   * Enrolls at once when the servers answer; when they cannot be reached, queues the capture in
+   * the outbox under the same template context, so a late success of the first attempt and the
+   * replay end as one template.
+   */
+  async function enroll(input: { userId: string; samples: string[] }): Promise<EnrollVisitorResult> {
+    const id = randomUUID()
+    const templateType = (await currentSettings()).templateType
+    try {
+      const result = await enrollVisitor(await backend(), { ...input, templateType, templateContext: templateContextFor(id) })
+      return { outcome: 'enrolled', ...result }
+    } catch (error) {
+      if (!isQueueable(error)) throw error
+      const reason = error instanceof Error ? error.message : 'The servers could not be reached.'
+      const queued = await openedOutbox().catch((cause: unknown) => {
+        throw new KioskError('INTERNAL', `${reason} The enrollment could not be queued either: ${cause instanceof Error ? cause.message : 'outbox unavailable'}`)
+      })
+      const item = queued.enqueue({ userId: input.userId, templateType, samples: input.samples }, id)
+      return { outcome: 'queued', outboxId: item.id, reason }
+    }
+  }
+
+  const handlers = createHandlers({
+    shell: options.shell,
+    version: options.version,
+    engineStatus: () => ({ ...engine.getStatus(), mode: settings?.mode ?? 'embedded' }),
+    backend,
+    enrollVisitor: (input) => enroll(input),
+    outbox: {
+      state: async () => (await openedOutbox()).state(),
+      retry: async (id) => (await openedOutbox()).retry(id),
+      discard: async (id) => (await openedOutbox()).discard(id),
+    },
+    settings: {
+      get: currentSettings,
+      async update(patch) {
+        const saved = await settingsStore.update(patch)
+        await applySettings(saved)
+        return saved
+      },
+    },
+    credentials: {
+      status: () => credentials.credentialStatus(),
+      async set(input) {
+        const status = await credentials.setServerCredentials(input)
+        await resolver.reset()
+        return status
+      },
+      async clear(names) {
+        const status = await credentials.clearServerCredentials(names)
+        await resolver.reset()
+        return status
+      },
+    },
+    testConnection: async () => testConnection(await currentSettings(), backend),
+  })
+
+  return {
+    dispatch: createDispatch(handlers, log),
+    onEvent(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    async start() {
+      const current = await currentSettings()
+      await openedOutbox().catch((error: Error) => log(`outbox not opened yet: ${error.message}`))
+      if (current.mode === 'embedded') await startEngine(current).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
+    },
+    async stop() {
+      await outbox?.close()
+      outbox = null
+      await engine.stop()
+      await resolver.reset()
+    },
+  }
+}

@@ -1,0 +1,42 @@
+import type { ConnectionTestResult, ConnectionTestStep } from '../../shared/workflows'
+import type { KioskSettings } from '../../shared/settings'
+import type { Backend } from '../backend'
+
+/**
+ * Tries the configured servers step by step (token, template types, tenant) and reports each
+ * step with its outcome and time, stopping at the first failure: later steps need the earlier ones.
+ */
+export async function testConnection(settings: KioskSettings, backend: () => Promise<Backend>): Promise<ConnectionTestResult> {
+  const steps: ConnectionTestStep[] = []
+  const step = async (name: ConnectionTestStep['name'], run: () => Promise<string>): Promise<boolean> => {
+    const started = performance.now()
+    try {
+      steps.push({ name, ok: true, detail: await run(), ms: Math.round(performance.now() - started) })
+      return true
+    } catch (error) {
+      steps.push({ name, ok: false, detail: error instanceof Error ? error.message : String(error), ms: Math.round(performance.now() - started) })
+      return false
+    }
+  }
+  let target: Backend | null = null
+  const ok =
+    (await step('servers', async () => {
+      target = await backend()
+      return settings.mode === 'embedded' ? 'The embedded engine is running.' : `${settings.personServerUrl} and ${settings.bioEngineUrl}`
+    })) &&
+    (await step('token', async () => {
+      await target!.persons.tokens.get()
+      return 'The person server issued a token for these credentials.'
+    })) &&
+    (await step('templateTypes', async () => {
+      const types = await target!.bio.templateTypes()
+      const chosen = types.find((t) => t.templateType === settings.templateType)
+      if (!chosen) throw new Error(`${settings.templateType} is not installed; the BioEngine offers ${types.map((t) => t.templateType).join(', ') || 'none'}.`)
+      return `${chosen.templateType}: threshold ${chosen.scoreThreshold}, ${chosen.numSamplesForEnroll} sample(s) per enrollment.`
+    })) &&
+    (await step('tenant', async () => {
+      const tenant = await target!.persons.getTenant(settings.tenantCode)
+      return `Tenant ${tenant.code} (${tenant.name}).`
+    }))
+  return { ok, steps }
+}

@@ -1,0 +1,49 @@
+import type { Person } from '../../shared/api-models'
+import { ApiError } from '../clients/api-error'
+import type { Backend } from '../backend'
+
+export interface EnrollmentRequest {
+  userId: string
+  /** Base64 JPEG/PNG samples of the visitor's face. */
+  samples: string[]
+  templateType: string
+  /**
+   * Fixed per capture, so that replaying the same enrollment (after a crash, from the outbox)
+   * replaces its own template instead of adding another.
+   */
+  templateContext: string
+}
+
+export interface EnrollmentResult {
+  person: Person
+  /** True when this enrollment created the person; false when an existing one was used. */
+  created: boolean
+  quality: number
+  enrollmentStatus: string
+}
+
+/**
+ * The seed's enrollment (reference §4.2 rule 1): look the visitor up by userId; create them in
+ * the tenant only when nobody has that userId (a 409 means someone just did: look up again),
+ * otherwise associate the existing person; then enroll the samples. Every step is idempotent.
+ */
+export async function enrollVisitor(backend: Backend, request: EnrollmentRequest): Promise<EnrollmentResult> {
+  const { persons, bio, tenantCode } = backend
+  let created = false
+  let person = await persons.findPersonByUserId(request.userId)
+  if (!person) {
+    try {
+      person = await persons.createPerson(tenantCode, request.userId)
+      created = true
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 409)) throw error
+      person = await persons.findPersonByUserId(request.userId)
+      if (!person) throw new ApiError('BAD_REPLY', 'The person server said this visitor exists but cannot find them.', 409)
+    }
+  }
+  if (!created && !(await persons.tenantPerson(tenantCode, person.uuid))) await persons.associatePerson(tenantCode, person.uuid)
+
+  const enrolled = await bio.enroll(person.uuid, { templateType: request.templateType, templateContext: request.templateContext, samples: request.samples })
+  const inTenant = await persons.tenantPerson(tenantCode, person.uuid)
+  return { person, created, quality: enrolled.quality, enrollmentStatus: inTenant?.enrollmentStatus ?? 'UNKNOWN' }
+}

@@ -1,0 +1,44 @@
+import type { z } from 'zod'
+import type { Tenant } from '../../shared/api-models'
+import { KioskError } from '../../shared/errors'
+import type { algorithmInput, livenessInput, updateTenantInput } from '../../shared/workflows'
+import type { Backend } from '../backend'
+
+/** Administration of the kiosk's own tenant; each change answers with the tenant as it now is. */
+export function tenantAdmin(backend: Backend) {
+  const { persons, tenantCode } = backend
+  const tenant = () => persons.getTenant(tenantCode)
+  const ensure = (changed: boolean, what: string): void => {
+    if (!changed) throw new KioskError('NOT_FOUND', `${what} is not associated with tenant ${tenantCode}.`)
+  }
+  return {
+    get: tenant,
+    async update(input: z.infer<typeof updateTenantInput>): Promise<Tenant> {
+      return persons.updateTenant(tenantCode, input)
+    },
+    async associateApp(appCode: string): Promise<Tenant> {
+      await persons.associateApp(tenantCode, appCode)
+      return tenant()
+    },
+    async disassociateApp(appCode: string): Promise<Tenant> {
+      ensure(await persons.disassociateApp(tenantCode, appCode), `App ${appCode}`)
+      return tenant()
+    },
+    async associateAlgorithm(input: z.infer<typeof algorithmInput>): Promise<Tenant> {
+      await persons.associateAlgorithm(tenantCode, input.algCode, input.licenseData ?? {})
+      return tenant()
+    },
+    async disassociateAlgorithm(algCode: string): Promise<Tenant> {
+      ensure(await persons.disassociateAlgorithm(tenantCode, algCode), `Algorithm ${algCode}`)
+      return tenant()
+    },
+    async associateLiveness(input: z.infer<typeof livenessInput>): Promise<Tenant> {
+      await persons.associateLiveness(tenantCode, input.algCode, input.livenessCode)
+      return tenant()
+    },
+    async disassociateLiveness(input: z.infer<typeof livenessInput>): Promise<Tenant> {
+      ensure(await persons.disassociateLiveness(tenantCode, input.algCode, input.livenessCode), `Liveness ${input.livenessCode}`)
+      return tenant()
+    },
+  }
+}

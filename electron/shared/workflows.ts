@@ -1,0 +1,105 @@
+import { z } from 'zod'
+import { biometricInfoSchema, licenseDataSchema, pageSchema, personSchema, tenantPersonSchema, tenantSchema, templateTypeInfoSchema } from './api-models'
+
+/**
+ * Inputs and results of the kiosk's workflows: what the renderer sends and gets back through
+ * window.kiosk. Inputs are strict (the services validate every call with them).
+ */
+
+const base64Image = z.string().min(16, 'an image is required').max(8 * 1024 * 1024, 'the image is too large')
+const email = z.email('enter a valid e-mail address').max(254)
+const personUuid = z.uuid('not a person id')
+const code = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, dot, dash or underscore (1–64)')
+
+export const enrollVisitorInput = z.strictObject({
+  userId: email,
+  samples: z.array(base64Image).min(1).max(10),
+  /** The consent the visitor gave on screen; enrollment refuses to run without it. */
+  consent: z.literal(true, 'the visitor must consent first'),
+})
+export const enrollVisitorResult = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('enrolled'), person: personSchema, created: z.boolean(), quality: z.number(), enrollmentStatus: z.string() }),
+  z.object({ outcome: z.literal('queued'), outboxId: z.string(), reason: z.string() }),
+])
+
+export const verifyVisitorInput = z.strictObject({
+  userId: email.optional(),
+  personUuid: personUuid.optional(),
+  sample: base64Image,
+})
+export const verifyVisitorResult = z.object({
+  decision: z.enum(['match', 'no-match', 'not-enrolled']),
+  score: z.number().nullable(),
+  threshold: z.number(),
+  person: personSchema,
+})
+
+export const identifyVisitorInput = z.strictObject({ sample: base64Image, maxResults: z.number().int().min(1).max(100).optional() })
+export const identifyVisitorResult = z.object({
+  decision: z.enum(['match', 'no-match']),
+  threshold: z.number(),
+  candidates: z.array(z.object({ personUuid: z.string(), userId: z.string().nullable(), score: z.number() })),
+})
+
+export const faceMatchInput = z.strictObject({ image1: base64Image, image2: base64Image })
+export const faceMatchResult = z.object({ score: z.number(), pass: z.boolean(), threshold: z.number(), durationMS: z.number().nullable() })
+
+export const removeVisitorInput = z.strictObject({ userId: email })
+export const removeVisitorResult = z.object({
+  outcome: z.enum(['deleted', 'disassociated', 'not-found']),
+  /** Tenants that still hold the person, when they were only disassociated. */
+  otherTenants: z.array(z.string()),
+})
+
+export const searchPersonsInput = z.strictObject({
+  find: z.string().max(256).optional(),
+  sort: z.string().regex(/^[+-]\w+$/).optional(),
+  pageSize: z.number().int().min(1).max(100).optional(),
+  pageNo: z.number().int().min(0).optional(),
+})
+export const searchPersonsResult = pageSchema(tenantPersonSchema)
+
+export const personDetailInput = z.strictObject({ personUuid })
+export const personDetailResult = z.object({
+  person: personSchema,
+  tenants: z.array(tenantSchema),
+  inTenant: tenantPersonSchema.nullable(),
+  templates: z.array(biometricInfoSchema),
+})
+
+export const deleteTemplatesInput = z.strictObject({
+  personUuid,
+  templateType: z.string().min(1).max(100).optional(),
+  templateContext: z.string().min(1).max(128).optional(),
+})
+
+export const updateTenantInput = z.strictObject({
+  name: z.string().min(1).max(200),
+  maxIdentities: z.number().int().min(0),
+  defaultPostBack: z.string().url().max(2048).nullable(),
+})
+export const appInput = z.strictObject({ appCode: code })
+export const algorithmInput = z.strictObject({ algCode: code, licenseData: licenseDataSchema.optional() })
+export const livenessInput = z.strictObject({ algCode: code, livenessCode: code })
+export const rebuildCachesInput = z.strictObject({ pluginName: z.string().regex(/^[A-Za-z0-9]{1,64}$/).optional() })
+
+export const engineLogsResult = z.object({ fileName: z.string(), contentBase64: z.string(), bytes: z.number().int() })
+export const templateTypesResult = z.array(templateTypeInfoSchema)
+export { tenantSchema }
+
+export type EnrollVisitorResult = z.infer<typeof enrollVisitorResult>
+export type VerifyVisitorResult = z.infer<typeof verifyVisitorResult>
+export type IdentifyVisitorResult = z.infer<typeof identifyVisitorResult>
+export type FaceMatchResult = z.infer<typeof faceMatchResult>
+export type RemoveVisitorResult = z.infer<typeof removeVisitorResult>
+export type PersonDetail = z.infer<typeof personDetailResult>
+
+export const connectionTestStepSchema = z.object({
+  name: z.enum(['servers', 'token', 'templateTypes', 'tenant']),
+  ok: z.boolean(),
+  detail: z.string(),
+  ms: z.number().int(),
+})
+export const connectionTestResult = z.object({ ok: z.boolean(), steps: z.array(connectionTestStepSchema) })
+export type ConnectionTestStep = z.infer<typeof connectionTestStepSchema>
+export type ConnectionTestResult = z.infer<typeof connectionTestResult>

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchEngineFromSource } from '../../electron/services/engine-launch'
+import { createKioskServices, type KioskServices } from '../../electron/services/kiosk-services'
+import { createCredentialStore } from '../../electron/services/secrets/credentials'
+import { createKeychain } from '../../electron/services/secrets/keychain'
+import type { KioskEvent } from '../../electron/shared/events'
+import { projectRoot } from '../support/process'
+
+// The kiosk services as the web host and Electron compose them: the real keychain (gnome-keyring),
+// the embedded engine as a child process on its per-install credentials, every call through dispatch.
+const sample = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
+
+describe('kiosk services on the embedded engine', () => {
+  const keychainService = `identity-kiosk-services-${randomBytes(4).toString('hex')}`
+  const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-services-'))
+  const events: KioskEvent[] = []
+  let services: KioskServices
+  const call = async (method: string, input: unknown = {}) => {
+    const reply = await services.dispatch(method, input)
+    if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code })
+    return reply.value as any
+  }
+  const failure = async (method: string, input: unknown = {}) => {
+    const reply = await services.dispatch(method, input)
+    if (reply.ok) throw new Error(`${method} unexpectedly succeeded`)
+    return reply.error
+  }
+  const waitForEngine = async () => {
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+      if ((await call('getEngineStatus')).state === 'running') return
+    }
+    throw new Error('the embedded engine did not get ready within 60 s')
+  }
+
+  beforeAll(async () => {
+    services = createKioskServices({ shell: 'web', version: '0.0.0-test', dataDir, launchEngine: launchEngineFromSource(projectRoot), keychain: createKeychain(keychainService), log: () => {} })
+    services.onEvent((event) => events.push(event))
+    await services.start()
+    await waitForEngine()
+  })
+  afterAll(async () => {
+    await services?.stop()
+  })
+
+  it('starts the embedded engine and reports it, pushing engine events', async () => {
+    const status = await call('getEngineStatus')
+    expect(status).toMatchObject({ mode: 'embedded', state: 'running', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) })
+    expect(events.some((e) => e.type === 'engine' && e.status.state === 'running')).toBe(true)
+  })
+
+  it('passes the connection test step by step', async () => {
+    const result = await call('testConnection')
+    expect(result.ok).toBe(true)
+    expect(result.steps.map((s: { name: string; ok: boolean }) => [s.name, s.ok])).toEqual([
+      ['servers', true],
+      ['token', true],
+      ['templateTypes', true],
+      ['tenant', true],
+    ])
+  })
+
+  it('keeps settings validated and persisted, credentials write-only', async () => {
+    expect(await call('getSettings')).toMatchObject({ mode: 'embedded', tenantCode: 'KIOSK', templateType: 'Face:HumanFaceRes' })
+    expect((await call('saveSettings', { identifyMaxResults: 3 })).identifyMaxResults).toBe(3)
+    expect(JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')).identifyMaxResults).toBe(3)
+    expect((await failure('saveSettings', { verifyThreshold: 101 })).code).toBe('INVALID_INPUT')
+    expect((await failure('saveSettings', { mode: 'remote' })).message).toMatch(/required in remote mode/)
+
+    const status = await call('setCredentials', { clientId: 'remote-client', clientSecret: 'remote-secret-value' })
+    expect(status).toEqual({ clientId: true, clientSecret: true, bioengineJwt: false })
+    expect(JSON.stringify(await call('getCredentialStatus'))).not.toContain('remote-secret-value')
+    expect(await call('clearCredentials', { names: ['clientSecret'] })).toEqual({ clientId: true, clientSecret: false, bioengineJwt: false })
+  })
+
+  it('runs every visitor workflow end to end', async () => {
+    const enrolled = await call('enrollVisitor', { userId: 'visitor@kiosk.example', samples: [sample('person-a1.jpg')], consent: true })
+    expect(enrolled).toMatchObject({ outcome: 'enrolled', created: true, enrollmentStatus: 'ENROLLED' })
+    expect((await failure('enrollVisitor', { userId: 'x@kiosk.example', samples: [sample('person-a1.jpg')] })).code).toBe('INVALID_INPUT') // no consent
+
+    expect(await call('verifyVisitor', { userId: 'visitor@kiosk.example', sample: sample('person-a2.jpg') })).toMatchObject({ decision: 'match' })
+    expect(await call('verifyVisitor', { userId: 'visitor@kiosk.example', sample: sample('person-b.jpg') })).toMatchObject({ decision: 'no-match' })
+    const identified = await call('identifyVisitor', { sample: sample('person-a2.jpg') })
+    expect(identified.candidates[0]).toMatchObject({ userId: 'visitor@kiosk.example' })
+    expect(await call('identifyVisitor', { sample: sample('person-c.jpg') })).toMatchObject({ decision: 'no-match', candidates: [] })
+    expect(await call('faceMatch', { image1: sample('person-a1.jpg'), image2: sample('person-a2.jpg') })).toMatchObject({ pass: true })
+    expect((await call('searchPersons', { find: 'visitor@' })).content).toHaveLength(1)
+    const detail = await call('getPersonDetail', { personUuid: enrolled.person.uuid })
+    expect(detail.templates).toHaveLength(1)
+    expect((await call('getTemplateTypes')).map((t: { templateType: string }) => t.templateType)).toContain('Face:HumanFaceRes')
+    expect(await call('removeVisitor', { userId: 'visitor@kiosk.example' })).toEqual({ outcome: 'deleted', otherTenants: [] })
+  })
+
+  it('restarts the engine after it is killed, and keeps its data', async () => {
+    await call('enrollVisitor', { userId: 'survivor@kiosk.example', samples: [sample('person-b.jpg')], consent: true })
+    const { pid } = await call('getEngineStatus')
+    process.kill(pid, 'SIGKILL')
+    await expect.poll(async () => (await call('getEngineStatus')).pid, { timeout: 60_000, interval: 200 }).not.toBe(pid)
+    await waitForEngine()
+    expect((await call('getEngineStatus')).restarts).toBeGreaterThanOrEqual(1)
+    expect((await call('identifyVisitor', { sample: sample('person-b.jpg') })).candidates[0]).toMatchObject({ userId: 'survivor@kiosk.example' })
+  })
+
+  it('queues an enrollment while the engine is down and delivers it when the engine is back', async () => {
+    const { pid } = await call('getEngineStatus')
+    process.kill(pid, 'SIGKILL')
+    const queued = await call('enrollVisitor', { userId: 'offline@kiosk.example', samples: [sample('person-c.jpg')], consent: true })
+    expect(queued).toMatchObject({ outcome: 'queued', outboxId: expect.any(String) })
+
+    const itemState = async () => (await call('getOutbox')).items.find((i: { id: string }) => i.id === queued.outboxId)
+    await expect.poll(async () => (await itemState())?.state, { timeout: 90_000, interval: 500 }).toBe('delivered')
+    expect((await itemState()).attempts).toBeGreaterThanOrEqual(1)
+    expect((await call('identifyVisitor', { sample: sample('person-c.jpg') })).candidates[0]).toMatchObject({ userId: 'offline@kiosk.example' })
+    expect(events.some((e) => e.type === 'outbox')).toBe(true)
+  })
+
+  it('leaves no secret, token or image in the data folder', async () => {
+    const engineSecret = (await createCredentialStore(createKeychain(keychainService)).embeddedEngineCredentials()).clientSecret
+    const files: string[] = []
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name)
+        if (statSync(path).isDirectory()) walk(path)
+        else files.push(path)
+      }
+    }
+    walk(dataDir)
+    expect(files.length).toBeGreaterThan(3)
+    // JPEG as FF D8 FF + a segment marker: three random bytes turn up in ciphertext now and then.
+    const jpegs = [0xdb, 0xe0, 0xe1, 0xee].map((marker) => Buffer.from([0xff, 0xd8, 0xff, marker]))
+    const needles = [Buffer.from(engineSecret), Buffer.from('remote-client'), Buffer.from('eyJhbGciOi'), Buffer.from('\x89PNG', 'binary'), ...jpegs]
+    // The person server keeps e-mails by design; the kiosk's own files (outbox, settings) must not.
+    const kioskOwn = (file: string) => !file.startsWith(join(dataDir, 'engine'))
+    for (const file of files) {
+      const bytes = readFileSync(file)
+      for (const needle of kioskOwn(file) ? [...needles, Buffer.from('visitor@kiosk.example')] : needles) {
+        expect(bytes.includes(needle), `${file} holds ${needle.toString('hex').slice(0, 12)}`).toBe(false)
+      }
+    }
+  })
+})
