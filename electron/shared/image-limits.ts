@@ -83,3 +83,15 @@ export function checkImage(bytes: Uint8Array, limits: ImageLimits = MATCH_IMAGE_
 function formatMB(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(bytes < 1024 * 1024 ? 2 : 1)} MB`
 }
+
+/**
+ * The size to scale a camera frame (or any image) to so that it fits the limits: never larger
+ * than maxSide on either side, aspect ratio kept, never enlarged. Null when it cannot be made to
+ * fit (its shorter side would drop below minSide).
+ */
+export function fitWithinLimits(width: number, height: number, limits: ImageLimits = MATCH_IMAGE_LIMITS): { width: number; height: number; scale: number } | null {
+  if (!(width > 0 && height > 0)) return null
+  const scale = Math.min(1, limits.maxSide / width, limits.maxSide / height)
+  const fitted = { width: Math.max(1, Math.floor(width * scale)), height: Math.max(1, Math.floor(height * scale)), scale }
+  return fitted.width < limits.minSide || fitted.height < limits.minSide ? null : fitted
+}

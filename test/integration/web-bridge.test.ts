@@ -12,12 +12,20 @@ import { BRIDGE_TOKEN_HEADER } from '../../electron/shared/web-security'
 describe('web host bridge', () => {
   let host: WebHost
   let origin: string
+  const listeners = new Set<(event: unknown) => void>()
   const engineStatus = () => ({ mode: 'embedded' as const, state: 'starting' as const, url: null, pid: null, restarts: 0, lastError: null })
 
   beforeAll(async () => {
     const rendererDir = mkdtempSync(join(tmpdir(), 'kiosk-renderer-'))
     writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>kiosk test page</title>')
-    host = createWebHost({ dispatch: createDispatch(handlersWithoutServers(engineStatus)), rendererDir })
+    host = createWebHost({
+      dispatch: createDispatch(handlersWithoutServers(engineStatus)),
+      rendererDir,
+      subscribe: (listener) => {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+    })
     origin = (await host.listen(0)).origin
   })
   afterAll(() => host.close())
@@ -61,6 +69,24 @@ describe('web host bridge', () => {
     await malformed.body.dump()
     const status = await call('getEngineStatus', auth)
     expect(await status.body.json()).toMatchObject({ ok: true, value: { state: 'starting' } })
+  })
+
+  it('streams pushed events to a page holding the token, and to no one else', async () => {
+    expect((await request(`${origin}/bridge/events`)).statusCode).toBe(401)
+    const stream = await request(`${origin}/bridge/events`, { headers: { [BRIDGE_TOKEN_HEADER]: host.token } })
+    expect(stream.statusCode).toBe(200)
+    expect(stream.headers['content-type']).toBe('text/event-stream')
+    await expect.poll(() => listeners.size).toBe(1)
+    const event = { type: 'engine', status: { ...engineStatus(), state: 'running' } }
+    listeners.forEach((listener) => listener(event))
+    let text = ''
+    for await (const chunk of stream.body) {
+      text += chunk.toString()
+      if (text.includes('data: ')) break
+    }
+    expect(text).toContain(`data: ${JSON.stringify(event)}\n\n`)
+    stream.body.destroy()
+    await expect.poll(() => listeners.size).toBe(0) // the host unsubscribes when the page goes away
   })
 
   it('serves the renderer with a strict Content-Security-Policy', async () => {

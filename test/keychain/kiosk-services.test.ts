@@ -3,11 +3,13 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadFacePlugins } from '../../electron/engine/face'
 import { launchEngineFromSource } from '../../electron/services/engine-launch'
 import { createKioskServices, type KioskServices } from '../../electron/services/kiosk-services'
 import { createCredentialStore } from '../../electron/services/secrets/credentials'
 import { createKeychain } from '../../electron/services/secrets/keychain'
 import type { KioskEvent } from '../../electron/shared/events'
+import { startTestEngine, TEST_CLIENT, TEST_TENANT } from '../support/engine'
 import { projectRoot } from '../support/process'
 
 // The kiosk services as the web host and Electron compose them: the real keychain (gnome-keyring),
@@ -18,6 +20,7 @@ describe('kiosk services on the embedded engine', () => {
   const keychainService = `identity-kiosk-services-${randomBytes(4).toString('hex')}`
   const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-services-'))
   const events: KioskEvent[] = []
+  const logLines: string[] = []
   let services: KioskServices
   const call = async (method: string, input: unknown = {}) => {
     const reply = await services.dispatch(method, input)
@@ -37,7 +40,7 @@ describe('kiosk services on the embedded engine', () => {
   }
 
   beforeAll(async () => {
-    services = createKioskServices({ shell: 'web', version: '0.0.0-test', dataDir, launchEngine: launchEngineFromSource(projectRoot), keychain: createKeychain(keychainService), log: () => {} })
+    services = createKioskServices({ shell: 'web', version: '0.0.0-test', dataDir, launchEngine: launchEngineFromSource(projectRoot), keychain: createKeychain(keychainService), log: (line) => logLines.push(line) })
     services.onEvent((event) => events.push(event))
     await services.start()
     await waitForEngine()
@@ -129,6 +132,8 @@ describe('kiosk services on the embedded engine', () => {
     }
     walk(dataDir)
     expect(files.length).toBeGreaterThan(3)
+    expect(logLines.length).toBeGreaterThan(0)
+    const logText = Buffer.from(logLines.join('\n'))
     // JPEG as FF D8 FF + a segment marker: three random bytes turn up in ciphertext now and then.
     const jpegs = [0xdb, 0xe0, 0xe1, 0xee].map((marker) => Buffer.from([0xff, 0xd8, 0xff, marker]))
     const needles = [Buffer.from(engineSecret), Buffer.from('remote-client'), Buffer.from('eyJhbGciOi'), Buffer.from('\x89PNG', 'binary'), ...jpegs]
@@ -139,6 +144,30 @@ describe('kiosk services on the embedded engine', () => {
       for (const needle of kioskOwn(file) ? [...needles, Buffer.from('visitor@kiosk.example')] : needles) {
         expect(bytes.includes(needle), `${file} holds ${needle.toString('hex').slice(0, 12)}`).toBe(false)
       }
+    }
+    for (const needle of needles) expect(logText.includes(needle), `the log holds ${needle.toString('hex').slice(0, 12)}`).toBe(false)
+  })
+
+  it('works against remote servers: credentials from the keychain, then a stored BioEngine JWT', async () => {
+    const remote = await startTestEngine(await loadFacePlugins({ threads: 1, log: () => {} }))
+    try {
+      await call('setCredentials', { clientId: TEST_CLIENT.id, clientSecret: TEST_CLIENT.secret })
+      await call('saveSettings', { mode: 'remote', personServerUrl: remote.url, bioEngineUrl: remote.bio, tenantCode: TEST_TENANT })
+      await expect.poll(async () => (await call('getEngineStatus')).state, { timeout: 30_000 }).toBe('stopped') // no embedded engine in remote mode
+      expect((await call('testConnection')).ok).toBe(true)
+      expect(await call('enrollVisitor', { userId: 'remote@kiosk.example', samples: [sample('person-d.jpg')], consent: true })).toMatchObject({ outcome: 'enrolled' })
+      expect((await call('identifyVisitor', { sample: sample('person-d.jpg') })).candidates[0]).toMatchObject({ userId: 'remote@kiosk.example' })
+
+      await call('setCredentials', { bioengineJwt: await remote.token() })
+      await call('saveSettings', { bioEngineAuth: 'stored-jwt' })
+      expect((await call('getTemplateTypes')).length).toBeGreaterThan(0)
+
+      await call('setCredentials', { clientSecret: 'not-the-secret' })
+      const refused = await call('testConnection')
+      expect(refused.ok).toBe(false)
+      expect(refused.steps.at(-1)).toMatchObject({ name: 'token', ok: false, detail: expect.stringContaining('HTTP 401') })
+    } finally {
+      await remote.close()
     }
   })
 })

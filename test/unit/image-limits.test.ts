@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { checkImage, detectImageFormat, MATCH_IMAGE_LIMITS, readImageSize } from '../../electron/shared/image-limits'
+import { checkImage, detectImageFormat, fitWithinLimits, MATCH_IMAGE_LIMITS, readImageSize } from '../../electron/shared/image-limits'
 
 // Real encoders (sharp) make the images, so header parsing is checked against real files.
 const image = (width: number, height: number, format: 'jpeg' | 'png', options: { progressive?: boolean } = {}) => {
@@ -59,5 +59,22 @@ describe('image limits', () => {
     forged.writeUInt32BE(100_000, 16)
     forged.writeUInt32BE(100_000, 20)
     expect(checkImage(forged)).toMatchObject({ ok: false, reason: expect.stringContaining('100000×100000') })
+  })
+})
+
+describe('fitWithinLimits', () => {
+  it('scales a large camera frame down to at most 1024 px, keeping the aspect ratio', () => {
+    expect(fitWithinLimits(1920, 1080)).toEqual({ width: 1024, height: 576, scale: 1024 / 1920 })
+    expect(fitWithinLimits(1080, 1920)).toEqual({ width: 576, height: 1024, scale: 1024 / 1920 })
+  })
+
+  it('leaves a frame that already fits as it is, and never enlarges', () => {
+    expect(fitWithinLimits(640, 480)).toEqual({ width: 640, height: 480, scale: 1 })
+  })
+
+  it('gives up when a side would end below 150 px', () => {
+    expect(fitWithinLimits(4000, 400)).toBeNull() // 1024 × 102
+    expect(fitWithinLimits(100, 100)).toBeNull()
+    expect(fitWithinLimits(0, 480)).toBeNull()
   })
 })
