@@ -30,9 +30,12 @@ test('opens on Home and shows values that came from the Node side through the br
   await page.screenshot({ path: 'test-results/screens/home.png', fullPage: true })
 })
 
-test('navigates to every screen of the kiosk', async ({ page }) => {
+test('navigates to every screen of the kiosk; staff screens only behind the staff entry', async ({ page }) => {
   await page.goto(launchUrl)
   const nav = page.getByRole('navigation', { name: 'Main' })
+  await expect(nav.getByRole('button', { name: 'Settings' })).toHaveCount(0)
+  await page.getByRole('button', { name: 'Staff area' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Persons')
   for (const title of ['Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Admin', 'Outbox', 'Settings', 'Home']) {
     await nav.getByRole('button', { name: title, exact: true }).click()
     await expect(nav.getByRole('button', { name: title, exact: true })).toHaveAttribute('aria-current', 'page')
@@ -41,6 +44,9 @@ test('navigates to every screen of the kiosk', async ({ page }) => {
   }
   await page.getByRole('button', { name: /Face match/ }).first().click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Face match')
+  await page.getByRole('button', { name: 'Leave staff area' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome')
+  await expect(nav.getByRole('button', { name: 'Settings' })).toHaveCount(0)
 })
 
 test('a page opened without the launch token is refused by the bridge and says what to do', async ({ page }) => {

@@ -1,4 +1,5 @@
 import { useNavigation, type ScreenId } from '../store/navigation'
+import { useSession } from '../store/session'
 
 const tasks: Array<{ id: ScreenId; title: string; hint: string }> = [
   { id: 'enroll', title: 'Enroll visitor', hint: 'Register a new face' },
@@ -9,6 +10,7 @@ const tasks: Array<{ id: ScreenId; title: string; hint: string }> = [
 
 export function HomeScreen() {
   const go = useNavigation((s) => s.go)
+  const enterStaff = useSession((s) => s.enterStaff)
   return (
     <section className="screen home">
       <h1 id="screen-title">Welcome</h1>
@@ -21,7 +23,14 @@ export function HomeScreen() {
           </button>
         ))}
       </div>
-      <button type="button" className="staff-entry" onClick={() => go('persons')}>
+      <button
+        type="button"
+        className="staff-entry"
+        onClick={() => {
+          enterStaff()
+          go('persons')
+        }}
+      >
         Staff area
       </button>
     </section>

@@ -1,0 +1,88 @@
+import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react'
+import { KioskError } from '../../../electron/shared/errors'
+
+/** A button that can show it is working; busy buttons stay focusable but do nothing. */
+export function Button({
+  variant = 'primary',
+  busy = false,
+  children,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: 'primary' | 'secondary' | 'danger'; busy?: boolean }) {
+  return (
+    <button type="button" {...rest} className={`btn btn-${variant} ${rest.className ?? ''}`} aria-busy={busy || undefined} disabled={rest.disabled || busy}>
+      {busy ? <span className="spinner" aria-hidden="true" /> : null}
+      {children}
+    </button>
+  )
+}
+
+/** A labelled input with its hint and error wired for screen readers. */
+export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string | null }) {
+  const id = useId()
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      {hint ? (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+/** A message block; errors are announced as alerts. */
+export function Notice({ kind, title, children }: { kind: 'info' | 'success' | 'warning' | 'error'; title?: string; children?: ReactNode }) {
+  return (
+    <div className={`notice notice-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      {title ? <strong>{title}</strong> : null}
+      {children ? <div>{children}</div> : null}
+    </div>
+  )
+}
+
+/** Shown while something takes more than a moment. */
+export function Busy({ label }: { label: string }) {
+  return (
+    <p className="busy" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" /> {label}
+    </p>
+  )
+}
+
+const nextSteps: Partial<Record<string, string>> = {
+  UNREACHABLE: 'Check the network or the server, then try again.',
+  TIMEOUT: 'The server is slow or down; try again in a moment.',
+  SERVER_ERROR: 'The server had a problem; try again in a moment.',
+  NOT_CONFIGURED: 'Ask staff to complete Settings.',
+  KEYCHAIN_LOCKED: 'Unlock the computer’s keyring, then try again.',
+  KEYCHAIN_UNAVAILABLE: 'The computer’s keyring is not running; ask staff.',
+  NO_FACE: 'Make sure one face is clearly visible, then capture again.',
+  MULTIPLE_FACES: 'Only the visitor should be in view; capture again.',
+  BAD_IMAGE: 'Use a JPEG or PNG photo within the limits.',
+  UNAUTHORIZED: 'The server refused the kiosk’s credentials; ask staff to check Settings.',
+  FORBIDDEN: 'The kiosk is not allowed to do this; ask staff.',
+}
+
+/** Plain words for any error: its message and, where we know one, what to do next. */
+export function describeError(error: unknown): { message: string; next: string | null } {
+  if (error instanceof KioskError) return { message: error.message, next: nextSteps[error.code] ?? null }
+  return { message: 'Something went wrong.', next: 'Try again; if it keeps happening, ask staff.' }
+}
+
+export function ErrorNotice({ error, title = 'That did not work' }: { error: unknown; title?: string }) {
+  const { message, next } = describeError(error)
+  return (
+    <Notice kind="error" title={title}>
+      <p>{message}</p>
+      {next ? <p>{next}</p> : null}
+    </Notice>
+  )
+}

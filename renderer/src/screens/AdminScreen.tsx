@@ -1,0 +1,5 @@
+import { ScreenFrame } from './ScreenFrame'
+
+export function AdminScreen() {
+  return <ScreenFrame title="Admin" purpose="This screen is being built." />
+}

@@ -1,0 +1,5 @@
+import { ScreenFrame } from './ScreenFrame'
+
+export function EnrollScreen() {
+  return <ScreenFrame title="Enroll visitor" purpose="This screen is being built." />
+}

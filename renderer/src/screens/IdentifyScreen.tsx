@@ -1,0 +1,5 @@
+import { ScreenFrame } from './ScreenFrame'
+
+export function IdentifyScreen() {
+  return <ScreenFrame title="Who is this?" purpose="This screen is being built." />
+}

@@ -1,0 +1,5 @@
+import { ScreenFrame } from './ScreenFrame'
+
+export function SettingsScreen() {
+  return <ScreenFrame title="Settings" purpose="This screen is being built." />
+}

@@ -1,0 +1,24 @@
+import type { ComponentType } from 'react'
+import type { ScreenId } from '../store/navigation'
+import { AdminScreen } from './AdminScreen'
+import { EnrollScreen } from './EnrollScreen'
+import { FaceMatchScreen } from './FaceMatchScreen'
+import { HomeScreen } from './HomeScreen'
+import { IdentifyScreen } from './IdentifyScreen'
+import { OutboxScreen } from './OutboxScreen'
+import { PersonsScreen } from './PersonsScreen'
+import { SettingsScreen } from './SettingsScreen'
+import { VerifyScreen } from './VerifyScreen'
+
+/** Every screen of the kiosk, by navigation id. */
+export const screenComponents: Record<ScreenId, ComponentType> = {
+  home: HomeScreen,
+  enroll: EnrollScreen,
+  verify: VerifyScreen,
+  identify: IdentifyScreen,
+  match: FaceMatchScreen,
+  persons: PersonsScreen,
+  admin: AdminScreen,
+  outbox: OutboxScreen,
+  settings: SettingsScreen,
+}
