@@ -6,6 +6,7 @@ import type { KioskEvent } from '../shared/events'
 import type { KioskSettings } from '../shared/settings'
 import type { EnrollVisitorResult } from '../shared/workflows'
 import { BackendResolver } from './backend-resolver'
+import { ApiError } from './clients/api-error'
 import { createDispatch, type Dispatch } from './dispatch'
 import type { LaunchEngine } from './engine-launch'
 import { EngineSupervisor } from './engine-supervisor'
@@ -81,7 +82,19 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     if (next.mode === 'remote' && previous?.mode !== 'remote') await engine.stop()
     if (next.mode === 'embedded' && (previous?.mode !== 'embedded' || engine.getStatus().state === 'stopped')) {
       void startEngine(next).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
+    } else if (next.mode === 'embedded' && next.tenantCode !== previous?.tenantCode) {
+      await ensureEmbeddedTenant(next.tenantCode)
     }
+  }
+
+  /** The embedded engine is the kiosk's own: a tenant code chosen in Settings is created there. */
+  async function ensureEmbeddedTenant(tenantCode: string): Promise<void> {
+    const { persons } = await backend()
+    const existing = await persons.getTenant(tenantCode).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) return null
+      throw error
+    })
+    if (!existing) await persons.updateTenant(tenantCode, { name: tenantCode, maxIdentities: 0, defaultPostBack: null })
   }
 
   // The outbox needs its key from the keychain; a locked keychain at start-up is retried on demand.

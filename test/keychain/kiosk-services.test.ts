@@ -97,6 +97,14 @@ describe('kiosk services on the embedded engine', () => {
     expect(await call('removeVisitor', { userId: 'visitor@kiosk.example' })).toEqual({ outcome: 'deleted', otherTenants: [] })
   })
 
+  it('creates a tenant chosen in Settings on the embedded engine, so the seed rule can be exercised across tenants', async () => {
+    await call('saveSettings', { tenantCode: 'BRANCH' })
+    await call('enrollVisitor', { userId: 'twice@kiosk.example', samples: [sample('person-e.jpg')], consent: true })
+    await call('saveSettings', { tenantCode: 'KIOSK' })
+    await call('enrollVisitor', { userId: 'twice@kiosk.example', samples: [sample('person-e.jpg')], consent: true })
+    expect(await call('removeVisitor', { userId: 'twice@kiosk.example' })).toEqual({ outcome: 'disassociated', otherTenants: ['BRANCH'] })
+  })
+
   it('restarts the engine after it is killed, and keeps its data', async () => {
     await call('enrollVisitor', { userId: 'survivor@kiosk.example', samples: [sample('person-b.jpg')], consent: true })
     const { pid } = await call('getEngineStatus')
