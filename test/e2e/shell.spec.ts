@@ -1,18 +1,13 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { startUntil, tsxArgs, type Started } from '../support/process'
+import { startWebHost, type TestWebHost } from '../support/web-host'
 
 // The kiosk as `npm run start:web` runs it: the real host CLI, which starts the embedded engine.
-let host: Started
+let host: TestWebHost
 let launchUrl: string
 
 test.beforeAll(async () => {
-  const data = mkdtempSync(join(tmpdir(), 'kiosk-e2e-'))
-  const [command, args] = tsxArgs('electron/host/cli.ts', ['--port', '0', '--data', data])
-  host = await startUntil(command, args, /^kiosk (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)$/)
-  launchUrl = host.match[1]!
+  host = await startWebHost()
+  launchUrl = host.launchUrl
 })
 
 test.afterAll(async () => {

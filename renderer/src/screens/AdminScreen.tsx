@@ -1,5 +1,41 @@
-import { ScreenFrame } from './ScreenFrame'
+import { kiosk } from '../bridge/kiosk'
+import { Busy, Button, ErrorNotice } from '../components/ui'
+import { EngineSection, pluginOf } from './staff/EngineAdmin'
+import { useLoad } from './staff/hooks'
+import { AlgorithmsSection, AppsSection, TenantSection } from './staff/TenantAdmin'
+import './staff/staff.css'
 
+/** The kiosk's tenant (details, apps, algorithms with licences and liveness) and the BioEngine. */
 export function AdminScreen() {
-  return <ScreenFrame title="Admin" purpose="This screen is being built." />
+  const tenant = useLoad(() => kiosk.getTenant({}))
+  const types = useLoad(() => kiosk.getTemplateTypes({}))
+  const pluginNames = [...new Set((types.data ?? []).map((t) => pluginOf(t.templateType)))]
+
+  return (
+    <section className="screen staff-screen">
+      <h1 id="screen-title" tabIndex={-1}>
+        Admin
+      </h1>
+      <p className="purpose">The kiosk’s tenant on the person server, and the BioEngine behind it.</p>
+
+      {tenant.loading && !tenant.data ? <Busy label="Loading the tenant…" /> : null}
+      {tenant.error ? (
+        <>
+          <ErrorNotice error={tenant.error} title="The tenant could not be loaded" />
+          <Button variant="secondary" onClick={() => void tenant.reload()}>
+            Try again
+          </Button>
+        </>
+      ) : null}
+      {tenant.data ? (
+        <div className="staff-sections">
+          <TenantSection tenant={tenant.data} onChange={tenant.setData} />
+          <AppsSection tenant={tenant.data} onChange={tenant.setData} />
+          <AlgorithmsSection tenant={tenant.data} onChange={tenant.setData} pluginNames={pluginNames} />
+        </div>
+      ) : null}
+
+      <EngineSection types={types.data} loading={types.loading} error={types.error} onReload={() => void types.reload()} />
+    </section>
+  )
 }

@@ -1,5 +1,238 @@
-import { ScreenFrame } from './ScreenFrame'
+import { useEffect, useState } from 'react'
+import type { OutboxItem, OutboxItemState, OutboxState } from '../../../electron/shared/outbox'
+import { kiosk } from '../bridge/kiosk'
+import { Busy, Button, ErrorNotice, Notice } from '../components/ui'
+import { useLive } from '../store/live'
+import { ConfirmDialog } from './staff/controls'
+import { formatDateTime, formatFromNow, plural } from './staff/format'
+import { useAction, useLoad } from './staff/hooks'
+import './staff/staff.css'
 
+const stateWords: Record<OutboxItemState, { label: string; meaning: string }> = {
+  queued: { label: 'Waiting', meaning: 'Will be sent automatically at its next attempt; nothing to do.' },
+  'in-flight': { label: 'Sending', meaning: 'Being sent to the server right now.' },
+  'needs-attention': {
+    label: 'Needs attention',
+    meaning: 'The server refused it and it will not be tried again on its own. Read the last error, fix the cause, then choose Retry now, or Discard it.',
+  },
+  delivered: { label: 'Delivered', meaning: 'Reached the server. Kept here for a day as a record, without the photos.' },
+}
+
+/** Enrollments taken while the servers could not be reached, as they wait, go out, or need a person. */
 export function OutboxScreen() {
-  return <ScreenFrame title="Outbox" purpose="This screen is being built." />
+  const live = useLive((s) => s.outbox)
+  const initial = useLoad(() => kiosk.getOutbox({}))
+  const [state, setState] = useState<OutboxState | null>(live)
+  const [now, setNow] = useState(() => Date.now())
+  const action = useAction()
+  const [discarding, setDiscarding] = useState<OutboxItem | null>(null)
+  const [message, setMessage] = useState<string | null>(null)
+
+  // Whichever answer is newest wins: the first load, a pushed event, or the refresh after an action.
+  useEffect(() => {
+    if (initial.data) setState(initial.data)
+  }, [initial.data])
+  useEffect(() => {
+    if (live) setState(live)
+  }, [live])
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 5000)
+    return () => clearInterval(timer)
+  }, [])
+
+  const refresh = async () => {
+    const fresh = await kiosk.getOutbox({})
+    setState(fresh)
+    useLive.setState({ outbox: fresh })
+  }
+
+  const retry = async (item: OutboxItem) => {
+    setMessage(null)
+    const outcome = await action.run(async () => {
+      await kiosk.retryOutboxItem({ id: item.id })
+      await refresh()
+    }, `retry:${item.id}`)
+    if (outcome.ok) setMessage(`The enrollment of ${item.userId} will be sent again now.`)
+  }
+
+  const discard = async (item: OutboxItem) => {
+    setMessage(null)
+    const outcome = await action.run(async () => {
+      await kiosk.discardOutboxItem({ id: item.id })
+      await refresh()
+    }, `discard:${item.id}`)
+    if (outcome.ok) {
+      setDiscarding(null)
+      setMessage(`The enrollment of ${item.userId} was discarded. Enroll them again if they still need it.`)
+      requestAnimationFrame(() => document.getElementById('outbox-items-title')?.focus())
+    }
+  }
+
+  const counts = state?.counts
+  return (
+    <section className="screen staff-screen">
+      <h1 id="screen-title" tabIndex={-1}>
+        Outbox
+      </h1>
+      <p className="purpose">Enrollments taken while the servers could not be reached wait here and are sent automatically once they can be.</p>
+
+      {!state && initial.loading ? <Busy label="Loading the outbox…" /> : null}
+      {!state && initial.error ? (
+        <>
+          <ErrorNotice error={initial.error} title="The outbox could not be loaded" />
+          <Button variant="secondary" onClick={() => void initial.reload()}>
+            Try again
+          </Button>
+        </>
+      ) : null}
+
+      {state && counts ? (
+        <>
+          <section className="staff-section" aria-labelledby="outbox-status-title">
+            <h2 id="outbox-status-title">Status</h2>
+            <p data-testid="outbox-connection" className={state.online === false ? 'staff-warn' : undefined}>
+              {state.online === null
+                ? 'Connection: not checked yet.'
+                : state.online
+                  ? 'Online: the servers can be reached.'
+                  : 'Offline: the servers cannot be reached. New enrollments wait here and are sent once they can be.'}
+            </p>
+            {!state.running ? <Notice kind="warning" title="The outbox is not sending.">Its sender is stopped; restart the kiosk. Nothing waiting is lost.</Notice> : null}
+            <dl className="staff-counts" data-testid="outbox-counts">
+              <div>
+                <dt>Waiting</dt>
+                <dd>{counts.queued}</dd>
+              </div>
+              <div>
+                <dt>Sending</dt>
+                <dd>{counts.inFlight}</dd>
+              </div>
+              <div>
+                <dt>Needs attention</dt>
+                <dd>{counts.needsAttention}</dd>
+              </div>
+              <div>
+                <dt>Delivered (last day)</dt>
+                <dd>{counts.delivered}</dd>
+              </div>
+            </dl>
+          </section>
+
+          <section className="staff-section" aria-labelledby="outbox-items-title">
+            <h2 id="outbox-items-title" tabIndex={-1}>
+              Enrollments
+            </h2>
+            {action.error && !discarding ? <ErrorNotice error={action.error} title="That did not work" /> : null}
+            {message ? <Notice kind="success">{message}</Notice> : null}
+            {state.items.length === 0 ? (
+              <Notice kind="info" title="The outbox is empty.">
+                Every enrollment has reached the server. When the servers cannot be reached, enrollments wait here and are sent automatically once they
+                can be.
+              </Notice>
+            ) : (
+              <>
+                <div className="staff-table-wrap">
+                  <table className="data staff-wide" data-testid="outbox-items">
+                    <caption className="visually-hidden">Enrollments in the outbox</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Visitor</th>
+                        <th scope="col">Template type</th>
+                        <th scope="col">State</th>
+                        <th scope="col">Attempts</th>
+                        <th scope="col">Taken</th>
+                        <th scope="col">Next attempt</th>
+                        <th scope="col">Last error</th>
+                        <th scope="col">
+                          <span className="visually-hidden">Actions</span>
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {state.items.map((item) => (
+                        <tr key={item.id} className={item.state === 'needs-attention' ? 'attention' : undefined}>
+                          <th scope="row">{item.userId}</th>
+                          <td>{item.templateType}</td>
+                          <td>{stateWords[item.state].label}</td>
+                          <td>{item.attempts}</td>
+                          <td>{formatDateTime(item.createdAt)}</td>
+                          <td>{item.state === 'queued' ? formatFromNow(item.nextAttemptAt, now) : item.state === 'delivered' ? `Delivered ${formatDateTime(item.deliveredAt)}` : '—'}</td>
+                          <td>
+                            {item.lastError ? (
+                              <>
+                                {item.lastError.message} <span className="hint">({item.lastError.code})</span>
+                              </>
+                            ) : (
+                              '—'
+                            )}
+                          </td>
+                          <td className="staff-row-actions">
+                            {item.state === 'queued' || item.state === 'needs-attention' ? (
+                              <Button
+                                variant="secondary"
+                                className="btn-small"
+                                aria-label={`Retry the enrollment of ${item.userId} now`}
+                                busy={action.busyKey === `retry:${item.id}`}
+                                disabled={action.busy}
+                                onClick={() => void retry(item)}
+                              >
+                                Retry now
+                              </Button>
+                            ) : null}
+                            {item.state === 'queued' || item.state === 'needs-attention' ? (
+                              <Button
+                                variant="danger"
+                                className="btn-small"
+                                aria-label={`Discard the enrollment of ${item.userId}`}
+                                disabled={action.busy}
+                                onClick={() => {
+                                  action.clear()
+                                  setDiscarding(item)
+                                }}
+                              >
+                                Discard
+                              </Button>
+                            ) : null}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+                {state.truncated ? <p className="hint">Only the first {state.items.length} enrollments are listed; the counts above cover all of them.</p> : null}
+              </>
+            )}
+          </section>
+
+          <section className="staff-section" aria-labelledby="outbox-states-title">
+            <h2 id="outbox-states-title">What the states mean</h2>
+            <dl className="staff-facts staff-glossary">
+              {(Object.keys(stateWords) as OutboxItemState[]).map((key) => (
+                <div key={key}>
+                  <dt>{stateWords[key].label}</dt>
+                  <dd>{stateWords[key].meaning}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        </>
+      ) : null}
+
+      {discarding ? (
+        <ConfirmDialog
+          title={`Discard the enrollment of ${discarding.userId}?`}
+          confirmLabel="Discard enrollment"
+          busy={action.busy}
+          error={action.error}
+          onCancel={() => setDiscarding(null)}
+          onConfirm={() => void discard(discarding)}
+        >
+          <p>
+            Its {plural(discarding.sampleCount, 'photo')} are deleted and it will never be sent. {discarding.userId} is not enrolled until someone enrolls
+            them again.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  )
 }

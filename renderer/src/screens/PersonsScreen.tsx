@@ -1,5 +1,204 @@
-import { ScreenFrame } from './ScreenFrame'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import type { RemoveVisitorResult } from '../../../electron/shared/workflows'
+import { kiosk } from '../bridge/kiosk'
+import { Busy, Button, ErrorNotice, Field, Notice } from '../components/ui'
+import { useLive } from '../store/live'
+import { SelectField } from './staff/controls'
+import { enrollmentWords, formatDateTime, plural } from './staff/format'
+import { useLoad } from './staff/hooks'
+import { PersonDetailPanel } from './staff/PersonDetailPanel'
+import './staff/staff.css'
 
+const sortOptions = [
+  { value: '+userId', label: 'User ID, A to Z' },
+  { value: '-userId', label: 'User ID, Z to A' },
+  { value: '-created', label: 'Newest first' },
+  { value: '+created', label: 'Oldest first' },
+] as const
+const pageSizes = [5, 10, 20, 50, 100] as const
+
+interface Query {
+  find: string
+  sort: string
+  pageNo: number
+  pageSize: number
+}
+
+/** The kiosk tenant's visitors: search, sort, page; one visitor's detail with removal and template deletion. */
 export function PersonsScreen() {
-  return <ScreenFrame title="Persons" purpose="This screen is being built." />
+  const tenantCode = useLive((s) => s.settings?.tenantCode)
+  const [findText, setFindText] = useState('')
+  const [query, setQuery] = useState<Query>({ find: '', sort: '+userId', pageNo: 0, pageSize: 20 })
+  const list = useLoad(
+    () => kiosk.searchPersons({ find: query.find || undefined, sort: query.sort, pageNo: query.pageNo, pageSize: query.pageSize }),
+    query,
+  )
+  const [selected, setSelected] = useState<string | null>(null)
+  const [removed, setRemoved] = useState<{ userId: string; result: RemoveVisitorResult } | null>(null)
+  const outcomeRef = useRef<HTMLDivElement>(null)
+
+  const search = (event: FormEvent) => {
+    event.preventDefault()
+    setRemoved(null)
+    setQuery((q) => ({ ...q, find: findText.trim(), pageNo: 0 }))
+  }
+
+  const page = list.data
+  // A removal can empty the last page: step back to the page that now is the last one.
+  useEffect(() => {
+    if (page && page.content.length === 0 && page.pageNo > 0 && page.totalPages > 0) setQuery((q) => ({ ...q, pageNo: page.totalPages - 1 }))
+  }, [page])
+  const sortedBy = query.sort.slice(1)
+  const direction = query.sort.startsWith('-') ? 'descending' : 'ascending'
+
+  return (
+    <section className="screen staff-screen">
+      <h1 id="screen-title" tabIndex={-1}>
+        Persons
+      </h1>
+      <p className="purpose">Find visitors of tenant {tenantCode ?? '…'}, see their enrollment and templates, and remove them.</p>
+
+      <form role="search" aria-label="Find visitors" className="staff-toolbar" onSubmit={search}>
+        <Field label="Find" type="search" value={findText} onChange={(e) => setFindText(e.target.value)} hint="Part of a user ID (e-mail) or device ID, or the start of a person UUID." maxLength={256} />
+        <Button type="submit" busy={list.loading}>
+          Search
+        </Button>
+        <SelectField label="Sort by" value={query.sort} options={sortOptions} onChange={(e) => setQuery((q) => ({ ...q, sort: e.target.value, pageNo: 0 }))} />
+        <SelectField
+          label="Per page"
+          value={String(query.pageSize)}
+          options={pageSizes.map((n) => ({ value: String(n), label: String(n) }))}
+          onChange={(e) => setQuery((q) => ({ ...q, pageSize: Number(e.target.value), pageNo: 0 }))}
+        />
+      </form>
+
+      <div ref={outcomeRef} tabIndex={-1} className="staff-outcome">
+        {removed ? <RemovalOutcome userId={removed.userId} result={removed.result} tenantCode={tenantCode} /> : null}
+      </div>
+
+      <div className={selected ? 'staff-split' : undefined}>
+        <div className="staff-list">
+          {list.loading ? <Busy label="Searching…" /> : null}
+          {list.error ? (
+            <>
+              <ErrorNotice error={list.error} title="The visitor list could not be loaded" />
+              <Button variant="secondary" onClick={() => void list.reload()}>
+                Try again
+              </Button>
+            </>
+          ) : null}
+          {page ? (
+            page.totalElements === 0 ? (
+              <Notice kind="info" title={query.find ? `No visitor matches “${query.find}”.` : 'No visitors yet.'}>
+                {query.find ? 'Check the spelling, or search for a shorter part of the e-mail.' : 'Visitors appear here once they are enrolled.'}
+              </Notice>
+            ) : (
+              <>
+                <table className="data" aria-describedby="persons-summary">
+                  <caption className="staff-caption">
+                    Visitors of tenant {tenantCode ?? '…'}
+                    {query.find ? ` matching “${query.find}”` : ''}
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col" aria-sort={sortedBy === 'userId' ? direction : undefined}>
+                        User ID
+                      </th>
+                      <th scope="col">Enrollment</th>
+                      <th scope="col">Template types</th>
+                      <th scope="col" aria-sort={sortedBy === 'created' ? direction : undefined}>
+                        Created
+                      </th>
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {page.content.map((p) => (
+                      <tr key={p.uuid} aria-current={p.uuid === selected ? 'true' : undefined} className={p.uuid === selected ? 'selected' : undefined}>
+                        <th scope="row">{p.userId}</th>
+                        <td>{enrollmentWords(p.enrollmentStatus)}</td>
+                        <td>{p.templateTypes && p.templateTypes.length > 0 ? p.templateTypes.join(', ') : '—'}</td>
+                        <td>{formatDateTime(p.created)}</td>
+                        <td>
+                          <Button
+                            variant="secondary"
+                            className="btn-small"
+                            aria-label={`Details of ${p.userId}`}
+                            aria-pressed={p.uuid === selected}
+                            onClick={() => {
+                              setRemoved(null)
+                              setSelected(p.uuid === selected ? null : p.uuid)
+                            }}
+                          >
+                            Details
+                          </Button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                <nav aria-label="Pages" className="staff-pager">
+                  <Button variant="secondary" disabled={page.pageNo <= 0 || list.loading} onClick={() => setQuery((q) => ({ ...q, pageNo: q.pageNo - 1 }))}>
+                    Previous page
+                  </Button>
+                  <p id="persons-summary" aria-live="polite" data-testid="persons-summary">
+                    Page {page.pageNo + 1} of {Math.max(page.totalPages, 1)} · {plural(page.totalElements, 'visitor')}
+                  </p>
+                  <Button variant="secondary" disabled={page.pageNo + 1 >= page.totalPages || list.loading} onClick={() => setQuery((q) => ({ ...q, pageNo: q.pageNo + 1 }))}>
+                    Next page
+                  </Button>
+                </nav>
+              </>
+            )
+          ) : null}
+        </div>
+
+        {selected ? (
+          <PersonDetailPanel
+            key={selected}
+            personUuid={selected}
+            tenantCode={tenantCode}
+            onClose={() => setSelected(null)}
+            onTemplatesChanged={() => void list.reload()}
+            onRemoved={(userId, result) => {
+              setSelected(null)
+              setRemoved({ userId, result })
+              void list.reload()
+              // The panel (and the button that opened the dialog) is gone: put focus on the outcome.
+              requestAnimationFrame(() => outcomeRef.current?.focus())
+            }}
+          />
+        ) : null}
+      </div>
+    </section>
+  )
+}
+
+function RemovalOutcome({ userId, result, tenantCode }: { userId: string; result: RemoveVisitorResult; tenantCode: string | undefined }) {
+  if (result.outcome === 'deleted') {
+    return (
+      <Notice kind="success" title={`${userId} was deleted.`}>
+        No other tenant held this visitor, so the person and all their templates are gone.
+      </Notice>
+    )
+  }
+  if (result.outcome === 'disassociated') {
+    return (
+      <Notice kind="info" title={`${userId} was removed from tenant ${tenantCode ?? 'of this kiosk'} only.`}>
+        <p>Other tenants still hold this visitor, so the person and their templates were kept for them:</p>
+        <ul>
+          {result.otherTenants.map((code) => (
+            <li key={code}>{code}</li>
+          ))}
+        </ul>
+      </Notice>
+    )
+  }
+  return (
+    <Notice kind="warning" title={`No visitor with user ID ${userId} was found.`}>
+      Nothing was removed: someone may have removed them already. Search again to see the current list.
+    </Notice>
+  )
 }

@@ -1,0 +1,124 @@
+import { useState } from 'react'
+import type { TemplateTypeInfo } from '../../../../electron/shared/api-models'
+import { kiosk } from '../../bridge/kiosk'
+import { Busy, Button, ErrorNotice, Notice } from '../../components/ui'
+import { SelectField } from './controls'
+import { formatBytes } from './format'
+import { useAction } from './hooks'
+
+/** 'Face:HumanFaceRes' → 'HumanFaceRes': the plugin a template type belongs to. */
+export const pluginOf = (templateType: string): string => templateType.slice(templateType.indexOf(':') + 1)
+
+/** Saves bytes as a file through a temporary object URL and an <a download>. */
+function saveFile(fileName: string, base64: string, type: string): void {
+  const binary = atob(base64)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  const url = URL.createObjectURL(new Blob([bytes], { type }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  link.hidden = true
+  document.body.append(link)
+  link.click()
+  link.remove()
+  // The download has started from the URL by now; give the browser a moment before letting it go.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}
+
+/** The BioEngine: installed template types, template cache rebuilds, the logs for troubleshooting. */
+export function EngineSection({ types, loading, error, onReload }: { types: TemplateTypeInfo[] | null; loading: boolean; error: unknown; onReload: () => void }) {
+  const [plugin, setPlugin] = useState('')
+  const rebuild = useAction()
+  const logs = useAction()
+  const [rebuilt, setRebuilt] = useState<string | null>(null)
+  const [downloaded, setDownloaded] = useState<string | null>(null)
+  const plugins = [...new Set((types ?? []).map((t) => pluginOf(t.templateType)))]
+
+  const runRebuild = async () => {
+    setRebuilt(null)
+    const outcome = await rebuild.run(() => kiosk.rebuildCaches(plugin ? { pluginName: plugin } : {}))
+    if (outcome.ok) setRebuilt(plugin ? `The ${plugin} cache was rebuilt from the database.` : 'Every plugin’s cache was rebuilt from the database.')
+  }
+
+  const download = async () => {
+    setDownloaded(null)
+    const outcome = await logs.run(() => kiosk.getEngineLogs({}))
+    if (outcome.ok) {
+      saveFile(outcome.value.fileName, outcome.value.contentBase64, 'application/zip')
+      setDownloaded(`Downloaded ${outcome.value.fileName} (${formatBytes(outcome.value.bytes)}).`)
+    }
+  }
+
+  return (
+    <section className="staff-section" aria-labelledby="engine-title">
+      <h2 id="engine-title">BioEngine</h2>
+
+      <h3>Template types</h3>
+      {loading ? <Busy label="Loading template types…" /> : null}
+      {error ? (
+        <>
+          <ErrorNotice error={error} title="The template types could not be loaded" />
+          <Button variant="secondary" onClick={onReload}>
+            Try again
+          </Button>
+        </>
+      ) : null}
+      {types ? (
+        types.length === 0 ? (
+          <p>The BioEngine offers no template type.</p>
+        ) : (
+          <table className="data" data-testid="template-types">
+            <caption className="visually-hidden">Template types the BioEngine offers</caption>
+            <thead>
+              <tr>
+                <th scope="col">Template type</th>
+                <th scope="col">Score threshold</th>
+                <th scope="col">Samples per enrollment</th>
+                <th scope="col">Loaded</th>
+              </tr>
+            </thead>
+            <tbody>
+              {types.map((t) => (
+                <tr key={t.templateType}>
+                  <th scope="row">{t.templateType}</th>
+                  <td>{t.scoreThreshold}</td>
+                  <td>{t.numSamplesForEnroll}</td>
+                  <td>{t.isInstantiated ? 'Yes' : 'Not yet (loads on first use)'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      ) : null}
+
+      <h3>Template caches</h3>
+      <p className="hint">Identification searches an in-memory copy of the templates. Rebuild it if results look out of date.</p>
+      <div className="staff-inline-form">
+        <SelectField
+          label="Caches to rebuild"
+          value={plugin}
+          onChange={(e) => setPlugin(e.target.value)}
+          options={[{ value: '', label: 'All plugins' }, ...plugins.map((p) => ({ value: p, label: p }))]}
+        />
+        <Button onClick={() => void runRebuild()} busy={rebuild.busy}>
+          Rebuild caches
+        </Button>
+      </div>
+      {rebuild.busy ? <Busy label="Rebuilding…" /> : null}
+      {rebuild.error ? <ErrorNotice error={rebuild.error} title="The caches were not rebuilt" /> : null}
+      {rebuilt ? <Notice kind="success">{rebuilt}</Notice> : null}
+
+      <h3>Logs</h3>
+      <p className="hint">A zip of the BioEngine’s and its plugins’ log files, for troubleshooting.</p>
+      <div className="actions">
+        <Button variant="secondary" onClick={() => void download()} busy={logs.busy}>
+          Download logs
+        </Button>
+      </div>
+      {logs.busy ? <Busy label="Collecting the logs…" /> : null}
+      {logs.error ? <ErrorNotice error={logs.error} title="The logs could not be downloaded" /> : null}
+      {downloaded ? <Notice kind="success">{downloaded}</Notice> : null}
+    </section>
+  )
+}

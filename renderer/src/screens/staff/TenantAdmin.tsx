@@ -1,0 +1,384 @@
+import { useId, useState, type FormEvent } from 'react'
+import type { AlgorithmAssociation, LicenseData, Tenant } from '../../../../electron/shared/api-models'
+import { kiosk } from '../../bridge/kiosk'
+import { Button, ErrorNotice, Field, Notice } from '../../components/ui'
+import { ConfirmDialog } from './controls'
+import { dayToEpochMs, fieldErrorsOf, formatDateTime, formatDay } from './format'
+import { useAction } from './hooks'
+
+const codePattern = /^[A-Za-z0-9_.-]{1,64}$/
+const codeHint = 'Letters, digits, dot, dash or underscore (1–64).'
+const codeError = (value: string): string | null => (codePattern.test(value) ? null : `Enter a code: ${codeHint.toLowerCase()}`)
+
+/** Shows field errors next to their fields, and anything else (or any other error) as an ErrorNotice. */
+function leftoverError(error: unknown, fields: readonly string[]): unknown {
+  const parsed = fieldErrorsOf(error, fields)
+  if (!parsed) return error
+  return parsed.other.length > 0 || Object.keys(parsed.fields).length === 0 ? error : null
+}
+
+/** The tenant's name, identity limit and default post-back address. */
+export function TenantSection({ tenant, onChange }: { tenant: Tenant; onChange: (tenant: Tenant) => void }) {
+  const [name, setName] = useState(tenant.name)
+  const [maxIdentities, setMaxIdentities] = useState(String(tenant.maxIdentities))
+  const [postBack, setPostBack] = useState(tenant.defaultPostBack ?? '')
+  const [local, setLocal] = useState<{ name?: string; maxIdentities?: string }>({})
+  const [saved, setSaved] = useState(false)
+  const save = useAction()
+  const fields = ['name', 'maxIdentities', 'defaultPostBack'] as const
+  const server = fieldErrorsOf(save.error, fields)?.fields ?? {}
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    setSaved(false)
+    const max = Number(maxIdentities)
+    const problems = {
+      name: name.trim() === '' ? 'Enter a name.' : undefined,
+      maxIdentities: maxIdentities.trim() === '' || !Number.isInteger(max) || max < 0 ? 'Enter a whole number, 0 or more.' : undefined,
+    }
+    setLocal(problems)
+    if (problems.name || problems.maxIdentities) {
+      save.clear()
+      return
+    }
+    const outcome = await save.run(() => kiosk.updateTenant({ name: name.trim(), maxIdentities: max, defaultPostBack: postBack.trim() === '' ? null : postBack.trim() }))
+    if (outcome.ok) {
+      onChange(outcome.value)
+      setSaved(true)
+    }
+  }
+
+  return (
+    <section className="staff-section" aria-labelledby="tenant-title">
+      <h2 id="tenant-title">Tenant {tenant.code}</h2>
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} error={local.name ?? server.name} autoComplete="off" />
+        <Field
+          label="Maximum identities"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          value={maxIdentities}
+          onChange={(e) => setMaxIdentities(e.target.value)}
+          hint="How many visitors this tenant may hold; 0 means no limit."
+          error={local.maxIdentities ?? server.maxIdentities}
+        />
+        <Field
+          label="Default post-back address"
+          type="url"
+          value={postBack}
+          onChange={(e) => setPostBack(e.target.value)}
+          hint="Where the server reports results by default. Leave empty for none."
+          error={server.defaultPostBack}
+          autoComplete="off"
+        />
+        {leftoverError(save.error, fields) ? <ErrorNotice error={save.error} title="The tenant was not saved" /> : null}
+        {saved ? <Notice kind="success">The tenant was saved.</Notice> : null}
+        <div className="actions">
+          <Button type="submit" busy={save.busy}>
+            Save tenant
+          </Button>
+        </div>
+      </form>
+    </section>
+  )
+}
+
+/** Apps associated with the tenant: list, add, remove. */
+export function AppsSection({ tenant, onChange }: { tenant: Tenant; onChange: (tenant: Tenant) => void }) {
+  const [code, setCode] = useState('')
+  const [codeProblem, setCodeProblem] = useState<string | null>(null)
+  const [message, setMessage] = useState<string | null>(null)
+  const action = useAction()
+  const apps = tenant.apps ?? []
+
+  const add = async (event: FormEvent) => {
+    event.preventDefault()
+    setMessage(null)
+    const value = code.trim()
+    const problem = codeError(value)
+    setCodeProblem(problem)
+    if (problem) return
+    const outcome = await action.run(() => kiosk.associateApp({ appCode: value }), 'add')
+    if (outcome.ok) {
+      onChange(outcome.value)
+      setCode('')
+      setMessage(`App ${value} was added.`)
+    }
+  }
+
+  const remove = async (appCode: string) => {
+    setMessage(null)
+    const outcome = await action.run(() => kiosk.disassociateApp({ appCode }), `remove:${appCode}`)
+    if (outcome.ok) {
+      onChange(outcome.value)
+      setMessage(`App ${appCode} was removed.`)
+    }
+  }
+
+  return (
+    <section className="staff-section" aria-labelledby="apps-title">
+      <h2 id="apps-title">Apps</h2>
+      <p className="hint">Apps allowed to use tenant {tenant.code}.</p>
+      {apps.length === 0 ? (
+        <p>No app is associated yet.</p>
+      ) : (
+        <table className="data" data-testid="apps">
+          <caption className="visually-hidden">Apps of tenant {tenant.code}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Code</th>
+              <th scope="col">Added</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {apps.map((app) => (
+              <tr key={app.code}>
+                <th scope="row">{app.code}</th>
+                <td>{formatDateTime(app.associated)}</td>
+                <td>
+                  <Button variant="secondary" className="btn-small" aria-label={`Remove app ${app.code}`} busy={action.busyKey === `remove:${app.code}`} disabled={action.busy} onClick={() => void remove(app.code)}>
+                    Remove
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form className="staff-inline-form" onSubmit={(e) => void add(e)} noValidate>
+        <Field label="App code" value={code} onChange={(e) => setCode(e.target.value)} hint={codeHint} error={codeProblem} autoComplete="off" />
+        <Button type="submit" busy={action.busyKey === 'add'} disabled={action.busy}>
+          Add app
+        </Button>
+      </form>
+      {action.error ? <ErrorNotice error={action.error} title="The apps were not changed" /> : null}
+      {message ? <Notice kind="success">{message}</Notice> : null}
+    </section>
+  )
+}
+
+/** Algorithms licensed to the tenant, with their licence data and liveness checks. */
+export function AlgorithmsSection({ tenant, onChange, pluginNames }: { tenant: Tenant; onChange: (tenant: Tenant) => void; pluginNames: string[] }) {
+  const algorithms = tenant.algorithms ?? []
+  const action = useAction()
+  const [message, setMessage] = useState<string | null>(null)
+  const [removing, setRemoving] = useState<string | null>(null)
+  const listId = useId()
+
+  const change = async (key: string, work: () => Promise<Tenant>, done: string): Promise<boolean> => {
+    setMessage(null)
+    const outcome = await action.run(work, key)
+    if (outcome.ok) {
+      onChange(outcome.value)
+      setMessage(done)
+    }
+    return outcome.ok
+  }
+
+  return (
+    <section className="staff-section" aria-labelledby="algorithms-title">
+      <h2 id="algorithms-title">Algorithms</h2>
+      <p className="hint">Face algorithms tenant {tenant.code} may use, each with its licence and liveness checks.</p>
+      {pluginNames.length > 0 ? (
+        <datalist id={listId}>
+          {pluginNames.map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
+      ) : null}
+      {algorithms.length === 0 ? <p>No algorithm is associated yet.</p> : null}
+      <div className="staff-cards">
+        {algorithms.map((alg) => (
+          <AlgorithmCard
+            key={alg.code}
+            algorithm={alg}
+            busyKey={action.busyKey}
+            onAddLiveness={(livenessCode) =>
+              change(`liveness-add:${alg.code}`, () => kiosk.associateLiveness({ algCode: alg.code, livenessCode }), `Liveness ${livenessCode} was added to ${alg.code}.`)
+            }
+            onRemoveLiveness={(livenessCode) =>
+              void change(
+                `liveness-remove:${alg.code}:${livenessCode}`,
+                () => kiosk.disassociateLiveness({ algCode: alg.code, livenessCode }),
+                `Liveness ${livenessCode} was removed from ${alg.code}.`,
+              )
+            }
+            onRemove={() => {
+              action.clear()
+              setRemoving(alg.code)
+            }}
+          />
+        ))}
+      </div>
+      {action.error && !removing ? <ErrorNotice error={action.error} title="The algorithms were not changed" /> : null}
+      {message ? <Notice kind="success">{message}</Notice> : null}
+      <AssociateAlgorithmForm
+        listId={pluginNames.length > 0 ? listId : undefined}
+        busy={action.busyKey === 'associate'}
+        disabled={action.busy}
+        onAssociate={(algCode, licenseData) =>
+          change('associate', () => kiosk.associateAlgorithm({ algCode, ...(licenseData ? { licenseData } : {}) }), `Algorithm ${algCode} was associated.`)
+        }
+      />
+      {removing ? (
+        <ConfirmDialog
+          title={`Remove algorithm ${removing}?`}
+          confirmLabel="Remove algorithm"
+          busy={action.busy}
+          error={action.error}
+          onCancel={() => setRemoving(null)}
+          onConfirm={() =>
+            void change(`remove:${removing}`, () => kiosk.disassociateAlgorithm({ algCode: removing }), `Algorithm ${removing} was removed.`).then((ok) => {
+              if (ok) setRemoving(null)
+            })
+          }
+        >
+          <p>Tenant {tenant.code} can no longer use {removing}. Its licence data and liveness checks are removed with it.</p>
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  )
+}
+
+function AlgorithmCard({
+  algorithm,
+  busyKey,
+  onAddLiveness,
+  onRemoveLiveness,
+  onRemove,
+}: {
+  algorithm: AlgorithmAssociation
+  busyKey: string | null
+  onAddLiveness: (code: string) => Promise<boolean>
+  onRemoveLiveness: (code: string) => void
+  onRemove: () => void
+}) {
+  const [liveness, setLiveness] = useState('')
+  const [problem, setProblem] = useState<string | null>(null)
+  const titleId = useId()
+  const license = algorithm.licenseData
+  const checks = algorithm.liveness ?? []
+  const expired = typeof license?.expireDate === 'number' && license.expireDate < Date.now()
+
+  const add = async (event: FormEvent) => {
+    event.preventDefault()
+    const value = liveness.trim()
+    const error = codeError(value)
+    setProblem(error)
+    if (error) return
+    if (await onAddLiveness(value)) setLiveness('')
+  }
+
+  return (
+    <article className="staff-card" aria-labelledby={titleId} data-testid={`algorithm-${algorithm.code}`}>
+      <h3 id={titleId}>{algorithm.code}</h3>
+      <dl className="staff-facts">
+        <dt>Licence</dt>
+        <dd>{license?.info || '—'}</dd>
+        <dt>Maximum identities</dt>
+        <dd>{typeof license?.maxIdentities === 'number' && license.maxIdentities > 0 ? license.maxIdentities : 'No limit'}</dd>
+        <dt>Expires</dt>
+        <dd>
+          {typeof license?.expireDate === 'number' ? formatDay(license.expireDate) : 'Never'}
+          {expired ? <strong className="staff-warn"> (expired: enrollments with it are refused)</strong> : null}
+        </dd>
+      </dl>
+      <h4>Liveness checks</h4>
+      {checks.length === 0 ? (
+        <p>None.</p>
+      ) : (
+        <ul className="staff-chips">
+          {checks.map((code) => (
+            <li key={code}>
+              <span>{code}</span>
+              <Button
+                variant="secondary"
+                className="btn-small"
+                aria-label={`Remove liveness ${code} from ${algorithm.code}`}
+                busy={busyKey === `liveness-remove:${algorithm.code}:${code}`}
+                disabled={busyKey !== null}
+                onClick={() => onRemoveLiveness(code)}
+              >
+                Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="staff-inline-form" onSubmit={(e) => void add(e)} noValidate>
+        <Field label={`Liveness code for ${algorithm.code}`} value={liveness} onChange={(e) => setLiveness(e.target.value)} error={problem} autoComplete="off" />
+        <Button type="submit" variant="secondary" busy={busyKey === `liveness-add:${algorithm.code}`} disabled={busyKey !== null}>
+          Add liveness
+        </Button>
+      </form>
+      <div className="actions">
+        <Button variant="danger" aria-label={`Remove algorithm ${algorithm.code}`} disabled={busyKey !== null} onClick={onRemove}>
+          Remove algorithm
+        </Button>
+      </div>
+    </article>
+  )
+}
+
+function AssociateAlgorithmForm({
+  listId,
+  busy,
+  disabled,
+  onAssociate,
+}: {
+  listId: string | undefined
+  busy: boolean
+  disabled: boolean
+  onAssociate: (algCode: string, licenseData: LicenseData | undefined) => Promise<boolean>
+}) {
+  const [code, setCode] = useState('')
+  const [info, setInfo] = useState('')
+  const [max, setMax] = useState('')
+  const [expiry, setExpiry] = useState('')
+  const [problems, setProblems] = useState<{ code?: string | null; max?: string; expiry?: string }>({})
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    const algCode = code.trim()
+    const maxValue = max.trim() === '' ? null : Number(max)
+    const expireDate = expiry === '' ? null : dayToEpochMs(expiry)
+    const found = {
+      code: codeError(algCode),
+      max: maxValue !== null && (!Number.isInteger(maxValue) || maxValue < 0) ? 'Enter a whole number, 0 or more, or leave it empty.' : undefined,
+      expiry: expiry !== '' && expireDate === null ? 'Enter a date, or leave it empty.' : undefined,
+    }
+    setProblems(found)
+    if (found.code || found.max || found.expiry) return
+    const licenseData: LicenseData = {
+      ...(info.trim() ? { info: info.trim() } : {}),
+      ...(maxValue !== null ? { maxIdentities: maxValue } : {}),
+      ...(expireDate !== null ? { expireDate } : {}),
+    }
+    if (await onAssociate(algCode, Object.keys(licenseData).length > 0 ? licenseData : undefined)) {
+      setCode('')
+      setInfo('')
+      setMax('')
+      setExpiry('')
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <fieldset className="staff-fieldset">
+        <legend>Associate an algorithm</legend>
+        <Field label="Algorithm code" value={code} onChange={(e) => setCode(e.target.value)} list={listId} hint="The plugin name, e.g. HumanFaceRes." error={problems.code} autoComplete="off" />
+        <Field label="Licence information" value={info} onChange={(e) => setInfo(e.target.value)} hint="Optional: a licence number or note." autoComplete="off" />
+        <Field label="Licence: maximum identities" type="number" inputMode="numeric" min={0} step={1} value={max} onChange={(e) => setMax(e.target.value)} hint="Optional. Empty or 0: no limit." error={problems.max} />
+        <Field label="Licence: expires on" type="date" value={expiry} onChange={(e) => setExpiry(e.target.value)} hint="Optional. From this day on, enrollments with the algorithm are refused." error={problems.expiry} />
+        <Button type="submit" busy={busy} disabled={disabled}>
+          Associate algorithm
+        </Button>
+      </fieldset>
+    </form>
+  )
+}

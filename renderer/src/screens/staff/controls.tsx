@@ -1,0 +1,153 @@
+import { useEffect, useId, useRef, type ReactNode, type SelectHTMLAttributes } from 'react'
+import { Button, ErrorNotice } from '../../components/ui'
+
+/** A labelled select, wired like ui.tsx's Field (hint and error described for screen readers). */
+export function SelectField({
+  label,
+  hint,
+  error,
+  options,
+  ...select
+}: SelectHTMLAttributes<HTMLSelectElement> & { label: string; hint?: string; error?: string | null; options: ReadonlyArray<{ value: string; label: string }> }) {
+  const id = useId()
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...select}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {hint ? (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+/** Radio buttons in a fieldset whose legend names the choice. */
+export function RadioGroup<V extends string>({
+  legend,
+  name,
+  value,
+  options,
+  onChange,
+  hint,
+  error,
+}: {
+  legend: string
+  name: string
+  value: V
+  options: ReadonlyArray<{ value: V; label: string; hint?: string }>
+  onChange: (value: V) => void
+  hint?: string
+  error?: string | null
+}) {
+  const id = useId()
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined
+  return (
+    <fieldset className="radio-group" aria-describedby={describedBy}>
+      <legend>{legend}</legend>
+      {hint ? (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      {options.map((o) => (
+        <div key={o.value} className="radio">
+          <input type="radio" id={`${id}-${o.value}`} name={name} value={o.value} checked={value === o.value} onChange={() => onChange(o.value)} aria-describedby={o.hint ? `${id}-${o.value}-hint` : undefined} />
+          <label htmlFor={`${id}-${o.value}`}>{o.label}</label>
+          {o.hint ? (
+            <span id={`${id}-${o.value}-hint`} className="hint">
+              {o.hint}
+            </span>
+          ) : null}
+        </div>
+      ))}
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  )
+}
+
+/**
+ * A modal confirmation for a destructive action, in the page (not window.confirm). Mount it to
+ * open it: focus moves to Cancel (the safe choice), Tab stays inside, Escape cancels, and focus
+ * returns to where it was (or to the screen title if that element is gone) when it closes.
+ */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  busy = false,
+  error = null,
+  onConfirm,
+  onCancel,
+}: {
+  title: string
+  children: ReactNode
+  confirmLabel: string
+  busy?: boolean
+  error?: unknown
+  onConfirm: () => void
+  onCancel: () => void
+}) {
+  const dialog = useRef<HTMLDialogElement>(null)
+  const id = useId()
+  const busyRef = useRef(busy)
+  useEffect(() => {
+    busyRef.current = busy
+  }, [busy])
+
+  useEffect(() => {
+    const element = dialog.current
+    if (!element) return
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    if (!element.open) element.showModal()
+    element.querySelector<HTMLElement>('[data-autofocus]')?.focus()
+    return () => {
+      if (element.open) element.close()
+      const target = opener?.isConnected ? opener : document.getElementById('screen-title')
+      target?.focus()
+    }
+  }, [])
+
+  return (
+    <dialog
+      ref={dialog}
+      className="confirm-dialog"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-body`}
+      onCancel={(event) => {
+        // Escape: cancel, unless the action is already under way.
+        event.preventDefault()
+        if (!busyRef.current) onCancel()
+      }}
+    >
+      <h2 id={`${id}-title`}>{title}</h2>
+      <div id={`${id}-body`}>{children}</div>
+      {error ? <ErrorNotice error={error} /> : null}
+      <div className="actions">
+        <Button data-autofocus variant="secondary" onClick={onCancel} disabled={busy}>
+          Cancel
+        </Button>
+        <Button variant="danger" busy={busy} onClick={onConfirm}>
+          {confirmLabel}
+        </Button>
+      </div>
+    </dialog>
+  )
+}

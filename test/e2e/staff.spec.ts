@@ -1,0 +1,312 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { projectRoot } from '../support/process'
+import { startWebHost, type TestWebHost } from '../support/web-host'
+
+// The staff screens on the kiosk as `npm run start:web` runs it: the real host CLI and embedded engine.
+let host: TestWebHost
+let launchUrl: string
+
+const screensDir = join(projectRoot, 'test-results/screens')
+const fixture = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
+const bridge = <T = any>(method: string, input: unknown): Promise<T> => host.bridge<T>(method, input)
+
+test.beforeAll(async () => {
+  host = await startWebHost()
+  launchUrl = host.launchUrl
+  mkdirSync(screensDir, { recursive: true })
+})
+
+test.afterAll(async () => {
+  expect(await host.stop()).toBe(0)
+})
+
+async function engineRunning(): Promise<void> {
+  await expect.poll(async () => (await bridge<{ state: string }>('getEngineStatus', {})).state, { timeout: 60_000 }).toBe('running')
+}
+
+/** Home → "Staff area" → the staff screen named `title`. */
+async function openStaffScreen(page: Page, title: 'Persons' | 'Admin' | 'Outbox' | 'Settings'): Promise<void> {
+  await page.goto(launchUrl)
+  await expect(page.getByTestId('engine-state')).toHaveText('Engine: running', { timeout: 60_000 })
+  await page.getByRole('button', { name: 'Staff area' }).click()
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+}
+
+/** Re-enters the staff area after a reload (the launch token stays in this tab's session storage). */
+async function reloadToStaffScreen(page: Page, title: 'Persons' | 'Admin' | 'Outbox' | 'Settings'): Promise<void> {
+  await page.reload()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome')
+  await page.getByRole('button', { name: 'Staff area' }).click()
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+}
+
+/** No serious or critical axe violation on the page as it is now; then a screenshot of it. */
+async function checkScreen(page: Page, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze()
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  const report = blocking.map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`).join('\n')
+  expect(blocking, report).toEqual([])
+  await page.screenshot({ path: join(screensDir, `${name}.png`), fullPage: true })
+}
+
+test('Settings: saves and persists, shows field errors, tests the connection, stores credentials write-only', async ({ page }) => {
+  await openStaffScreen(page, 'Settings')
+  const idle = page.getByLabel('Idle timeout (seconds)')
+  await expect(idle).toHaveValue('90')
+  await expect(page.getByLabel('Template type')).toHaveValue('Face:HumanFaceRes')
+  await expect(page.getByRole('radio', { name: 'Embedded engine' })).toBeChecked()
+  await checkScreen(page, 'settings')
+
+  // Save a change; it is there after a reload.
+  await idle.fill('300')
+  await page.getByLabel('Identify: most candidates shown').fill('7')
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(page.getByText('Settings saved.')).toBeVisible()
+  await reloadToStaffScreen(page, 'Settings')
+  await expect(page.getByLabel('Idle timeout (seconds)')).toHaveValue('300')
+  await expect(page.getByLabel('Identify: most candidates shown')).toHaveValue('7')
+
+  // Remote mode shows its addresses; required ones are reported by the services under their fields.
+  await page.getByRole('radio', { name: 'Remote servers' }).check()
+  await expect(page.getByLabel('Person server address')).toBeVisible()
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(page.getByLabel('Person server address')).toHaveAccessibleDescription(/is required in remote mode/)
+  await page.getByRole('button', { name: 'Undo changes' }).click()
+  await expect(page.getByLabel('Person server address')).toHaveCount(0)
+
+  // An invalid threshold: the services' INVALID_INPUT message lands under the field.
+  const threshold = page.getByLabel('Verify threshold')
+  await threshold.fill('150')
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(threshold).toHaveAttribute('aria-invalid', 'true')
+  await expect(threshold).toHaveAccessibleDescription(/must be from 0 to 100/)
+  await expect(page.getByRole('alert').filter({ hasText: 'The settings were not saved' })).toBeVisible()
+  await checkScreen(page, 'settings-field-error')
+  await page.getByRole('button', { name: 'Undo changes' }).click()
+  await expect(threshold).toHaveValue('48')
+
+  // The connection test: four steps, each OK.
+  await page.getByRole('button', { name: 'Test connection' }).click()
+  const steps = page.getByTestId('connection-steps').getByRole('listitem')
+  await expect(steps).toHaveCount(4, { timeout: 30_000 })
+  for (const step of await steps.all()) await expect(step).toContainText('OK')
+  await expect(page.getByText('The connection works.')).toBeVisible()
+
+  // Credentials: write-only. Stored ones say so; the values never appear in the page.
+  const clientId = 'e2e-client-id-5b1f9c'
+  const clientSecret = 'e2e-client-secret-7d3e0a91'
+  const idField = page.getByLabel('Person server client ID', { exact: true })
+  const secretField = page.getByLabel('Person server client secret', { exact: true })
+  await expect(idField).toHaveAccessibleDescription(/Status: not set\./)
+  await idField.fill(clientId)
+  await secretField.fill(clientSecret)
+  await page.getByRole('button', { name: 'Store credentials' }).click()
+  await expect(idField).toHaveAccessibleDescription(/Status: stored\./)
+  await expect(secretField).toHaveAccessibleDescription(/Status: stored\./)
+  await expect(page.getByLabel('BioEngine token (JWT)', { exact: true })).toHaveAccessibleDescription(/Status: not set\./)
+  await expect(idField).toHaveValue('')
+  await expect(secretField).toHaveValue('')
+  const html = await page.content()
+  expect(html).not.toContain(clientId)
+  expect(html).not.toContain(clientSecret)
+  await checkScreen(page, 'settings-tested')
+  // Still stored, still not shown, after a reload.
+  await reloadToStaffScreen(page, 'Settings')
+  await expect(page.getByLabel('Person server client secret', { exact: true })).toHaveAccessibleDescription(/Status: stored\./)
+  await expect(page.getByLabel('Person server client secret', { exact: true })).toHaveValue('')
+  expect(await page.content()).not.toContain(clientSecret)
+  // Removing one.
+  await page.getByRole('button', { name: 'Remove the stored person server client secret' }).click()
+  await expect(page.getByLabel('Person server client secret', { exact: true })).toHaveAccessibleDescription(/Status: not set\./)
+})
+
+test('Admin: tenant, apps, algorithm with licence and liveness, template types, caches, logs', async ({ page }) => {
+  await openStaffScreen(page, 'Admin')
+  await expect(page.getByRole('heading', { name: 'Tenant KIOSK' })).toBeVisible()
+  await expect(page.getByTestId('template-types').getByRole('rowheader', { name: 'Face:HumanFaceRes' })).toBeVisible()
+  await checkScreen(page, 'admin')
+
+  // Tenant name, saved and read back.
+  await page.getByLabel('Name', { exact: true }).fill('Front desk (e2e)')
+  await page.getByRole('button', { name: 'Save tenant' }).click()
+  await expect(page.getByText('The tenant was saved.')).toBeVisible()
+  await reloadToStaffScreen(page, 'Admin')
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Front desk (e2e)')
+
+  // An app, added and removed.
+  await page.getByLabel('App code').fill('E2E_APP')
+  await page.getByRole('button', { name: 'Add app' }).click()
+  await expect(page.getByTestId('apps').getByRole('rowheader', { name: 'E2E_APP' })).toBeVisible()
+  await page.getByRole('button', { name: 'Remove app E2E_APP' }).click()
+  await expect(page.getByText('App E2E_APP was removed.')).toBeVisible()
+  await expect(page.getByRole('rowheader', { name: 'E2E_APP' })).toHaveCount(0)
+
+  // An algorithm with a licence, and a liveness check on it.
+  await page.getByLabel('Algorithm code').fill('FaceApiResNet')
+  await page.getByLabel('Licence information').fill('LIC-E2E-42')
+  await page.getByLabel('Licence: maximum identities').fill('1000')
+  await page.getByLabel('Licence: expires on').fill('2099-12-31')
+  await page.getByRole('button', { name: 'Associate algorithm' }).click()
+  const card = page.getByTestId('algorithm-FaceApiResNet')
+  await expect(card.getByRole('heading', { name: 'FaceApiResNet' })).toBeVisible()
+  await expect(card).toContainText('LIC-E2E-42')
+  await expect(card).toContainText('1000')
+  await expect(card).toContainText('2099')
+  const tenant = await bridge<{ algorithms: Array<{ code: string; licenseData: { expireDate: number } }> }>('getTenant', {})
+  expect(tenant.algorithms.find((a) => a.code === 'FaceApiResNet')?.licenseData.expireDate).toBe(Date.UTC(2099, 11, 31))
+  await card.getByLabel('Liveness code for FaceApiResNet').fill('BLINK')
+  await card.getByRole('button', { name: 'Add liveness' }).click()
+  await expect(card.getByRole('listitem').filter({ hasText: 'BLINK' })).toBeVisible()
+  await checkScreen(page, 'admin-algorithm')
+  await card.getByRole('button', { name: 'Remove liveness BLINK from FaceApiResNet' }).click()
+  await expect(card.getByRole('listitem').filter({ hasText: 'BLINK' })).toHaveCount(0)
+  // Removing the algorithm asks first.
+  await card.getByRole('button', { name: 'Remove algorithm FaceApiResNet' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Remove algorithm FaceApiResNet?' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused()
+  await dialog.getByRole('button', { name: 'Remove algorithm' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(page.getByTestId('algorithm-FaceApiResNet')).toHaveCount(0)
+
+  // Caches: all, then one plugin.
+  await page.getByRole('button', { name: 'Rebuild caches' }).click()
+  await expect(page.getByText('Every plugin’s cache was rebuilt from the database.')).toBeVisible({ timeout: 30_000 })
+  await page.getByLabel('Caches to rebuild').selectOption('HumanFaceRes')
+  await page.getByRole('button', { name: 'Rebuild caches' }).click()
+  await expect(page.getByText('The HumanFaceRes cache was rebuilt from the database.')).toBeVisible({ timeout: 30_000 })
+
+  // Logs: a zip file download.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download logs' }).click()])
+  expect(download.suggestedFilename()).toMatch(/^bioengine-logs-.*\.zip$/)
+  const saved = readFileSync((await download.path())!)
+  expect(saved.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004')
+  await expect(page.getByText(/^Downloaded bioengine-logs-.*\.zip/)).toBeVisible()
+})
+
+test('Persons: search, sort, page, detail, delete templates, remove a visitor with confirmation', async ({ page }) => {
+  test.setTimeout(240_000)
+  await engineRunning()
+  // Six visitors; alice twice, so she has two templates.
+  const seeds: Array<[string, string]> = [
+    ['e2e-alice@example.com', 'person-a1.jpg'],
+    ['e2e-alice@example.com', 'person-a2.jpg'],
+    ['e2e-bob@example.com', 'person-b.jpg'],
+    ['e2e-carol@example.com', 'person-c.jpg'],
+    ['e2e-dave@example.com', 'person-d.jpg'],
+    ['e2e-erin@example.com', 'person-e.jpg'],
+    ['e2e-frank@example.com', 'person-a1.jpg'],
+  ]
+  for (const [userId, photo] of seeds) {
+    const result = await bridge<{ outcome: string }>('enrollVisitor', { userId, samples: [fixture(photo)], consent: true })
+    expect(result.outcome).toBe('enrolled')
+  }
+
+  await openStaffScreen(page, 'Persons')
+  const summary = page.getByTestId('persons-summary')
+  await expect(summary).toHaveText('Page 1 of 1 · 6 visitors')
+  await checkScreen(page, 'persons')
+
+  const table = page.getByRole('table', { name: /Visitors of tenant KIOSK/ })
+  const firstUser = table.getByRole('rowheader').first()
+
+  // Search.
+  await page.getByRole('searchbox', { name: 'Find' }).fill('carol')
+  await page.getByRole('button', { name: 'Search' }).click()
+  await expect(summary).toHaveText('Page 1 of 1 · 1 visitor')
+  await expect(firstUser).toHaveText('e2e-carol@example.com')
+  await page.getByRole('searchbox', { name: 'Find' }).fill('nobody-like-this')
+  await page.getByRole('button', { name: 'Search' }).click()
+  await expect(page.getByText('No visitor matches “nobody-like-this”.')).toBeVisible()
+  await page.getByRole('searchbox', { name: 'Find' }).fill('e2e-')
+  await page.getByRole('button', { name: 'Search' }).click()
+  await expect(summary).toHaveText('Page 1 of 1 · 6 visitors')
+
+  // Sort.
+  await expect(firstUser).toHaveText('e2e-alice@example.com')
+  await page.getByLabel('Sort by').selectOption('-userId')
+  await expect(firstUser).toHaveText('e2e-frank@example.com')
+  await expect(table.getByRole('columnheader', { name: 'User ID' })).toHaveAttribute('aria-sort', 'descending')
+  await page.getByLabel('Sort by').selectOption('-created')
+  await expect(firstUser).toHaveText('e2e-frank@example.com')
+  await page.getByLabel('Sort by').selectOption('+created')
+  await expect(firstUser).toHaveText('e2e-alice@example.com')
+
+  // Paging.
+  await page.getByLabel('Sort by').selectOption('+userId')
+  await page.getByLabel('Per page').selectOption('5')
+  await expect(summary).toHaveText('Page 1 of 2 · 6 visitors')
+  await expect(table.getByRole('rowheader')).toHaveCount(5)
+  await page.getByRole('button', { name: 'Next page' }).click()
+  await expect(summary).toHaveText('Page 2 of 2 · 6 visitors')
+  await expect(table.getByRole('rowheader')).toHaveText(['e2e-frank@example.com'])
+  await expect(page.getByRole('button', { name: 'Next page' })).toBeDisabled()
+  await page.getByRole('button', { name: 'Previous page' }).click()
+  await expect(summary).toHaveText('Page 1 of 2 · 6 visitors')
+
+  // Detail.
+  await page.getByRole('button', { name: 'Details of e2e-alice@example.com' }).click()
+  const detail = page.getByTestId('person-detail')
+  await expect(detail.getByRole('heading', { name: 'Visitor e2e-alice@example.com' })).toBeFocused()
+  await expect(detail.getByTestId('enrollment-status')).toHaveText('Enrolled')
+  await expect(detail.getByRole('rowheader', { name: 'KIOSK' })).toBeVisible()
+  const templates = detail.getByTestId('templates').getByRole('row')
+  await expect(templates).toHaveCount(3) // a header row and two templates
+  await expect(detail.getByTestId('templates')).toContainText('Face:HumanFaceRes')
+  await checkScreen(page, 'persons-detail')
+
+  // Delete one template: asks first; Escape cancels, nothing is deleted.
+  const deleteOne = detail.getByRole('button', { name: /^Delete the Face:HumanFaceRes template / }).first()
+  await deleteOne.click()
+  const dialog = page.getByRole('dialog', { name: 'Delete this template of e2e-alice@example.com?' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused()
+  await checkScreen(page, 'persons-confirm')
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  await expect(deleteOne).toBeFocused()
+  await expect(templates).toHaveCount(3)
+  await deleteOne.click()
+  await dialog.getByRole('button', { name: 'Delete template' }).click()
+  await expect(detail.getByText(/was deleted\. 1 template left\./)).toBeVisible()
+  await expect(templates).toHaveCount(2)
+
+  // Delete all templates.
+  await detail.getByRole('button', { name: 'Delete all templates' }).click()
+  await page.getByRole('dialog', { name: 'Delete all templates of e2e-alice@example.com?' }).getByRole('button', { name: 'Delete all templates' }).click()
+  await expect(detail.getByText('All templates were deleted. 0 templates left.')).toBeVisible()
+  await expect(detail.getByTestId('enrollment-status')).toHaveText('Not enrolled')
+  await expect(table.getByRole('row').filter({ hasText: 'e2e-alice@example.com' })).toContainText('Not enrolled')
+
+  // Remove the visitor: asks first, then says what happened.
+  await detail.getByRole('button', { name: 'Remove visitor' }).click()
+  const remove = page.getByRole('dialog', { name: 'Remove e2e-alice@example.com?' })
+  await expect(remove).toContainText('No other tenant holds them')
+  await remove.getByRole('button', { name: 'Remove visitor' }).click()
+  await expect(page.getByText('e2e-alice@example.com was deleted.')).toBeVisible()
+  await expect(page.getByTestId('person-detail')).toHaveCount(0)
+  await expect(summary).toHaveText('Page 1 of 1 · 5 visitors')
+  await expect(table.getByRole('rowheader', { name: 'e2e-alice@example.com' })).toHaveCount(0)
+  const gone = await bridge<{ outcome: string }>('removeVisitor', { userId: 'e2e-alice@example.com' })
+  expect(gone.outcome).toBe('not-found')
+  await checkScreen(page, 'persons-removed')
+})
+
+test('Outbox: the empty outbox is explained, with its status and what each state means', async ({ page }) => {
+  await openStaffScreen(page, 'Outbox')
+  await expect(page.getByText('The outbox is empty.')).toBeVisible()
+  await expect(page.getByText(/Every enrollment has reached the server/)).toBeVisible()
+  await expect(page.getByTestId('outbox-counts')).toContainText('Waiting0')
+  await expect(page.getByTestId('outbox-counts')).toContainText('Needs attention0')
+  await expect(page.getByTestId('outbox-connection')).toHaveText(/^(Online: the servers can be reached\.|Connection: not checked yet\.)$/)
+  const glossary = page.getByRole('region', { name: 'What the states mean' })
+  for (const state of ['Waiting', 'Sending', 'Needs attention', 'Delivered']) {
+    await expect(glossary.getByRole('term').filter({ hasText: new RegExp(`^${state}$`) })).toHaveCount(1)
+  }
+  await checkScreen(page, 'outbox')
+})
