@@ -64,6 +64,8 @@ function launch() {
   }
   const electron = electronBinary()
   if (electron.path) {
+    // better-sqlite3 and keytar must be built for Electron's ABI (undo with npm run rebuild:node).
+    if (spawnSync(process.execPath, [join(root, 'resources/native-modules.mjs'), 'electron'], { cwd: root, stdio: 'inherit' }).status !== 0) process.exit(1)
     run(electron.path, [root])
   } else {
     console.log(`Electron is not available on this machine (its binary could not be obtained: ${electron.reason}); starting the web host instead.`)

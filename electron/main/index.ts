@@ -1,68 +1,135 @@
-import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, session, utilityProcess } from 'electron'
+import { join, resolve } from 'node:path'
+import { app, BrowserWindow, dialog, protocol, session, utilityProcess } from 'electron'
+import { defaultDataDir } from '../services/data-dir'
 import { createKioskServices } from '../services/kiosk-services'
 import { EVENT_CHANNEL } from '../shared/events'
 import { CONTENT_SECURITY_POLICY } from '../shared/web-security'
+import { serveRendererRequest } from './app-protocol'
+import { applyDevServerCsp, applySessionPolicy, hardenAllWebContents } from './hardening'
 import { bindIpc } from './ipc'
+import { PinGate, readKioskConfig } from './kiosk-mode'
+import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, PIN_ORIGIN, devRendererUrl, originOf, type TrustedOrigins } from './origins'
 import { isTrustedSenderUrl } from './sender-guard'
+import { createStaffPinPrompt } from './staff-pin'
+import { createMainWindow, openPinPrompt, removeApplicationMenu } from './windows'
+
+// The Electron shell: window, guards, IPC binding and the embedded engine's utilityProcess. What
+// each security measure is and where it lives: electron/main/README.md.
 
 const here = import.meta.dirname
-const rendererIndex = join(here, '../renderer/index.html')
-const devOrigin = process.env.ELECTRON_RENDERER_URL
-const trusted = { devOrigin, appUrl: pathToFileURL(rendererIndex).href }
+const rendererRoot = join(here, '../renderer')
+const log = (line: string) => console.error(`shell: ${line}`)
 
-// The engine is a separate process so face inference never blocks this one.
-const services = createKioskServices({
-  shell: 'electron',
-  version: app.getVersion(),
-  dataDir: app.getPath('userData'),
-  launchEngine: ({ argv, env }) =>
-    utilityProcess.fork(join(here, 'engine.js'), argv, { stdio: 'pipe', serviceName: 'Identity Kiosk engine', env: { ...process.env, ...env } }),
-})
+// Before `ready`: the app:// scheme is standard (relative URLs, origin, storage) and secure (a
+// secure context, so getUserMedia works) and may be fetched; it does not bypass CSP.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }])
+// One data folder for the desktop app and the web host (KIOSK_DATA_DIR, or the per-user default).
+app.setPath('userData', resolve(defaultDataDir()))
+app.enableSandbox()
 
-function createWindow(): BrowserWindow {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 860,
-    show: false,
-    title: 'Identity Kiosk',
-    webPreferences: {
-      preload: join(here, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  })
-  window.once('ready-to-show', () => window.show())
-  const stopEvents = services.onEvent((event) => window.webContents.send(EVENT_CHANNEL, event))
-  window.on('closed', stopEvents)
-  if (devOrigin) void window.loadURL(devOrigin)
-  else void window.loadFile(rendererIndex)
-  return window
+if (!app.requestSingleInstanceLock()) {
+  // A second instance hands over to the first (which focuses its window) and leaves.
+  app.quit()
+} else {
+  startShell()
 }
 
-void app.whenReady().then(() => {
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } })
-  })
-  bindIpc(services.dispatch, (frame) => isTrustedSenderUrl(frame?.url, trusted))
-  void services.start()
-  createWindow()
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow()
-  })
-})
+function startShell(): void {
+  const kiosk = readKioskConfig(process.env)
+  const devUrl = devRendererUrl(process.env.ELECTRON_RENDERER_URL, app.isPackaged)
+  const devOrigin = devUrl ? (originOf(devUrl) ?? undefined) : undefined
+  const trusted: TrustedOrigins = { app: APP_ORIGIN, dev: devOrigin }
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit()
-})
+  // The engine is a separate process so face inference never blocks this one.
+  const services = createKioskServices({
+    shell: 'electron',
+    version: app.getVersion(),
+    dataDir: app.getPath('userData'),
+    launchEngine: ({ argv, env }) =>
+      utilityProcess.fork(join(here, 'engine.js'), argv, { stdio: 'pipe', serviceName: 'Identity Kiosk engine', env: { ...process.env, ...env } }),
+  })
 
-let quitting = false
-app.on('before-quit', (event) => {
-  if (quitting) return
-  quitting = true
-  event.preventDefault()
-  void services.stop().finally(() => app.quit())
-})
+  let mainWindow: BrowserWindow | null = null
+  let pinWindow: BrowserWindow | null = null
+  let quitting = false
+  let unlocked = false
+
+  const prompt = kiosk.staffPin
+    ? createStaffPinPrompt({
+        gate: new PinGate(kiosk.staffPin),
+        onUnlock: () => {
+          log('staff PIN accepted: leaving kiosk mode')
+          unlocked = true
+          pinWindow?.destroy()
+          app.quit()
+        },
+        onCancel: () => pinWindow?.close(),
+      })
+    : null
+
+  const requestExit = () => {
+    if (!prompt || !mainWindow || mainWindow.isDestroyed()) return
+    pinWindow = openPinPrompt(mainWindow, prompt, pinWindow)
+    pinWindow.once('closed', () => (pinWindow = null))
+  }
+
+  const openMainWindow = (): BrowserWindow => {
+    const window = createMainWindow({
+      preloadPath: join(here, '../preload/index.cjs'),
+      url: devUrl ?? APP_ENTRY_URL,
+      kioskMode: kiosk.kioskMode,
+      devTools: !kiosk.kioskMode && !app.isPackaged,
+      userDataDir: app.getPath('userData'),
+      onExitRequest: requestExit,
+      mayClose: () => unlocked || quitting,
+      log,
+    })
+    const stopEvents = services.onEvent((event) => window.webContents.send(EVENT_CHANNEL, event))
+    window.on('closed', () => {
+      stopEvents()
+      if (mainWindow === window) mainWindow = null
+    })
+    window.webContents.on('render-process-gone', (_event, details) => log(`renderer gone: ${details.reason}`))
+    return window
+  }
+
+  app.on('second-instance', () => {
+    if (!mainWindow) return
+    if (mainWindow.isMinimized()) mainWindow.restore()
+    mainWindow.focus()
+  })
+  hardenAllWebContents(trusted, log)
+
+  void app.whenReady().then(() => {
+    if (kiosk.kioskMode && kiosk.staffPin === null) {
+      dialog.showErrorBox('Identity Kiosk', 'problem' in kiosk ? kiosk.problem : 'Kiosk mode needs a staff PIN.')
+      app.exit(1)
+      return
+    }
+    protocol.handle(APP_SCHEME, (request) => {
+      if (prompt && originOf(request.url) === PIN_ORIGIN) return prompt.handle(request)
+      return serveRendererRequest(request, rendererRoot, CONTENT_SECURITY_POLICY)
+    })
+    applySessionPolicy(session.defaultSession, trusted, log)
+    if (devOrigin) applyDevServerCsp(session.defaultSession, devOrigin, CONTENT_SECURITY_POLICY)
+    if (kiosk.kioskMode) removeApplicationMenu()
+    // IPC only from the top frame of a kiosk page; the services' dispatch then validates the input.
+    bindIpc(services.dispatch, (frame) => frame !== null && frame.parent === null && isTrustedSenderUrl(frame.url, { appUrl: APP_ENTRY_URL, devOrigin }))
+    void services.start()
+    mainWindow = openMainWindow()
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) mainWindow = openMainWindow()
+    })
+  })
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin' || kiosk.kioskMode) app.quit()
+  })
+
+  app.on('before-quit', (event) => {
+    if (quitting) return
+    quitting = true
+    event.preventDefault()
+    void services.stop().finally(() => app.quit())
+  })
+}

@@ -1,0 +1,128 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test'
+import { CONTENT_SECURITY_POLICY } from '../../electron/shared/web-security'
+import { projectRoot } from '../support/process'
+import { findElectronBinary } from './electron-binary'
+
+// The desktop app itself, as `npm start` runs it (the built out/ folder), through Playwright's
+// _electron. Runs only where the Electron binary exists; elsewhere every test here is skipped with
+// the reason (global-setup.ts prints it once). The page code below runs in the renderer, which has
+// no Node types in this tsconfig: it reaches browser globals through `globalThis as any`.
+const binary = findElectronBinary()
+const fixture = (name: string) => join(projectRoot, 'test/fixtures/generated', name)
+
+test.describe.configure({ mode: 'serial' })
+
+test.describe('Electron shell', () => {
+  test.skip('reason' in binary, 'reason' in binary ? `Electron binary unavailable: ${binary.reason}` : '')
+
+  let app: ElectronApplication
+  let page: Page
+  let dataDir: string
+  let stranger: Server
+  let strangerUrl: string
+
+  test.beforeAll(async () => {
+    if (!('path' in binary)) return
+    dataDir = mkdtempSync(join(tmpdir(), 'kiosk-electron-e2e-'))
+    const env: Record<string, string> = {}
+    for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'ELECTRON_RENDERER_URL' && key !== 'KIOSK_MODE') env[key] = value
+    app = await electron.launch({
+      executablePath: binary.path,
+      cwd: projectRoot,
+      env: { ...env, KIOSK_DATA_DIR: dataDir },
+      args: [
+        // Chromium refuses to run as root with its OS sandbox (CI runs as root); the renderer's
+        // sandbox: true is Electron's and stays on.
+        ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${fixture('cam.y4m')}`,
+        projectRoot,
+      ],
+      timeout: 60_000,
+    })
+    page = await app.firstWindow()
+    // A page of another origin, for the permission checks.
+    stranger = createServer((_req, res) => res.end('<!doctype html><title>stranger</title>'))
+    await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve))
+    strangerUrl = `http://127.0.0.1:${(stranger.address() as AddressInfo).port}/`
+  })
+
+  test.afterAll(async () => {
+    await app?.close()
+    stranger?.close()
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  test('opens on Home from app://kiosk, talking to the services through the preload', async () => {
+    expect(page.url()).toBe('app://kiosk/index.html')
+    await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible()
+    const nodeVersion = await app.evaluate(() => process.versions.node)
+    await expect(page.getByTestId('node-version')).toHaveText(`Node ${nodeVersion}`)
+    await expect(page.getByTestId('engine-state')).toHaveText('Engine: running', { timeout: 90_000 })
+    const bridge = await page.evaluate(() => {
+      const g = globalThis as any
+      return { frozen: Object.isFrozen(g.kiosk), require: typeof g.require, process: typeof g.process, ipcRenderer: typeof g.kiosk?.invoke }
+    })
+    expect(bridge).toEqual({ frozen: true, require: 'undefined', process: 'undefined', ipcRenderer: 'undefined' })
+    await page.screenshot({ path: 'test-results/screens/electron-home.png' })
+  })
+
+  test('the window is locked down: CSP header, no traversal, no navigation, no new windows', async () => {
+    const served = await page.evaluate(async () => {
+      const index = await fetch('/index.html')
+      const escape = await fetch('/..%2f..%2fpackage.json')
+      return { csp: index.headers.get('content-security-policy'), escape: escape.status }
+    })
+    expect(served.csp).toBe(CONTENT_SECURITY_POLICY)
+    expect(served.escape).not.toBe(200)
+    const opened = await page.evaluate(() => (globalThis as any).open('https://example.com/') === null)
+    expect(opened).toBe(true)
+    await page.evaluate(() => {
+      ;(globalThis as any).location.href = 'https://example.com/'
+    })
+    await page.waitForTimeout(1000)
+    expect(page.url()).toBe('app://kiosk/index.html')
+    expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1)
+  })
+
+  test('the camera is granted to the app, the microphone is not, and another origin gets nothing', async () => {
+    const own = await page.evaluate(async () => {
+      const media = (globalThis as any).navigator.mediaDevices
+      const stream = await media.getUserMedia({ video: true })
+      const tracks = stream.getVideoTracks().length
+      stream.getTracks().forEach((t: any) => t.stop())
+      const audio = await media.getUserMedia({ audio: true }).then(
+        () => 'granted',
+        (e: Error) => e.name,
+      )
+      return { tracks, audio }
+    })
+    expect(own).toEqual({ tracks: 1, audio: 'NotAllowedError' })
+    const other = await app.evaluate(async ({ BrowserWindow }, url) => {
+      const w = new BrowserWindow({ show: false, webPreferences: { sandbox: true, contextIsolation: true } })
+      try {
+        await w.loadURL(url)
+        return await w.webContents.executeJavaScript("navigator.mediaDevices.getUserMedia({ video: true }).then(() => 'granted', (e) => e.name)")
+      } finally {
+        w.destroy()
+      }
+    }, strangerUrl)
+    expect(other).toBe('NotAllowedError')
+  })
+
+  test('an enrollment runs end to end through IPC and the embedded engine', async () => {
+    const sample = readFileSync(fixture('person-a1.jpg')).toString('base64')
+    const result = await page.evaluate(
+      async (samples) => (globalThis as any).kiosk.enrollVisitor({ userId: 'electron.visitor@example.com', samples, consent: true }),
+      [sample],
+    )
+    expect(result).toMatchObject({ outcome: 'enrolled', created: true })
+    const again = await page.evaluate(async () => (globalThis as any).kiosk.searchPersons({ find: 'electron.visitor@example.com' }).catch((e: Error) => e.message))
+    expect(JSON.stringify(again)).toContain('electron.visitor@example.com')
+  })
+})
