@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
+import { faceAssets } from './scripts/face-assets-plugin'
 
 export default defineConfig({
   main: {
@@ -29,9 +30,15 @@ export default defineConfig({
   },
   renderer: {
     root: 'renderer',
-    plugins: [react()],
+    plugins: [react(), faceAssets()],
     build: {
-      rolldownOptions: { input: { index: resolve(import.meta.dirname, 'renderer/index.html') } },
+      rolldownOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'renderer/index.html'),
+          // GuidedCapture on its own page, for test/e2e/capture.spec.ts and the capture benchmark.
+          'capture-harness': resolve(import.meta.dirname, 'renderer/capture-harness.html'),
+        },
+      },
     },
   },
 })

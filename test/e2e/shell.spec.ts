@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import { startWebHost, type TestWebHost } from '../support/web-host'
 
@@ -22,6 +23,8 @@ test('opens on Home and shows values that came from the Node side through the br
   await expect(page.getByTestId('engine-state')).toHaveText('Engine: running', { timeout: 30_000 })
   // The token left the address bar once read.
   expect(page.url()).not.toContain('token=')
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
   await page.screenshot({ path: 'test-results/screens/home.png', fullPage: true })
 })
 

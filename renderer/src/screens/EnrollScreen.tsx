@@ -1,5 +1,136 @@
+import { useState } from 'react'
+import type { EnrollVisitorResult } from '../../../electron/shared/workflows'
+import { kiosk } from '../bridge/kiosk'
+import { GuidedCapture, type CapturedSample } from '../components/GuidedCapture'
+import { Busy, Button, ErrorNotice, Field, Notice } from '../components/ui'
+import { useNavigation } from '../store/navigation'
 import { ScreenFrame } from './ScreenFrame'
+import { useTemplateInfo } from './useTemplateInfo'
 
+type Step = 'details' | 'capture' | 'review' | 'sending' | 'done'
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/** Enroll a visitor: e-mail, consent, guided capture, review, submit, result. */
 export function EnrollScreen() {
-  return <ScreenFrame title="Enroll visitor" purpose="This screen is being built." />
+  const info = useTemplateInfo()
+  const go = useNavigation((s) => s.go)
+  const [step, setStep] = useState<Step>('details')
+  const [email, setEmail] = useState('')
+  const [emailError, setEmailError] = useState<string | null>(null)
+  const [consent, setConsent] = useState(false)
+  const [samples, setSamples] = useState<CapturedSample[]>([])
+  const [result, setResult] = useState<EnrollVisitorResult | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const count = info?.numSamplesForEnroll ?? 3
+
+  const continueToCapture = () => {
+    if (!emailPattern.test(email.trim())) {
+      setEmailError('Enter the visitor’s e-mail address, like name@example.com.')
+      return
+    }
+    setEmailError(null)
+    setStep('capture')
+  }
+
+  const submit = async () => {
+    setStep('sending')
+    setError(null)
+    try {
+      setResult(await kiosk.enrollVisitor({ userId: email.trim(), samples: samples.map((s) => s.base64), consent: true }))
+      setStep('done')
+    } catch (caught) {
+      setError(caught)
+      setStep('review')
+    }
+  }
+
+  return (
+    <ScreenFrame title="Enroll visitor" purpose="Register a visitor’s face so they can be recognised later.">
+      {step === 'details' ? (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault()
+            continueToCapture()
+          }}
+        >
+          <Field label="Visitor’s e-mail" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} required />
+          <fieldset className="consent">
+            <legend>Consent</legend>
+            <p>
+              The kiosk will store a face template for this visitor, used only to recognise them at this site. The visitor can ask staff to remove it at
+              any time.
+            </p>
+            <label>
+              <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} /> The visitor has read this and agrees
+            </label>
+          </fieldset>
+          <div className="actions">
+            <Button type="submit" disabled={!consent}>
+              Continue to photos
+            </Button>
+          </div>
+          {!consent ? <p className="hint">The visitor must agree before any photo is taken.</p> : null}
+        </form>
+      ) : null}
+
+      {step === 'capture' ? (
+        <GuidedCapture
+          count={count}
+          label={`Take ${count} photo${count === 1 ? '' : 's'} of ${email.trim()}`}
+          onDone={(taken) => {
+            setSamples(taken)
+            setStep('review')
+          }}
+          onCancel={() => setStep('details')}
+        />
+      ) : null}
+
+      {step === 'review' || step === 'sending' ? (
+        <section aria-labelledby="review-title">
+          <h2 id="review-title">Check the photos</h2>
+          <ul className="thumbs">
+            {samples.map((sample, i) => (
+              <li key={i}>
+                <img src={sample.dataUrl} alt={`Photo ${i + 1} of the visitor`} width={160} />
+              </li>
+            ))}
+          </ul>
+          {error ? <ErrorNotice error={error} title="The enrollment did not go through" /> : null}
+          {step === 'sending' ? (
+            <Busy label="Enrolling…" />
+          ) : (
+            <div className="actions">
+              <Button onClick={() => void submit()}>Enroll {email.trim()}</Button>
+              <Button variant="secondary" onClick={() => setStep('capture')}>
+                Retake photos
+              </Button>
+            </div>
+          )}
+        </section>
+      ) : null}
+
+      {step === 'done' && result ? (
+        <section aria-labelledby="result-title">
+          {result.outcome === 'enrolled' ? (
+            <Notice kind="success" title="Enrolled">
+              <p id="result-title">
+                {result.person.userId} is enrolled{result.created ? '' : ' (they were already known: their record was reused)'}. Photo quality{' '}
+                {Math.round(result.quality * 100)}%. Status: {result.enrollmentStatus === 'ENROLLED' ? 'enrolled' : result.enrollmentStatus}.
+              </p>
+            </Notice>
+          ) : (
+            <Notice kind="warning" title="Saved, will be sent later">
+              <p id="result-title">The servers cannot be reached right now, so this enrollment is queued on this kiosk and will be sent automatically.</p>
+              <p>Reason: {result.reason}</p>
+            </Notice>
+          )}
+          <div className="actions">
+            <Button onClick={() => go('home')}>Done</Button>
+          </div>
+        </section>
+      ) : null}
+    </ScreenFrame>
+  )
 }

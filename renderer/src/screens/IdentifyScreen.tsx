@@ -1,5 +1,83 @@
+import { useState } from 'react'
+import type { IdentifyVisitorResult } from '../../../electron/shared/workflows'
+import { kiosk } from '../bridge/kiosk'
+import { GuidedCapture } from '../components/GuidedCapture'
+import { Busy, Button, ErrorNotice, Notice } from '../components/ui'
 import { ScreenFrame } from './ScreenFrame'
 
+type Step = 'capture' | 'searching' | 'done'
+
+/** Identify (1:N): ranked candidates at or above the threshold, or an explicit "no match". */
 export function IdentifyScreen() {
-  return <ScreenFrame title="Who is this?" purpose="This screen is being built." />
+  const [step, setStep] = useState<Step>('capture')
+  const [result, setResult] = useState<IdentifyVisitorResult | null>(null)
+  const [error, setError] = useState<unknown>(null)
+
+  const search = async (sample: string) => {
+    setStep('searching')
+    setError(null)
+    try {
+      setResult(await kiosk.identifyVisitor({ sample }))
+      setStep('done')
+    } catch (caught) {
+      setError(caught)
+      setStep('capture')
+    }
+  }
+
+  return (
+    <ScreenFrame title="Who is this?" purpose="Find who a visitor is among everyone enrolled.">
+      {error ? <ErrorNotice error={error} title="The search did not run" /> : null}
+      {step === 'capture' ? <GuidedCapture count={1} label="Photo of the visitor" onDone={([sample]) => sample && void search(sample.base64)} /> : null}
+      {step === 'searching' ? <Busy label="Searching…" /> : null}
+      {step === 'done' && result ? (
+        <section>
+          {result.decision === 'no-match' ? (
+            <Notice kind="warning" title="No match">
+              <p className="result" data-testid="identify-decision">
+                Nobody enrolled scores {result.threshold} or more against this face.
+              </p>
+            </Notice>
+          ) : (
+            <>
+              <Notice kind="success" title="Match found">
+                <p className="result" data-testid="identify-decision">
+                  Best match: {result.candidates[0]?.userId ?? result.candidates[0]?.personUuid}
+                </p>
+              </Notice>
+              <table className="data">
+                <caption>Candidates at or above {result.threshold}, best first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Rank</th>
+                    <th scope="col">Visitor</th>
+                    <th scope="col">Score</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {result.candidates.map((candidate, i) => (
+                    <tr key={candidate.personUuid}>
+                      <td>{i + 1}</td>
+                      <td>{candidate.userId ?? `(unknown: ${candidate.personUuid})`}</td>
+                      <td>{candidate.score.toFixed(1)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          )}
+          <div className="actions">
+            <Button
+              onClick={() => {
+                setResult(null)
+                setStep('capture')
+              }}
+            >
+              Identify someone else
+            </Button>
+          </div>
+        </section>
+      ) : null}
+    </ScreenFrame>
+  )
 }

@@ -1,5 +1,97 @@
+import { useState } from 'react'
+import type { VerifyVisitorResult } from '../../../electron/shared/workflows'
+import { kiosk } from '../bridge/kiosk'
+import { GuidedCapture } from '../components/GuidedCapture'
+import { Busy, Button, ErrorNotice, Field, Notice } from '../components/ui'
 import { ScreenFrame } from './ScreenFrame'
 
+type Step = 'find' | 'capture' | 'checking' | 'done'
+
+/** Verify: the visitor says who they are (e-mail); their face decides, against the threshold. */
 export function VerifyScreen() {
-  return <ScreenFrame title="Verify identity" purpose="This screen is being built." />
+  const [step, setStep] = useState<Step>('find')
+  const [email, setEmail] = useState('')
+  const [result, setResult] = useState<VerifyVisitorResult | null>(null)
+  const [error, setError] = useState<unknown>(null)
+
+  const check = async (sample: string) => {
+    setStep('checking')
+    setError(null)
+    try {
+      setResult(await kiosk.verifyVisitor({ userId: email.trim(), sample }))
+      setStep('done')
+    } catch (caught) {
+      setError(caught)
+      setStep('find')
+    }
+  }
+
+  return (
+    <ScreenFrame title="Verify identity" purpose="Check that the visitor is the person they say they are.">
+      {error ? <ErrorNotice error={error} title="The check did not run" /> : null}
+      {step === 'find' ? (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault()
+            if (email.trim()) setStep('capture')
+          }}
+        >
+          <Field label="Visitor’s e-mail" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} required />
+          <div className="actions">
+            <Button type="submit">Continue to photo</Button>
+          </div>
+        </form>
+      ) : null}
+      {step === 'capture' ? (
+        <GuidedCapture count={1} label={`Photo of ${email.trim()}`} onDone={([sample]) => sample && void check(sample.base64)} onCancel={() => setStep('find')} />
+      ) : null}
+      {step === 'checking' ? <Busy label="Comparing with the enrolled face…" /> : null}
+      {step === 'done' && result ? (
+        <section>
+          <VerifyOutcome result={result} />
+          <div className="actions">
+            <Button
+              onClick={() => {
+                setResult(null)
+                setEmail('')
+                setStep('find')
+              }}
+            >
+              Verify someone else
+            </Button>
+          </div>
+        </section>
+      ) : null}
+    </ScreenFrame>
+  )
+}
+
+function VerifyOutcome({ result }: { result: VerifyVisitorResult }) {
+  const score = result.score === null ? null : `score ${result.score.toFixed(1)} (needs ${result.threshold})`
+  if (result.decision === 'match') {
+    return (
+      <Notice kind="success" title="Identity confirmed">
+        <p className="result" data-testid="verify-decision">
+          This is {result.person.userId}: {score}.
+        </p>
+      </Notice>
+    )
+  }
+  if (result.decision === 'no-match') {
+    return (
+      <Notice kind="error" title="Not confirmed">
+        <p className="result" data-testid="verify-decision">
+          This face does not match {result.person.userId}: {score}. Check their identity another way.
+        </p>
+      </Notice>
+    )
+  }
+  return (
+    <Notice kind="warning" title="Not enrolled">
+      <p className="result" data-testid="verify-decision">
+        {result.person.userId} has no enrolled face yet. Enroll them first.
+      </p>
+    </Notice>
+  )
 }

@@ -1,0 +1,91 @@
+/**
+ * Test harness for GuidedCapture (test/e2e/capture.spec.ts; also handy by hand in the dev server at
+ * /capture-harness.html). It mounts the component on its own, without the kiosk bridge, and exposes
+ * what a test needs on window.captureHarness. Query: ?count=N (photos to take, default 1).
+ */
+import { StrictMode, useState } from 'react'
+import { createRoot } from 'react-dom/client'
+import { GuidedCapture, type CapturedSample } from '../components/GuidedCapture'
+import { loadFaceDetector } from './detector'
+import { loopStats } from './stats'
+import '../styles.css'
+
+interface HarnessState {
+  done: CapturedSample[][]
+  cancelled: number
+  /** Every camera stream the page opened, to check they were stopped. */
+  streams: MediaStream[]
+  stats: typeof loopStats
+  /** Faces the in-app detector finds in an image (e.g. a captured sample's data: URL). */
+  countFaces(url: string): Promise<number>
+  liveTracks(): number
+}
+
+const state: HarnessState = {
+  done: [],
+  cancelled: 0,
+  streams: [],
+  stats: loopStats,
+  async countFaces(url) {
+    const image = new Image()
+    image.src = url
+    await image.decode()
+    const canvas = document.createElement('canvas')
+    canvas.width = image.naturalWidth
+    canvas.height = image.naturalHeight
+    canvas.getContext('2d')!.drawImage(image, 0, 0)
+    return (await (await loadFaceDetector()).detect(canvas)).length
+  },
+  liveTracks: () => state.streams.flatMap((s) => s.getTracks()).filter((t) => t.readyState === 'live').length,
+}
+;(window as unknown as { captureHarness: HarnessState }).captureHarness = state
+
+const devices = navigator.mediaDevices
+if (devices?.getUserMedia) {
+  const original = devices.getUserMedia.bind(devices)
+  devices.getUserMedia = async (constraints) => {
+    const stream = await original(constraints)
+    state.streams.push(stream)
+    return stream
+  }
+}
+
+const count = Number(new URLSearchParams(location.search).get('count') ?? '1') || 1
+
+function Harness() {
+  const [mounted, setMounted] = useState(true)
+  const [taken, setTaken] = useState(0)
+  return (
+    <main className="content">
+      <h1>Guided capture</h1>
+      {mounted ? (
+        <GuidedCapture
+          count={count}
+          label={`Take ${count} photo${count === 1 ? '' : 's'}`}
+          onDone={(samples) => {
+            state.done.push(samples)
+            setTaken(samples.length)
+          }}
+          onCancel={() => {
+            state.cancelled++
+            setMounted(false)
+          }}
+        />
+      ) : (
+        <p>The capture was closed.</p>
+      )}
+      <p data-testid="harness-done">{taken ? `Done: ${taken}` : 'Not done'}</p>
+      <button type="button" className="btn btn-secondary" onClick={() => setMounted((m) => !m)}>
+        {mounted ? 'Unmount capture' : 'Mount capture'}
+      </button>
+    </main>
+  )
+}
+
+const root = document.getElementById('root')
+if (!root) throw new Error('capture-harness.html has no #root element')
+createRoot(root).render(
+  <StrictMode>
+    <Harness />
+  </StrictMode>,
+)

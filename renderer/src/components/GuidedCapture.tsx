@@ -1,0 +1,499 @@
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type JSX } from 'react'
+import { fitWithinLimits } from '../../../electron/shared/image-limits'
+import { AutoCapture } from '../camera/auto-capture'
+import { cameraLost, describeCameraError, listCameras, openCamera, stopStream, type CameraProblem } from '../camera/camera'
+import { loadFaceDetector, type FaceDetector } from '../camera/detector'
+import { encodeFrame } from '../camera/encode'
+import { assessFrame, assessWithoutDetection, CROP_WIDTH, eyeDistance, innerFaceRegion, type Assessment, type Box, type FaceObservation } from '../camera/quality'
+import { loopStats, resetLoopStats } from '../camera/stats'
+import { Button, Notice } from './ui'
+import './GuidedCapture.css'
+
+export interface CapturedSample {
+  /** JPEG, base64 without a data: prefix; within the image limits (checked with checkImage). */
+  base64: string
+  width: number
+  height: number
+  /** 0..1: how well the frame passed the quality checks. */
+  quality: number
+  /** data: URL of the same JPEG, for a thumbnail. */
+  dataUrl: string
+}
+
+export interface GuidedCaptureProps {
+  /** How many photos to take. */
+  count: number
+  /**
+   * Called once `count` photos are taken (the camera is already stopped). The component then shows
+   * the photos with "Retake" buttons; a retake reopens the camera and calls onDone again when the
+   * set is complete again.
+   */
+  onDone: (samples: CapturedSample[]) => void
+  onCancel?: () => void
+  /** Heading of the capture panel, e.g. "Photo of the visitor". */
+  label?: string
+}
+
+/** Detection runs on a copy this wide: BlazeFace looks at 256 px anyway; plenty for a face in the oval. */
+const DETECT_WIDTH = 320
+/** At most this often (ms): webcams deliver ~30 frames a second, more would judge the same frame twice. */
+const MIN_FRAME_MS = 33
+/** A new guidance message must hold this long before it replaces the shown one (no flicker). */
+const GUIDANCE_SETTLE_MS = 300
+/** The oval guide, as shares of the frame height (rx follows as 3/4 of ry). */
+const OVAL_RY = 0.4
+
+type CameraState = { kind: 'off' } | { kind: 'starting' } | { kind: 'running'; width: number; height: number } | { kind: 'error'; problem: CameraProblem }
+type DetectorState = { kind: 'loading' } | { kind: 'ready'; detector: FaceDetector } | { kind: 'failed'; reason: string }
+
+function canvas(width: number, height: number): HTMLCanvasElement {
+  const c = document.createElement('canvas')
+  c.width = width
+  c.height = height
+  return c
+}
+
+function context2d(c: HTMLCanvasElement, readBack = false): CanvasRenderingContext2D {
+  const ctx = c.getContext('2d', readBack ? { willReadFrequently: true } : undefined)
+  if (!ctx) throw new Error('The browser could not draw the camera picture.')
+  return ctx
+}
+
+/** Resamples a region of the frame to a small RGBA image (for sharpness and brightness). */
+function readRegion(source: HTMLCanvasElement, region: Box, target: HTMLCanvasElement): ImageData | null {
+  if (region.width < 4 || region.height < 4) return null
+  const width = CROP_WIDTH
+  const height = Math.max(4, Math.round((CROP_WIDTH * region.height) / region.width))
+  if (target.width !== width || target.height !== height) {
+    target.width = width
+    target.height = height
+  }
+  const ctx = context2d(target, true)
+  ctx.drawImage(source, region.x, region.y, region.width, region.height, 0, 0, width, height)
+  return ctx.getImageData(0, 0, width, height)
+}
+
+/** The centre of the frame where the oval is: judged when there is no face detection. */
+function ovalRegion(width: number, height: number): Box {
+  const ry = OVAL_RY * height * 0.8
+  const rx = ry * 0.75
+  return { x: width / 2 - rx, y: height / 2 - ry, width: 2 * rx, height: 2 * ry }
+}
+
+/**
+ * Guided face capture: camera picker, live preview with an oval guide, per-frame quality checks
+ * with plain guidance (aria-live), automatic capture of the best frame once the checks have passed
+ * steadily, "Capture now" as a manual fallback, thumbnails with "Retake". The camera is stopped when
+ * the set is complete and whenever the component goes away.
+ */
+export function GuidedCapture({ count, onDone, onCancel, label }: GuidedCaptureProps): JSX.Element {
+  const ids = useId()
+  const videoRef = useRef<HTMLVideoElement>(null)
+  const streamRef = useRef<MediaStream | null>(null)
+  const samplesRef = useRef<CapturedSample[]>([])
+  const pendingRef = useRef(0)
+  const mountedRef = useRef(true)
+  const onDoneRef = useRef(onDone)
+  useLayoutEffect(() => {
+    onDoneRef.current = onDone
+  })
+  /** The latest judged frame, for a manual capture's quality. */
+  const lastRef = useRef<{ at: number; quality: number } | null>(null)
+  const autoRef = useRef(new AutoCapture())
+
+  const [phase, setPhase] = useState<'capturing' | 'done'>('capturing')
+  const [camera, setCamera] = useState<CameraState>({ kind: 'starting' })
+  const [attempt, setAttempt] = useState(0)
+  const [deviceId, setDeviceId] = useState<string | undefined>(undefined)
+  const [cameras, setCameras] = useState<MediaDeviceInfo[]>([])
+  const [detector, setDetector] = useState<DetectorState>({ kind: 'loading' })
+  const [guidance, setGuidance] = useState('')
+  const [progress, setProgress] = useState(0)
+  const [samples, setSamples] = useState<CapturedSample[]>([])
+  const [problem, setProblem] = useState<string | null>(null)
+  /** Quality-loop frames per second over the last second (diagnostics: data-fps on the panel). */
+  const [fps, setFps] = useState(0)
+
+  const total = Math.max(1, Math.floor(count))
+
+  useEffect(() => {
+    mountedRef.current = true
+    return () => {
+      mountedRef.current = false
+    }
+  }, [])
+
+  // The face detector: loaded once per page, shared by every capture.
+  useEffect(() => {
+    let current = true
+    loadFaceDetector().then(
+      (loaded) => {
+        loopStats.backend = loaded.backend
+        if (current) setDetector({ kind: 'ready', detector: loaded })
+      },
+      (error: unknown) => {
+        if (current) setDetector({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) })
+      },
+    )
+    return () => {
+      current = false
+    }
+  }, [])
+
+  const stopCamera = useCallback(() => {
+    stopStream(streamRef.current)
+    streamRef.current = null
+    const video = videoRef.current
+    if (video) video.srcObject = null
+  }, [])
+
+  // The camera: open while capturing, for the chosen device; stopped on done, on switch and on unmount.
+  useEffect(() => {
+    if (phase !== 'capturing') return
+    let current = true
+    setCamera({ kind: 'starting' })
+    openCamera(deviceId)
+      .then(async (stream) => {
+        if (!current) return stopStream(stream)
+        streamRef.current = stream
+        // Unplugged or taken over by another program (stop() by us does not fire this).
+        stream.getVideoTracks()[0]?.addEventListener('ended', () => {
+          if (current) setCamera({ kind: 'error', problem: cameraLost })
+        })
+        const video = videoRef.current
+        if (!video) return stopStream(stream)
+        video.srcObject = stream
+        await video.play().catch(() => {})
+        if (!video.videoWidth) await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }))
+        if (!current) return
+        setCamera({ kind: 'running', width: video.videoWidth, height: video.videoHeight })
+        setCameras(await listCameras().catch(() => []))
+      })
+      .catch((error: unknown) => {
+        if (current) setCamera({ kind: 'error', problem: describeCameraError(error) })
+      })
+    return () => {
+      current = false
+      stopCamera()
+    }
+  }, [phase, deviceId, attempt, stopCamera])
+
+  // Cameras plugged in or out while the picker is shown.
+  useEffect(() => {
+    const devices = navigator.mediaDevices
+    if (!devices?.addEventListener) return
+    const refresh = () => void listCameras().then((list) => mountedRef.current && setCameras(list), () => {})
+    devices.addEventListener('devicechange', refresh)
+    return () => devices.removeEventListener('devicechange', refresh)
+  }, [])
+
+  /** Encodes a frame and adds it to the set; completes the set when it is full. */
+  const addSample = useCallback(
+    async (source: HTMLCanvasElement, quality: number) => {
+      if (samplesRef.current.length + pendingRef.current >= total) return
+      pendingRef.current++
+      try {
+        const image = await encodeFrame(source, source.width, source.height)
+        if (!mountedRef.current) return
+        const sample: CapturedSample = { base64: image.base64, width: image.width, height: image.height, dataUrl: image.dataUrl, quality: Math.round(quality * 1000) / 1000 }
+        const next = [...samplesRef.current, sample]
+        samplesRef.current = next
+        setSamples(next)
+        setProblem(null)
+        if (next.length >= total) {
+          // Privacy: the camera goes off the moment the set is complete.
+          stopCamera()
+          setCamera({ kind: 'off' })
+          setPhase('done')
+          setGuidance(total === 1 ? 'Photo taken.' : `All ${total} photos taken.`)
+          onDoneRef.current(next)
+        } else {
+          setGuidance(`Photo ${next.length} of ${total} taken. Stay in the oval for the next one.`)
+        }
+      } catch (error) {
+        if (mountedRef.current) setProblem(error instanceof Error ? error.message : 'The photo could not be taken.')
+      } finally {
+        pendingRef.current--
+      }
+    },
+    [total, stopCamera],
+  )
+
+  // The quality loop: grab a frame, detect, judge, guide, and take the best frame once steady.
+  const running = camera.kind === 'running' && phase === 'capturing'
+  const activeDetector = detector.kind === 'ready' ? detector.detector : null
+  useEffect(() => {
+    const video = videoRef.current
+    if (!running || !activeDetector || !video) return
+    let stopped = false
+    const auto = autoRef.current
+    auto.reset()
+    const width = video.videoWidth
+    const height = video.videoHeight
+    const frame = canvas(width, height)
+    const frameCtx = context2d(frame)
+    const best = canvas(width, height)
+    const small = canvas(DETECT_WIDTH, Math.round((DETECT_WIDTH * height) / width))
+    const smallCtx = context2d(small, true)
+    const crop = canvas(CROP_WIDTH, CROP_WIDTH)
+    const tiny = canvas(32, 24)
+    const scale = small.width / width
+    const outputScale = fitWithinLimits(width, height)?.scale ?? 1
+    let previous: FaceObservation | null = null
+    let previousAt = 0
+    let shown = ''
+    let candidate: { message: string; since: number } | null = null
+    let shownProgress = -1
+    let fpsFrames = 0
+    let fpsSince = performance.now()
+
+    const propose = (message: string, now: number, immediate = false) => {
+      if (message === shown) {
+        candidate = null
+        return
+      }
+      if (candidate?.message !== message) candidate = { message, since: now }
+      if (immediate || shown === '' || now - candidate.since >= GUIDANCE_SETTLE_MS) {
+        shown = message
+        candidate = null
+        setGuidance(message)
+      }
+    }
+
+    const step = async () => {
+      const started = performance.now()
+      frameCtx.drawImage(video, 0, 0, width, height)
+      smallCtx.drawImage(frame, 0, 0, small.width, small.height)
+      const found = await activeDetector.detect(small)
+      if (stopped) return
+      const faces = found.map((f) => ({
+        ...f,
+        box: { x: f.box.x / scale, y: f.box.y / scale, width: f.box.width / scale, height: f.box.height / scale },
+        leftEye: f.leftEye && { x: f.leftEye.x / scale, y: f.leftEye.y / scale },
+        rightEye: f.rightEye && { x: f.rightEye.x / scale, y: f.rightEye.y / scale },
+      }))
+      const face = faces[0]
+      let frameLuma: number | undefined
+      if (!face) {
+        const tinyCtx = context2d(tiny, true)
+        tinyCtx.drawImage(small, 0, 0, tiny.width, tiny.height)
+        const pixels = tinyCtx.getImageData(0, 0, tiny.width, tiny.height).data
+        let sum = 0
+        for (let p = 0; p < pixels.length; p += 4) sum += 0.299 * pixels[p]! + 0.587 * pixels[p + 1]! + 0.114 * pixels[p + 2]!
+        frameLuma = sum / (pixels.length / 4)
+      }
+      const now = performance.now()
+      const cropImage = face && faces.length === 1 ? readRegion(frame, innerFaceRegion(face.box, { width, height }), crop) : null
+      const assessment: Assessment = assessFrame({
+        frame: { width, height },
+        faces,
+        crop: cropImage,
+        previous,
+        elapsedMs: now - previousAt,
+        frameLuma,
+        outputScale,
+      })
+      previous = faces.length === 1 && face ? face : null
+      previousAt = now
+      lastRef.current = { at: now, quality: assessment.quality }
+      loopStats.last = {
+        faces: faces.length,
+        failing: assessment.failing?.check ?? null,
+        quality: assessment.quality,
+        eyeDistance: face ? eyeDistance(face) : undefined,
+        pose: face?.pose,
+        brightness: assessment.brightness,
+        sharpness: assessment.sharpness,
+      }
+
+      const decision = auto.update(now, assessment.ok, assessment.quality)
+      if (decision.keep) context2d(best).drawImage(frame, 0, 0)
+      const shownStep = Math.round(decision.progress * 20) / 20
+      if (shownStep !== shownProgress) {
+        shownProgress = shownStep
+        setProgress(shownStep)
+      }
+      if (decision.capture) {
+        const quality = auto.bestQuality
+        auto.captured(now)
+        const snapshot = canvas(width, height)
+        context2d(snapshot).drawImage(best, 0, 0)
+        void addSample(snapshot, quality)
+        shown = '' // the capture's own message is shown; the next one replaces it at once
+      } else if (decision.state === 'steady') {
+        propose('Hold still…', now, true)
+      } else if (decision.state === 'waiting' && assessment.failing?.guidance) {
+        propose(assessment.failing.guidance, now)
+      }
+      loopStats.frames++
+      loopStats.busyMs += performance.now() - started
+      fpsFrames++
+      if (now - fpsSince >= 1000) {
+        setFps(Math.round((fpsFrames * 10000) / (now - fpsSince)) / 10)
+        fpsFrames = 0
+        fpsSince = now
+      }
+    }
+
+    const loop = async () => {
+      resetLoopStats()
+      while (!stopped) {
+        const started = performance.now()
+        if (video.readyState >= 2 && video.videoWidth === width) {
+          try {
+            await step()
+          } catch (error) {
+            // One bad frame (e.g. the camera switching) is not worth stopping for; a broken detector is.
+            if (!stopped) setProblem(`Face guidance stopped: ${error instanceof Error ? error.message : String(error)}. Use “Capture now”.`)
+            return
+          }
+        }
+        const wait = Math.max(0, MIN_FRAME_MS - (performance.now() - started))
+        await new Promise((resolve) => setTimeout(resolve, wait))
+      }
+    }
+    void loop()
+    return () => {
+      stopped = true
+      setProgress(0)
+      setFps(0)
+    }
+  }, [running, activeDetector, addSample])
+
+  const captureNow = () => {
+    const video = videoRef.current
+    if (!video || camera.kind !== 'running' || !video.videoWidth) return
+    const snapshot = canvas(video.videoWidth, video.videoHeight)
+    context2d(snapshot).drawImage(video, 0, 0)
+    const now = performance.now()
+    const last = lastRef.current
+    let quality: number
+    if (activeDetector && last && now - last.at < 500) quality = last.quality
+    else {
+      const centre = readRegion(snapshot, ovalRegion(snapshot.width, snapshot.height), canvas(CROP_WIDTH, CROP_WIDTH))
+      quality = centre ? assessWithoutDetection(centre).quality : 0
+    }
+    autoRef.current.captured(now)
+    void addSample(snapshot, quality)
+  }
+
+  const retake = (index: number) => {
+    const next = samplesRef.current.filter((_, i) => i !== index)
+    samplesRef.current = next
+    setSamples(next)
+    setGuidance(`Photo ${index + 1} removed. Look at the camera for a new one.`)
+    if (phase === 'done') setPhase('capturing')
+  }
+
+  const titleId = `${ids}-title`
+  const guidanceText =
+    phase === 'done'
+      ? guidance
+      : camera.kind === 'starting' || camera.kind === 'off'
+        ? 'Starting the camera…'
+        : camera.kind === 'error'
+          ? camera.problem.title
+          : guidance ||
+            (detector.kind === 'loading'
+              ? 'Loading face guidance… You can already use “Capture now”.'
+              : detector.kind === 'failed'
+                ? 'Centre the face in the oval, then press “Capture now”.'
+                : 'Look at the camera with your face inside the oval.')
+  const ovalRy = camera.kind === 'running' ? OVAL_RY * camera.height : 0
+  const viewWidth = camera.kind === 'running' ? camera.width : 4
+  const viewHeight = camera.kind === 'running' ? camera.height : 3
+
+  return (
+    <section className="gc" aria-labelledby={label ? titleId : undefined} aria-label={label ? undefined : 'Face capture'} data-fps={fps || undefined}>
+      {label ? (
+        <h2 id={titleId} className="gc-title">
+          {label}
+        </h2>
+      ) : null}
+
+      {camera.kind === 'error' && phase === 'capturing' ? (
+        <Notice kind="error" title={camera.problem.title}>
+          <p>{camera.problem.message}</p>
+          <Button variant="secondary" onClick={() => setAttempt((n) => n + 1)}>
+            Try again
+          </Button>
+        </Notice>
+      ) : null}
+
+      {detector.kind === 'failed' && phase === 'capturing' ? (
+        <Notice kind="warning" title="Face guidance is unavailable">
+          <p>The face detector could not load on this computer, so photos are not taken automatically. Centre the face in the oval, check that it is sharp and well lit, then press “Capture now”.</p>
+          <p className="gc-detail">{detector.reason}</p>
+        </Notice>
+      ) : null}
+
+      {phase === 'capturing' && cameras.length > 1 ? (
+        <div className="field gc-camera">
+          <label htmlFor={`${ids}-camera`}>Camera</label>
+          <select id={`${ids}-camera`} value={deviceId ?? streamRef.current?.getVideoTracks()[0]?.getSettings().deviceId ?? ''} onChange={(e) => setDeviceId(e.target.value || undefined)}>
+            {cameras.map((device, i) => (
+              <option key={device.deviceId || i} value={device.deviceId}>
+                {device.label || `Camera ${i + 1}`}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+
+      <div className={`gc-stage${phase === 'capturing' && camera.kind !== 'error' ? '' : ' gc-hidden'}`}>
+        <video ref={videoRef} className="gc-video" muted playsInline aria-hidden="true" />
+        {camera.kind === 'running' ? (
+          <svg className="gc-guide" viewBox={`0 0 ${viewWidth} ${viewHeight}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
+            <path
+              className="gc-shade"
+              fillRule="evenodd"
+              d={`M0 0H${viewWidth}V${viewHeight}H0Z M${viewWidth / 2 - 0.75 * ovalRy} ${viewHeight / 2}a${0.75 * ovalRy} ${ovalRy} 0 1 0 ${1.5 * ovalRy} 0a${0.75 * ovalRy} ${ovalRy} 0 1 0 ${-1.5 * ovalRy} 0Z`}
+            />
+            <ellipse className={`gc-oval${progress > 0 ? ' gc-oval-steady' : ''}`} cx={viewWidth / 2} cy={viewHeight / 2} rx={0.75 * ovalRy} ry={ovalRy} />
+            {progress > 0 ? <ellipse className="gc-progress" cx={viewWidth / 2} cy={viewHeight / 2} rx={0.75 * ovalRy} ry={ovalRy} pathLength={100} strokeDasharray={`${progress * 100} 100`} /> : null}
+          </svg>
+        ) : null}
+      </div>
+
+      <p className="gc-guidance" role="status" aria-live="polite" aria-atomic="true" data-testid="capture-guidance">
+        {guidanceText}
+      </p>
+      <p className="hint gc-count">
+        {phase === 'done' ? `${samples.length} of ${total} photo${total === 1 ? '' : 's'} taken` : `Photo ${Math.min(samples.length + 1, total)} of ${total}`}
+      </p>
+
+      {problem ? (
+        <Notice kind="error" title="The photo was not taken">
+          <p>{problem}</p>
+        </Notice>
+      ) : null}
+
+      <div className="actions">
+        {phase === 'capturing' ? (
+          <Button onClick={captureNow} disabled={camera.kind !== 'running'}>
+            Capture now
+          </Button>
+        ) : null}
+        {onCancel ? (
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+
+      {samples.length > 0 ? (
+        <ul className="thumbs gc-thumbs" aria-label="Photos taken">
+          {samples.map((sample, i) => (
+            <li key={sample.dataUrl.slice(-32) + i}>
+              <img src={sample.dataUrl} alt={`Photo ${i + 1}`} width={160} height={Math.round((160 * sample.height) / sample.width)} />
+              <span className="hint">Quality {Math.round(sample.quality * 100)} %</span>
+              <Button variant="secondary" onClick={() => retake(i)}>
+                Retake photo {i + 1}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  )
+}

@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import sharp from 'sharp'
+import { projectRoot } from '../support/process'
+import { startWebHost, type TestWebHost } from '../support/web-host'
+
+// The visitor flows in Debian Chromium against the web host and the real embedded engine. The
+// fake webcam shows the face in test/fixtures/generated/face.png (a photo shipped in face-api).
+const fixture = (name: string) => join(projectRoot, 'test/fixtures/generated', name)
+const VISITOR = 'camera.visitor@example.com'
+
+test.describe.configure({ mode: 'serial' })
+
+let host: TestWebHost
+
+test.beforeAll(async () => {
+  host = await startWebHost()
+  await expect.poll(async () => (await host.bridge('getEngineStatus')).state, { timeout: 60_000 }).toBe('running')
+})
+
+test.afterAll(async () => {
+  await host.stop()
+})
+
+async function open(page: Page, tile: string) {
+  await page.goto('about:blank') // a fresh load: going to the launch URL again would only change the hash
+  await page.goto(host.launchUrl)
+  await page.locator('.tiles').getByRole('button', { name: new RegExp(`^${tile}`) }).click()
+}
+
+/** Lets the guided capture take its photos: automatically, or with "Capture now" if it hesitates. */
+async function capture(page: Page, until: () => Promise<boolean>) {
+  for (let i = 0; i < 60 && !(await until()); i++) {
+    const manual = page.getByRole('button', { name: 'Capture now' })
+    if ((await manual.isVisible()) && (await manual.isEnabled()) && i > 5) await manual.click().catch(() => {})
+    await page.waitForTimeout(500)
+  }
+  expect(await until()).toBe(true)
+}
+
+async function axe(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
+}
+
+test('enrolls a visitor end to end with consent and the camera', async ({ page }) => {
+  await open(page, 'Enroll visitor')
+  await page.getByLabel('Visitor’s e-mail').fill('not-an-email')
+  await page.getByLabel('The visitor has read this and agrees').check()
+  await page.getByRole('button', { name: 'Continue to photos' }).click()
+  await expect(page.getByText('Enter the visitor’s e-mail address')).toBeVisible()
+  await page.getByLabel('Visitor’s e-mail').fill(VISITOR)
+  await axe(page)
+  await page.getByRole('button', { name: 'Continue to photos' }).click()
+  await capture(page, () => page.getByRole('heading', { name: 'Check the photos' }).isVisible())
+  await expect(page.getByRole('img', { name: /Photo \d of the visitor/ })).toHaveCount(3)
+  await page.screenshot({ path: 'test-results/screens/enroll-review.png', fullPage: true })
+  await page.getByRole('button', { name: `Enroll ${VISITOR}` }).click()
+  await expect(page.getByText(`${VISITOR} is enrolled`)).toBeVisible({ timeout: 30_000 })
+  await axe(page)
+  await page.screenshot({ path: 'test-results/screens/enroll-done.png', fullPage: true })
+})
+
+test('verifies the same visitor, and refuses a different person', async ({ page }) => {
+  await host.bridge('enrollVisitor', { userId: 'someone.else@example.com', samples: [readFileSync(fixture('person-b.jpg')).toString('base64')], consent: true })
+  for (const [email, decision] of [
+    [VISITOR, 'Identity confirmed'],
+    ['someone.else@example.com', 'Not confirmed'],
+  ] as const) {
+    await open(page, 'Verify identity')
+    await page.getByLabel('Visitor’s e-mail').fill(email)
+    await page.getByRole('button', { name: 'Continue to photo' }).click()
+    await capture(page, () => page.getByTestId('verify-decision').isVisible())
+    await expect(page.getByText(decision, { exact: true })).toBeVisible()
+    await axe(page)
+  }
+  await page.screenshot({ path: 'test-results/screens/verify.png', fullPage: true })
+})
+
+test('identifies the enrolled visitor from the camera', async ({ page }) => {
+  await open(page, 'Who is this?')
+  await capture(page, () => page.getByTestId('identify-decision').isVisible())
+  await expect(page.getByTestId('identify-decision')).toHaveText(`Best match: ${VISITOR}`)
+  await expect(page.getByRole('table')).toContainText(VISITOR)
+  await axe(page)
+  await page.screenshot({ path: 'test-results/screens/identify.png', fullPage: true })
+})
+
+test('face match: same face passes, different faces fail, wrong and oversize files are refused with the reason', async ({ page }) => {
+  await open(page, 'Face match')
+  const slot = (n: number) => page.getByLabel(`Choose a file for image ${n}`)
+  await slot(1).setInputFiles(fixture('person-a1.jpg'))
+  await slot(2).setInputFiles(fixture('person-a2.jpg'))
+  await page.getByRole('button', { name: 'Compare' }).click()
+  await expect(page.getByTestId('match-decision')).toContainText('passes the pass mark of 48')
+  await expect(page.getByText('Same person')).toBeVisible()
+  await axe(page)
+  await page.screenshot({ path: 'test-results/screens/face-match.png', fullPage: true })
+
+  await slot(2).setInputFiles(fixture('person-b.jpg'))
+  await page.getByRole('button', { name: 'Compare' }).click()
+  await expect(page.getByText('Different people')).toBeVisible()
+
+  await slot(2).setInputFiles({ name: 'notes.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'binary') })
+  await expect(page.getByTestId('match-slot-2').getByRole('alert')).toHaveText('notes.gif: The file is not a JPEG or PNG image.')
+  const noise = await sharp(Buffer.from(Array.from({ length: 1000 * 1000 * 3 }, (_, i) => (i * 2654435761) % 251)), { raw: { width: 1000, height: 1000, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer()
+  await slot(1).setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: noise })
+  await expect(page.getByTestId('match-slot-1').getByRole('alert')).toContainText('huge.png: The file is 2.9 MB; the limit is 2.0 MB.')
+})
+
+test('an enrollment made while the engine is down is queued, then delivered when it is back', async ({ page }) => {
+  await open(page, 'Enroll visitor')
+  await page.getByLabel('Visitor’s e-mail').fill('offline.visitor@example.com')
+  await page.getByLabel('The visitor has read this and agrees').check()
+  await page.getByRole('button', { name: 'Continue to photos' }).click()
+  await capture(page, () => page.getByRole('heading', { name: 'Check the photos' }).isVisible())
+
+  const { pid } = await host.bridge('getEngineStatus')
+  process.kill(pid, 'SIGKILL')
+  await page.getByRole('button', { name: 'Enroll offline.visitor@example.com' }).click()
+  await expect(page.getByText('Saved, will be sent later')).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByTestId('offline-banner')).toBeVisible()
+  await page.screenshot({ path: 'test-results/screens/enroll-queued.png', fullPage: true })
+
+  await expect.poll(async () => (await host.bridge('getOutbox')).counts.delivered, { timeout: 90_000 }).toBe(1)
+  await expect(page.getByTestId('offline-banner')).toBeHidden({ timeout: 30_000 })
+  const person = await host.bridge('identifyVisitor', { sample: readFileSync(fixture('face.png')).toString('base64') })
+  expect(person.candidates.map((c: { userId: string }) => c.userId)).toContain('offline.visitor@example.com')
+})
+
+test('removing a visitor another tenant also holds only takes them out of this tenant (the seed rule)', async ({ page }) => {
+  const sample = readFileSync(fixture('person-e.jpg')).toString('base64')
+  await host.bridge('saveSettings', { tenantCode: 'BRANCH' })
+  await host.bridge('enrollVisitor', { userId: 'shared.visitor@example.com', samples: [sample], consent: true })
+  await host.bridge('saveSettings', { tenantCode: 'KIOSK' })
+  await host.bridge('enrollVisitor', { userId: 'shared.visitor@example.com', samples: [sample], consent: true })
+
+  await page.goto('about:blank')
+  await page.goto(host.launchUrl)
+  await page.getByRole('button', { name: 'Staff area' }).click()
+  await page.getByRole('button', { name: 'Details of shared.visitor@example.com' }).click()
+  const detail = page.getByTestId('person-detail')
+  await detail.getByRole('button', { name: 'Remove visitor' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Remove shared.visitor@example.com?' })
+  await expect(dialog).toContainText('Other tenants hold them too (BRANCH)')
+  await dialog.getByRole('button', { name: 'Remove visitor' }).click()
+  await expect(page.getByText('shared.visitor@example.com was removed from tenant KIOSK only.')).toBeVisible()
+  await expect(page.getByRole('listitem').filter({ hasText: /^BRANCH$/ })).toBeVisible()
+  // The person and their face stay for BRANCH.
+  const found = await host.bridge('identifyVisitor', { sample })
+  expect(found.candidates.map((c: { userId: string }) => c.userId)).toContain('shared.visitor@example.com')
+})
