@@ -4,7 +4,8 @@ import { AutoCapture } from '../camera/auto-capture'
 import { cameraLost, describeCameraError, listCameras, openCamera, stopStream, type CameraProblem } from '../camera/camera'
 import { loadFaceDetector, type FaceDetector } from '../camera/detector'
 import { encodeFrame } from '../camera/encode'
-import { assessFrame, assessWithoutDetection, CROP_WIDTH, eyeDistance, innerFaceRegion, type Assessment, type Box, type FaceObservation } from '../camera/quality'
+import { assessFrame, assessWithoutDetection, CROP_WIDTH, eyeDistance, innerFaceRegion, type Assessment, type FaceObservation } from '../camera/quality'
+import { canvas, context2d, ovalRegion, OVAL_RY, readRegion } from '../camera/frame-canvas'
 import { loopStats, resetLoopStats } from '../camera/stats'
 import { Button, Notice } from './ui'
 import './GuidedCapture.css'
@@ -40,45 +41,9 @@ const DETECT_WIDTH = 320
 const MIN_FRAME_MS = 33
 /** A new guidance message must hold this long before it replaces the shown one (no flicker). */
 const GUIDANCE_SETTLE_MS = 300
-/** The oval guide, as shares of the frame height (rx follows as 3/4 of ry). */
-const OVAL_RY = 0.4
 
 type CameraState = { kind: 'off' } | { kind: 'starting' } | { kind: 'running'; width: number; height: number } | { kind: 'error'; problem: CameraProblem }
 type DetectorState = { kind: 'loading' } | { kind: 'ready'; detector: FaceDetector } | { kind: 'failed'; reason: string }
-
-function canvas(width: number, height: number): HTMLCanvasElement {
-  const c = document.createElement('canvas')
-  c.width = width
-  c.height = height
-  return c
-}
-
-function context2d(c: HTMLCanvasElement, readBack = false): CanvasRenderingContext2D {
-  const ctx = c.getContext('2d', readBack ? { willReadFrequently: true } : undefined)
-  if (!ctx) throw new Error('The browser could not draw the camera picture.')
-  return ctx
-}
-
-/** Resamples a region of the frame to a small RGBA image (for sharpness and brightness). */
-function readRegion(source: HTMLCanvasElement, region: Box, target: HTMLCanvasElement): ImageData | null {
-  if (region.width < 4 || region.height < 4) return null
-  const width = CROP_WIDTH
-  const height = Math.max(4, Math.round((CROP_WIDTH * region.height) / region.width))
-  if (target.width !== width || target.height !== height) {
-    target.width = width
-    target.height = height
-  }
-  const ctx = context2d(target, true)
-  ctx.drawImage(source, region.x, region.y, region.width, region.height, 0, 0, width, height)
-  return ctx.getImageData(0, 0, width, height)
-}
-
-/** The centre of the frame where the oval is: judged when there is no face detection. */
-function ovalRegion(width: number, height: number): Box {
-  const ry = OVAL_RY * height * 0.8
-  const rx = ry * 0.75
-  return { x: width / 2 - rx, y: height / 2 - ry, width: 2 * rx, height: 2 * ry }
-}
 
 /**
  * Guided face capture: camera picker, live preview with an oval guide, per-frame quality checks
@@ -481,19 +446,25 @@ export function GuidedCapture({ count, onDone, onCancel, label }: GuidedCaptureP
         ) : null}
       </div>
 
-      {samples.length > 0 ? (
-        <ul className="thumbs gc-thumbs" aria-label="Photos taken">
-          {samples.map((sample, i) => (
-            <li key={sample.dataUrl.slice(-32) + i}>
-              <img src={sample.dataUrl} alt={`Photo ${i + 1}`} width={160} height={Math.round((160 * sample.height) / sample.width)} />
-              <span className="hint">Quality {Math.round(sample.quality * 100)} %</span>
-              <Button variant="secondary" onClick={() => retake(i)}>
-                Retake photo {i + 1}
-              </Button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <CaptureThumbnails samples={samples} onRetake={retake} />
     </section>
+  )
+}
+
+/** The photos taken so far, each with its quality and a "Retake" button. */
+function CaptureThumbnails({ samples, onRetake }: { samples: CapturedSample[]; onRetake: (index: number) => void }) {
+  if (samples.length === 0) return null
+  return (
+    <ul className="thumbs gc-thumbs" aria-label="Photos taken">
+      {samples.map((sample, i) => (
+        <li key={sample.dataUrl.slice(-32) + i}>
+          <img src={sample.dataUrl} alt={`Photo ${i + 1}`} width={160} height={Math.round((160 * sample.height) / sample.width)} />
+          <span className="hint">Quality {Math.round(sample.quality * 100)} %</span>
+          <Button variant="secondary" onClick={() => onRetake(i)}>
+            Retake photo {i + 1}
+          </Button>
+        </li>
+      ))}
+    </ul>
   )
 }
