@@ -16,14 +16,21 @@ export function Button({
   )
 }
 
-/** A labelled input with its hint and error wired for screen readers. */
-export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string | null }) {
+/** What a form control needs to be labelled and described: its id and aria attributes. */
+export interface ControlWiring {
+  id: string
+  'aria-invalid': true | undefined
+  'aria-describedby': string | undefined
+}
+
+/** Label, control, hint and error, wired for screen readers; `control` renders the input itself. */
+export function FieldFrame({ label, hint, error, control }: { label: string; hint?: string | undefined; error?: string | null | undefined; control: (wiring: ControlWiring) => ReactNode }) {
   const id = useId()
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      {control({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
       {hint ? (
         <p id={`${id}-hint`} className="hint">
           {hint}
@@ -36,6 +43,11 @@ export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTML
       ) : null}
     </div>
   )
+}
+
+/** A labelled input with its hint and error wired for screen readers. */
+export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string | null }) {
+  return <FieldFrame label={label} hint={hint} error={error} control={(wiring) => <input {...wiring} {...input} />} />
 }
 
 /** A message block; errors are announced as alerts. */
@@ -84,5 +96,17 @@ export function ErrorNotice({ error, title = 'That did not work' }: { error: unk
       <p>{message}</p>
       {next ? <p>{next}</p> : null}
     </Notice>
+  )
+}
+
+/** A load that failed: what went wrong, what to do, and a button to try again. */
+export function LoadError({ error, title, onRetry }: { error: unknown; title: string; onRetry: () => void }) {
+  return (
+    <>
+      <ErrorNotice error={error} title={title} />
+      <Button variant="secondary" onClick={onRetry}>
+        Try again
+      </Button>
+    </>
   )
 }

@@ -1,5 +1,5 @@
 import { kiosk } from '../bridge/kiosk'
-import { Busy, Button, ErrorNotice } from '../components/ui'
+import { Busy, LoadError } from '../components/ui'
 import { EngineSection, pluginOf } from './staff/EngineAdmin'
 import { useLoad } from './staff/hooks'
 import { AlgorithmsSection, AppsSection, TenantSection } from './staff/TenantAdmin'
@@ -20,12 +20,7 @@ export function AdminScreen() {
 
       {tenant.loading && !tenant.data ? <Busy label="Loading the tenant…" /> : null}
       {tenant.error ? (
-        <>
-          <ErrorNotice error={tenant.error} title="The tenant could not be loaded" />
-          <Button variant="secondary" onClick={() => void tenant.reload()}>
-            Try again
-          </Button>
-        </>
+        <LoadError error={tenant.error} title="The tenant could not be loaded" onRetry={() => void tenant.reload()} />
       ) : null}
       {tenant.data ? (
         <div className="staff-sections">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { OutboxItem, OutboxItemState, OutboxState } from '../../../electron/shared/outbox'
 import { kiosk } from '../bridge/kiosk'
-import { Busy, Button, ErrorNotice, Notice } from '../components/ui'
+import { Busy, Button, ErrorNotice, Notice, LoadError } from '../components/ui'
 import { useLive } from '../store/live'
 import { ConfirmDialog } from './staff/controls'
 import { formatDateTime, formatFromNow, plural } from './staff/format'
@@ -78,12 +78,7 @@ export function OutboxScreen() {
 
       {!state && initial.loading ? <Busy label="Loading the outbox…" /> : null}
       {!state && initial.error ? (
-        <>
-          <ErrorNotice error={initial.error} title="The outbox could not be loaded" />
-          <Button variant="secondary" onClick={() => void initial.reload()}>
-            Try again
-          </Button>
-        </>
+        <LoadError error={initial.error} title="The outbox could not be loaded" onRetry={() => void initial.reload()} />
       ) : null}
 
       {state && counts ? (

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { RemoveVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
-import { Busy, Button, ErrorNotice, Field, Notice } from '../components/ui'
+import { Busy, Button, Field, Notice, LoadError } from '../components/ui'
 import { useLive } from '../store/live'
 import { SelectField } from './staff/controls'
 import { enrollmentWords, formatDateTime, plural } from './staff/format'
@@ -80,12 +80,7 @@ export function PersonsScreen() {
         <div className="staff-list">
           {list.loading ? <Busy label="Searching…" /> : null}
           {list.error ? (
-            <>
-              <ErrorNotice error={list.error} title="The visitor list could not be loaded" />
-              <Button variant="secondary" onClick={() => void list.reload()}>
-                Try again
-              </Button>
-            </>
+            <LoadError error={list.error} title="The visitor list could not be loaded" onRetry={() => void list.reload()} />
           ) : null}
           {page ? (
             page.totalElements === 0 ? (

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react'
 import type { TemplateTypeInfo } from '../../../electron/shared/api-models'
 import type { BioEngineAuth, KioskMode, KioskSettings, SettingsPatch } from '../../../electron/shared/settings'
 import { kiosk } from '../bridge/kiosk'
-import { Busy, Button, ErrorNotice, Field, Notice } from '../components/ui'
+import { Busy, Button, ErrorNotice, Field, Notice, LoadError } from '../components/ui'
 import { useLive } from '../store/live'
 import { RadioGroup, SelectField } from './staff/controls'
 import { fieldErrorsOf } from './staff/format'
@@ -55,12 +55,7 @@ export function SettingsScreen() {
       <p className="purpose">Where the kiosk’s servers are, which tenant and template type it uses, and how strictly faces must match.</p>
       {settings.loading && !settings.data ? <Busy label="Loading the settings…" /> : null}
       {settings.error && !settings.data ? (
-        <>
-          <ErrorNotice error={settings.error} title="The settings could not be loaded" />
-          <Button variant="secondary" onClick={() => void settings.reload()}>
-            Try again
-          </Button>
-        </>
+        <LoadError error={settings.error} title="The settings could not be loaded" onRetry={() => void settings.reload()} />
       ) : null}
       {settings.data ? <SettingsForm initial={settings.data} /> : null}
     </section>

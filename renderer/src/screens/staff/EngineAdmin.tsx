@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { TemplateTypeInfo } from '../../../../electron/shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
-import { Busy, Button, ErrorNotice, Notice } from '../../components/ui'
+import { Busy, Button, ErrorNotice, Notice, LoadError } from '../../components/ui'
 import { SelectField } from './controls'
 import { formatBytes } from './format'
 import { useAction } from './hooks'
@@ -57,12 +57,7 @@ export function EngineSection({ types, loading, error, onReload }: { types: Temp
       <h3>Template types</h3>
       {loading ? <Busy label="Loading template types…" /> : null}
       {error ? (
-        <>
-          <ErrorNotice error={error} title="The template types could not be loaded" />
-          <Button variant="secondary" onClick={onReload}>
-            Try again
-          </Button>
-        </>
+        <LoadError error={error} title="The template types could not be loaded" onRetry={onReload} />
       ) : null}
       {types ? (
         types.length === 0 ? (

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import type { BiometricInfo } from '../../../../electron/shared/api-models'
 import type { RemoveVisitorResult } from '../../../../electron/shared/workflows'
 import { kiosk } from '../../bridge/kiosk'
-import { Busy, Button, ErrorNotice, Notice } from '../../components/ui'
+import { Busy, Button, Notice, LoadError } from '../../components/ui'
 import { ConfirmDialog } from './controls'
 import { enrollmentWords, formatBytes, formatDateTime, plural } from './format'
 import { useAction, useLoad } from './hooks'
@@ -76,12 +76,7 @@ export function PersonDetailPanel({
 
       {detail.loading && !d ? <Busy label="Loading the visitor…" /> : null}
       {detail.error ? (
-        <>
-          <ErrorNotice error={detail.error} title="This visitor could not be loaded" />
-          <Button variant="secondary" onClick={() => void detail.reload()}>
-            Try again
-          </Button>
-        </>
+        <LoadError error={detail.error} title="This visitor could not be loaded" onRetry={() => void detail.reload()} />
       ) : null}
 
       {d ? (

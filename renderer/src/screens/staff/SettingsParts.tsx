@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react'
 import { serverCredentialNames, type ServerCredentialName, type ServerCredentialsInput } from '../../../../electron/shared/settings'
 import type { ConnectionTestResult, ConnectionTestStep } from '../../../../electron/shared/workflows'
 import { kiosk } from '../../bridge/kiosk'
-import { Busy, Button, ErrorNotice, Field, Notice } from '../../components/ui'
+import { Busy, Button, ErrorNotice, Field, Notice, LoadError } from '../../components/ui'
 import { fieldErrorsOf } from './format'
 import { useAction, useLoad } from './hooks'
 
@@ -69,12 +69,7 @@ export function CredentialsSection() {
       </p>
       {status.loading && !stored ? <Busy label="Checking the keychain…" /> : null}
       {status.error ? (
-        <>
-          <ErrorNotice error={status.error} title="The keychain could not be read" />
-          <Button variant="secondary" onClick={() => void status.reload()}>
-            Try again
-          </Button>
-        </>
+        <LoadError error={status.error} title="The keychain could not be read" onRetry={() => void status.reload()} />
       ) : null}
       <form ref={form} onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
         {serverCredentialNames.map((name) => (

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode, type SelectHTMLAttributes } from 'react'
-import { Button, ErrorNotice } from '../../components/ui'
+import { Button, ErrorNotice, FieldFrame } from '../../components/ui'
 
 /** A labelled select, wired like ui.tsx's Field (hint and error described for screen readers). */
 export function SelectField({
@@ -9,29 +9,21 @@ export function SelectField({
   options,
   ...select
 }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; hint?: string; error?: string | null; options: ReadonlyArray<{ value: string; label: string }> }) {
-  const id = useId()
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...select}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {hint ? (
-        <p id={`${id}-hint`} className="hint">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FieldFrame
+      label={label}
+      hint={hint}
+      error={error}
+      control={(wiring) => (
+        <select {...wiring} {...select}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   )
 }
 
