@@ -157,6 +157,7 @@ export class Biometrics {
     let unreadable = 0
     for (const installed of targets) {
       installed.cache.clear()
+      installed.cache.reserve(this.templates.countOfType(installed.templateType))
       for (const stored of this.templates.allOfType(installed.templateType, () => unreadable++)) {
         const template = decodeTemplate(stored.data)
         installed.cache.put(stored.personId, stored.templateContext, normalize(template.vector))

@@ -1,3 +1,4 @@
+import { createDotKernel, KERNEL_BLOCK, type DotKernel } from './dot-kernel'
 import { dot } from './template-codec'
 
 export interface CacheHit {
@@ -5,13 +6,27 @@ export interface CacheHit {
   similarity: number
 }
 
+const PAGE = 65536
 /**
- * One plugin's in-memory identify cache: all enrolled vectors, normalised, in one contiguous
- * Float32Array scanned linearly. Rows are keyed by (personId, templateContext); a delete moves
- * the last row into the hole so the array stays dense.
+ * The SIMD scan sums in float32, in another order than the exact float64 dot product, so it may be
+ * off by ~1e-6 for unit vectors; rows within this margin of the cut-off are re-scored exactly.
+ */
+const SCAN_MARGIN = 1e-4
+
+/**
+ * One plugin's in-memory identify cache: all enrolled vectors, normalised, in one contiguous block
+ * of the dot kernel's memory, scanned linearly by it. Rows are keyed by (personId, templateContext);
+ * a delete moves the last row into the hole so the block stays dense.
+ *
+ * Memory layout (floats): probe [stride] | rows [capacity × stride] | scores [capacity]. Rows are
+ * padded with zeros to a stride that is a multiple of the kernel's block. Growing the memory keeps
+ * the rows where they are; the scores area is scratch and simply moves to the new end.
  */
 export class TemplateCache {
-  private vectors: Float32Array
+  private readonly kernel: DotKernel = createDotKernel()
+  private readonly stride: number
+  private floats: Float32Array
+  private capacity = 0
   private keys: Array<{ personId: string; context: string }> = []
   private rowOf = new Map<string, number>()
 
@@ -19,11 +34,23 @@ export class TemplateCache {
     readonly dimensions: number,
     initialCapacity = 1024,
   ) {
-    this.vectors = new Float32Array(dimensions * initialCapacity)
+    this.stride = Math.ceil(dimensions / KERNEL_BLOCK) * KERNEL_BLOCK
+    this.floats = new Float32Array(this.kernel.memory.buffer)
+    this.reserve(initialCapacity)
   }
 
   get size(): number {
     return this.keys.length
+  }
+
+  /** Makes room for `rows` templates in all (a rebuild sizes the cache once, not by doubling). */
+  reserve(rows: number): void {
+    if (rows <= this.capacity) return
+    const bytes = 4 * (this.stride + rows * this.stride + rows)
+    const pages = Math.ceil(bytes / PAGE) - this.kernel.memory.buffer.byteLength / PAGE
+    if (pages > 0) this.kernel.memory.grow(pages)
+    this.floats = new Float32Array(this.kernel.memory.buffer)
+    this.capacity = rows
   }
 
   put(personId: string, context: string, vector: Float32Array): void {
@@ -32,11 +59,11 @@ export class TemplateCache {
     let row = this.rowOf.get(key)
     if (row === undefined) {
       row = this.keys.length
-      if ((row + 1) * this.dimensions > this.vectors.length) this.grow()
+      if (row + 1 > this.capacity) this.reserve(Math.max(1024, Math.ceil(this.capacity * 1.5)))
       this.keys.push({ personId, context })
       this.rowOf.set(key, row)
     }
-    this.vectors.set(vector, row * this.dimensions)
+    this.floats.set(vector, this.rowStart(row))
   }
 
   remove(personId: string, context: string): void {
@@ -46,7 +73,7 @@ export class TemplateCache {
     const last = this.keys.length - 1
     if (row !== last) {
       const moved = this.keys[last]!
-      this.vectors.copyWithin(row * this.dimensions, last * this.dimensions, (last + 1) * this.dimensions)
+      this.floats.copyWithin(this.rowStart(row), this.rowStart(last), this.rowStart(last + 1))
       this.keys[row] = moved
       this.rowOf.set(rowKey(moved.personId, moved.context), row)
     }
@@ -67,13 +94,22 @@ export class TemplateCache {
 
   /**
    * The best similarity per person, highest first, keeping only those at or above `minSimilarity`,
-   * at most `maxResults`.
+   * at most `maxResults`. The kernel scores every row; only the few rows near or above the cut-off
+   * are touched again in JS, re-scored exactly, so results equal a plain float64 scan's.
    */
   search(probe: Float32Array, minSimilarity: number, maxResults: number): CacheHit[] {
+    const count = this.keys.length
+    if (count === 0) return []
+    const { stride, floats } = this
+    floats.set(probe, 0)
+    const scoresAt = this.rowStart(this.capacity)
+    this.kernel.scan(0, this.rowStart(0) * 4, count, stride, scoresAt * 4)
     const best = new Map<string, number>()
-    const dims = this.dimensions
-    for (let row = 0; row < this.keys.length; row++) {
-      const similarity = dot(probe, this.vectors.subarray(row * dims, (row + 1) * dims))
+    const cutOff = minSimilarity - SCAN_MARGIN
+    for (let row = 0; row < count; row++) {
+      if (floats[scoresAt + row]! < cutOff) continue
+      const start = this.rowStart(row)
+      const similarity = dot(probe, floats.subarray(start, start + this.dimensions))
       if (similarity < minSimilarity) continue
       const personId = this.keys[row]!.personId
       const previous = best.get(personId)
@@ -85,10 +121,9 @@ export class TemplateCache {
       .slice(0, maxResults)
   }
 
-  private grow(): void {
-    const next = new Float32Array(Math.max(this.vectors.length * 2, this.dimensions * 16))
-    next.set(this.vectors)
-    this.vectors = next
+  /** Index of a row's first float (row `capacity` is where the scores area starts). */
+  private rowStart(row: number): number {
+    return this.stride + row * this.stride
   }
 }
 

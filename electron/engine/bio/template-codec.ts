@@ -1,3 +1,5 @@
+import { endianness } from 'node:os'
+
 /**
  * The template binary: versioned, self-describing, so a template made by POST /biometrics can be
  * enrolled, identified and verified later, and one made by another model is refused.
@@ -8,6 +10,7 @@
 
 const MAGIC = [0x42, 0x4b, 0x54] // "BKT"
 const FORMAT = 1
+const LITTLE_ENDIAN = endianness() === 'LE'
 
 export interface Template {
   plugin: string
@@ -35,7 +38,8 @@ export function encodeTemplate(template: Template): Buffer {
   out.writeUInt8(name.length, 8)
   name.copy(out, 9)
   out.writeFloatLE(template.quality, 9 + name.length)
-  for (let i = 0; i < dims; i++) out.writeFloatLE(template.vector[i]!, header + i * 4)
+  if (LITTLE_ENDIAN) out.set(new Uint8Array(template.vector.buffer, template.vector.byteOffset, dims * 4), header)
+  else for (let i = 0; i < dims; i++) out.writeFloatLE(template.vector[i]!, header + i * 4)
   return out
 }
 
@@ -50,8 +54,11 @@ export function decodeTemplate(bytes: Buffer): Template {
   const plugin = bytes.toString('utf8', 9, 9 + nameLength)
   const quality = bytes.readFloatLE(9 + nameLength)
   const vector = new Float32Array(dims)
-  for (let i = 0; i < dims; i++) vector[i] = bytes.readFloatLE(header + i * 4)
-  if (!vector.every(Number.isFinite)) throw new TemplateFormatError('The template holds values that are not numbers.')
+  // Little-endian hosts (all the kiosk runs on) copy the bytes as they are: a 100k-template cache
+  // rebuild reads 100M floats, and one readFloatLE call per float made decoding ~5x slower.
+  if (LITTLE_ENDIAN) new Uint8Array(vector.buffer).set(bytes.subarray(header, header + dims * 4))
+  else for (let i = 0; i < dims; i++) vector[i] = bytes.readFloatLE(header + i * 4)
+  for (let i = 0; i < dims; i++) if (!Number.isFinite(vector[i]!)) throw new TemplateFormatError('The template holds values that are not numbers.')
   return { plugin, modelVersion, quality, vector }
 }
 

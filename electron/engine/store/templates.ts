@@ -86,6 +86,10 @@ export class TemplateStore {
     }
   }
 
+  countOfType(templateType: string): number {
+    return this.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM templates WHERE template_type = ?').get(templateType)!.n
+  }
+
   /** Deletes matching templates and returns the (type, context) pairs removed. */
   delete(personId: string, templateType?: string, templateContext?: string): Array<{ templateType: string; templateContext: string }> {
     const conditions = ['person_id = ?']
