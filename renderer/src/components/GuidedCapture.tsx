@@ -4,6 +4,7 @@ import { AutoCapture } from '../camera/auto-capture'
 import { cameraLost, describeCameraError, listCameras, openCamera, stopStream, type CameraProblem } from '../camera/camera'
 import { loadFaceDetector, type FaceDetector } from '../camera/detector'
 import { encodeFrame } from '../camera/encode'
+import { armNextFrame } from '../camera/next-frame'
 import { assessFrame, assessWithoutDetection, CROP_WIDTH, eyeDistance, innerFaceRegion, type Assessment, type FaceObservation } from '../camera/quality'
 import { canvas, context2d, ovalRegion, OVAL_RY, readRegion } from '../camera/frame-canvas'
 import { loopStats, resetLoopStats } from '../camera/stats'
@@ -37,8 +38,10 @@ export interface GuidedCaptureProps {
 
 /** Detection runs on a copy this wide: BlazeFace looks at 256 px anyway; plenty for a face in the oval. */
 const DETECT_WIDTH = 320
-/** At most this often (ms): webcams deliver ~30 frames a second, more would judge the same frame twice. */
+/** At most this often (ms): ~30 judged frames a second is plenty, even from a faster camera. */
 const MIN_FRAME_MS = 33
+/** The longest wait for a new camera frame before judging anyway (see armNextFrame). */
+const FRAME_FALLBACK_MS = 200
 /** A new guidance message must hold this long before it replaces the shown one (no flicker). */
 const GUIDANCE_SETTLE_MS = 300
 
@@ -304,17 +307,21 @@ export function GuidedCapture({ count, onDone, onCancel, label }: GuidedCaptureP
       resetLoopStats()
       while (!stopped) {
         const started = performance.now()
+        // Armed before the work: a frame that arrives meanwhile is judged right after it, none twice.
+        const nextFrame = armNextFrame(video, FRAME_FALLBACK_MS)
         if (video.readyState >= 2 && video.videoWidth === width) {
           try {
             await step()
           } catch (error) {
+            nextFrame.cancel()
             // One bad frame (e.g. the camera switching) is not worth stopping for; a broken detector is.
             if (!stopped) setProblem(`Face guidance stopped: ${error instanceof Error ? error.message : String(error)}. Use “Capture now”.`)
             return
           }
         }
-        const wait = Math.max(0, MIN_FRAME_MS - (performance.now() - started))
-        await new Promise((resolve) => setTimeout(resolve, wait))
+        await nextFrame.ready
+        const wait = MIN_FRAME_MS - (performance.now() - started)
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
       }
     }
     void loop()
