@@ -39,6 +39,9 @@ export const HUMAN_CONFIG = {
   segmentation: { enabled: false },
 } as const
 
+/** Pixels (×3 channels) of the largest input whose int32 buffer a worker keeps: 1920×1080, ~25 MB. */
+const MAX_REUSED_INPUT = 1920 * 1080 * 3
+
 type HumanModule = { Human: new (config?: Partial<Config>) => Human }
 
 export async function loadHumanModel(): Promise<FaceModel> {
@@ -53,10 +56,22 @@ export async function loadHumanModel(): Promise<FaceModel> {
   const loaded = Object.values(human.models.loaded()).join(',')
   const info = `Human ${human.version} tfjs ${String(human.tf.version_core)} backend wasm (simd ${String(human.env.wasm.simd)}) models [${loaded}] loaded in ${Math.round(performance.now() - started)} ms`
 
+  // tfjs has no uint8 tensors, so the pixels are widened to int32 (4 bytes each) before the WASM
+  // backend copies them into its own memory. A fresh array per image (12 MB at 1024×1024) made V8
+  // run a full mark-compact after every inference; with one reused buffer per worker, about every third.
+  let input = new Int32Array(0)
+  const widen = (rgb: Uint8Array): Int32Array => {
+    if (rgb.length > MAX_REUSED_INPUT) return Int32Array.from(rgb) // rare: do not keep a huge buffer
+    if (input.length < rgb.length) input = new Int32Array(rgb.length)
+    const view = input.length === rgb.length ? input : input.subarray(0, rgb.length)
+    view.set(rgb)
+    return view
+  }
+
   return {
     info,
     async infer(rgb, width, height) {
-      const tensor = human.tf.tensor3d(rgb, [height, width, 3], 'int32')
+      const tensor = human.tf.tensor3d(widen(rgb), [height, width, 3], 'int32')
       try {
         const result = await human.detect(tensor)
         if (result.error) throw new Error(`Human: ${result.error}`)

@@ -52,7 +52,8 @@ export async function startFacePlugin(spec: FacePluginSpec, options: FacePluginO
     score: (similarity) => similarityToScore(similarity, spec.calibration),
     async analyze(image) {
       const decoded = await decodeImage(image)
-      const { faces } = await pool.run({ rgb: decoded.rgb, width: decoded.width, height: decoded.height })
+      const { faces, ms } = await pool.run({ rgb: decoded.rgb, width: decoded.width, height: decoded.height })
+      options.onInference?.(ms)
       const detected: DetectedFace[] = []
       for (const face of faces) {
         if (face.embedding.length !== spec.dimensions) throw new Error(`${spec.name}: embedding of length ${face.embedding.length}, expected ${spec.dimensions}`)

@@ -50,4 +50,9 @@ export interface FacePluginOptions {
   threads: number
   /** Receives plugin log lines (they end up in the engine's /logs zip). */
   log: (line: string) => void
+  /**
+   * Called with the worker's own inference time of each analysed image, before `analyze` resolves:
+   * the benchmarks set the pipeline's wall time against it (test/bench/sections/pipeline.ts).
+   */
+  onInference?: (ms: number) => void
 }
