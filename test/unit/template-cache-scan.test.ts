@@ -64,3 +64,43 @@ describe('template cache scan', () => {
     })
   }
 })
+
+describe('template cache scan with a low threshold', () => {
+  it('re-scores only the best rows, yet returns exactly the plain scan’s hits', () => {
+    const dims = 32
+    const random = prng(99)
+    const cache = new TemplateCache(dims)
+    const rows: Array<{ personId: string; vector: Float32Array }> = []
+    // 6000 rows over 2500 persons: far more rows pass a low cut-off than are re-scored in one go.
+    for (let i = 0; i < 6000; i++) {
+      const row = { personId: `p${i % 2500}`, vector: unitVector(dims, random) }
+      rows.push(row)
+      cache.put(row.personId, `c${i}`, row.vector)
+    }
+    for (const [min, max] of [[-1, 10], [-1, 100], [0, 1], [0.2, 100], [0.5, 10]] as const) {
+      for (let q = 0; q < 5; q++) {
+        const probe = unitVector(dims, random)
+        expect(cache.search(probe, min, max), `min ${min}, max ${max}`).toEqual(reference(rows, probe, min, max))
+      }
+    }
+  })
+
+  it('lowers the bar when the best rows all belong to one person', () => {
+    const dims = 32
+    const random = prng(5)
+    const cache = new TemplateCache(dims)
+    const rows: Array<{ personId: string; vector: Float32Array }> = []
+    const centre = unitVector(dims, random)
+    // One person with 3000 near-identical templates (more than one re-scoring round), 500 others.
+    for (let i = 0; i < 3500; i++) {
+      const noise = unitVector(dims, random)
+      const vector = i < 3000 ? normalize(centre.map((v, d) => v + 0.05 * noise[d]!)) : noise
+      const row = { personId: i < 3000 ? 'crowd' : `p${i}`, vector }
+      rows.push(row)
+      cache.put(row.personId, `c${i}`, vector)
+    }
+    const hits = cache.search(centre, -1, 10)
+    expect(hits).toHaveLength(10)
+    expect(hits).toEqual(reference(rows, centre, -1, 10))
+  })
+})

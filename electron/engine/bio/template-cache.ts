@@ -12,6 +12,21 @@ const PAGE = 65536
  * off by ~1e-6 for unit vectors; rows within this margin of the cut-off are re-scored exactly.
  */
 const SCAN_MARGIN = 1e-4
+/** Rows re-scored exactly in one go before the bar is raised (see search). */
+const RESCORE_ROWS = 2048
+/** Kernel scores (cosines in [-1, 1]) are counted in this many buckets to place the bar. */
+const BUCKETS = 2048
+const bucketOf = (score: number) => Math.min(BUCKETS - 1, Math.max(0, Math.floor(((score + 1) / 2) * BUCKETS)))
+
+/** The highest bucket edge with at least `wanted` rows at or above it (-1 when there is none). */
+function barFor(histogram: Int32Array, wanted: number): number {
+  let rows = 0
+  for (let bucket = BUCKETS - 1; bucket > 0; bucket--) {
+    rows += histogram[bucket]!
+    if (rows >= wanted) return (bucket / BUCKETS) * 2 - 1
+  }
+  return -1
+}
 
 /**
  * One plugin's in-memory identify cache: all enrolled vectors, normalised, in one contiguous block
@@ -27,6 +42,7 @@ export class TemplateCache {
   private readonly stride: number
   private floats: Float32Array
   private capacity = 0
+  private readonly histogram = new Int32Array(BUCKETS)
   private keys: Array<{ personId: string; context: string }> = []
   private rowOf = new Map<string, number>()
 
@@ -94,31 +110,55 @@ export class TemplateCache {
 
   /**
    * The best similarity per person, highest first, keeping only those at or above `minSimilarity`,
-   * at most `maxResults`. The kernel scores every row; only the few rows near or above the cut-off
-   * are touched again in JS, re-scored exactly, so results equal a plain float64 scan's.
+   * at most `maxResults`. The kernel scores every row; only rows near or above the cut-off are
+   * touched again in JS, re-scored exactly, so results equal a plain float64 scan's.
+   *
+   * A low cut-off (a low threshold) can let most rows through. Then only the best-scored rows are
+   * re-scored: a bar is lowered from the top until the re-scored persons' maxResults-th best lies
+   * above anything a row under the bar could reach (its kernel score + SCAN_MARGIN).
    */
   search(probe: Float32Array, minSimilarity: number, maxResults: number): CacheHit[] {
     const count = this.keys.length
     if (count === 0) return []
-    const { stride, floats } = this
+    const { floats } = this
     floats.set(probe, 0)
     const scoresAt = this.rowStart(this.capacity)
-    this.kernel.scan(0, this.rowStart(0) * 4, count, stride, scoresAt * 4)
-    const best = new Map<string, number>()
+    this.kernel.scan(0, this.rowStart(0) * 4, count, this.stride, scoresAt * 4)
+    const scores = floats.subarray(scoresAt, scoresAt + count)
+
     const cutOff = minSimilarity - SCAN_MARGIN
+    const histogram = this.histogram.fill(0)
+    let passing = 0
     for (let row = 0; row < count; row++) {
-      if (floats[scoresAt + row]! < cutOff) continue
+      const score = scores[row]!
+      if (score < cutOff) continue
+      histogram[bucketOf(score)]!++
+      passing++
+    }
+    const limit = Math.max(RESCORE_ROWS, 4 * maxResults)
+    let wanted = limit
+    for (;;) {
+      const bar = passing <= wanted ? cutOff : Math.max(cutOff, barFor(histogram, wanted))
+      const best = this.rescore(probe, scores, bar, minSimilarity)
+      const hits = [...best].map(([personId, similarity]) => ({ personId, similarity })).sort((a, b) => b.similarity - a.similarity)
+      if (bar === cutOff || (hits.length >= maxResults && hits[maxResults - 1]!.similarity >= bar + SCAN_MARGIN)) return hits.slice(0, maxResults)
+      wanted *= 4
+    }
+  }
+
+  /** Exact best similarity per person over rows whose kernel score is at least `bar`. */
+  private rescore(probe: Float32Array, scores: Float32Array, bar: number, minSimilarity: number): Map<string, number> {
+    const best = new Map<string, number>()
+    for (let row = 0; row < scores.length; row++) {
+      if (scores[row]! < bar) continue
       const start = this.rowStart(row)
-      const similarity = dot(probe, floats.subarray(start, start + this.dimensions))
+      const similarity = dot(probe, this.floats.subarray(start, start + this.dimensions))
       if (similarity < minSimilarity) continue
       const personId = this.keys[row]!.personId
       const previous = best.get(personId)
       if (previous === undefined || similarity > previous) best.set(personId, similarity)
     }
-    return [...best]
-      .map(([personId, similarity]) => ({ personId, similarity }))
-      .sort((a, b) => b.similarity - a.similarity)
-      .slice(0, maxResults)
+    return best
   }
 
   /** Index of a row's first float (row `capacity` is where the scores area starts). */
