@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { projectRoot } from '../support/process'
 import { markdownTable, writeReport, type BenchRow } from './lib/report'
@@ -50,7 +51,8 @@ for (const name of only) {
 
 const file = join(projectRoot, 'bench-results', quick ? 'quick.json' : 'latest.json')
 writeReport(file, { quick, sections: only, rows, errors })
-console.log(`\n${markdownTable(rows)}\n\nwrote ${file}`)
+writeFileSync(file.replace(/\.json$/, '.md'), `${markdownTable(rows)}\n`)
+console.log(`\n${markdownTable(rows)}\n\nwrote ${file} (and the table as .md)`)
 const missed = rows.filter((r) => r.target && !r.target.met)
 if (missed.length > 0) console.log(`targets missed (reported, not failed): ${missed.map((r) => `${r.section}/${r.metric}`).join('; ')}`)
 if (errors.length > 0) {
