@@ -62,7 +62,8 @@ export const outbox: BenchSection = {
       return [
         row('outbox', `drain of ${items} queued enrollments (${SAMPLES} samples each)`, perSecond(drainMs), 'items/s', { name: 'the same enrollments delivered directly (enrollVisitor, sequential)', value: perSecond(directTotal), unit: 'items/s' }, {
           target: { text: '>= 0.8x direct', met: perSecond(drainMs) >= 0.8 * perSecond(directTotal) },
-          note: 'drainNow() from a probe to idle: claim, decrypt, deliver, mark delivered, prune, per item (SQLite WAL, synchronous=FULL, AES-GCM). Direct: half before, half after the drain.',
+          // drainNow() from a probe to idle: claim, decrypt, deliver, mark delivered, prune, per item. Direct: half before, half after.
+          note: 'SQLite WAL, synchronous=FULL, AES-GCM per item',
         }),
       ]
     } finally {
