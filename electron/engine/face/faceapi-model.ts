@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type * as FaceApi from '@vladmandic/face-api'
+import { inputWidener } from './input-buffer'
 import type { FaceModel, RawFace } from './protocol'
 import { faceApiDir, faceApiModelsDir, requireByPath, tfjsWasmDir } from './runtime-paths'
 
@@ -17,7 +18,7 @@ interface Tfjs {
   setBackend(name: string): Promise<boolean>
   ready(): Promise<void>
   getBackend(): string
-  tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): FaceApi.tf.Tensor3D
+  tensor3d(values: Int32Array, shape: [number, number, number], dtype: 'int32'): FaceApi.tf.Tensor3D
   dispose(tensor: unknown): void
   version_core: string
 }
@@ -40,10 +41,12 @@ export async function loadFaceApiModel(): Promise<FaceModel> {
   const options = new faceapi.SsdMobilenetv1Options({ minConfidence: FACEAPI_MIN_CONFIDENCE, maxResults: FACEAPI_MAX_RESULTS })
   const info = `face-api ${faceapi.version} tfjs ${tf.version_core} backend ${tf.getBackend()} models [ssdMobilenetv1,faceLandmark68Net,faceRecognitionNet] loaded in ${Math.round(performance.now() - started)} ms`
 
+  const widen = inputWidener()
+
   return {
     info,
     async infer(rgb, width, height) {
-      const tensor = tf.tensor3d(rgb, [height, width, 3], 'int32')
+      const tensor = tf.tensor3d(widen(rgb), [height, width, 3], 'int32')
       try {
         const results = await faceapi.detectAllFaces(tensor, options).withFaceLandmarks().withFaceDescriptors()
         return results.map(

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { Config, FaceResult, Human } from '@vladmandic/human'
+import { inputWidener } from './input-buffer'
 import { installLocalModelFetch } from './model-fetch'
 import type { FaceModel, RawFace } from './protocol'
 import { humanDir, humanModelsDir, requireByPath, tfjsWasmDir } from './runtime-paths'
@@ -39,9 +40,6 @@ export const HUMAN_CONFIG = {
   segmentation: { enabled: false },
 } as const
 
-/** Pixels (×3 channels) of the largest input whose int32 buffer a worker keeps: 1920×1080, ~25 MB. */
-const MAX_REUSED_INPUT = 1920 * 1080 * 3
-
 type HumanModule = { Human: new (config?: Partial<Config>) => Human }
 
 export async function loadHumanModel(): Promise<FaceModel> {
@@ -56,17 +54,7 @@ export async function loadHumanModel(): Promise<FaceModel> {
   const loaded = Object.values(human.models.loaded()).join(',')
   const info = `Human ${human.version} tfjs ${String(human.tf.version_core)} backend wasm (simd ${String(human.env.wasm.simd)}) models [${loaded}] loaded in ${Math.round(performance.now() - started)} ms`
 
-  // tfjs has no uint8 tensors, so the pixels are widened to int32 (4 bytes each) before the WASM
-  // backend copies them into its own memory. A fresh array per image (12 MB at 1024×1024) made V8
-  // run a full mark-compact after every inference; with one reused buffer per worker, about every third.
-  let input = new Int32Array(0)
-  const widen = (rgb: Uint8Array): Int32Array => {
-    if (rgb.length > MAX_REUSED_INPUT) return Int32Array.from(rgb) // rare: do not keep a huge buffer
-    if (input.length < rgb.length) input = new Int32Array(rgb.length)
-    const view = input.length === rgb.length ? input : input.subarray(0, rgb.length)
-    view.set(rgb)
-    return view
-  }
+  const widen = inputWidener()
 
   return {
     info,
