@@ -14,18 +14,6 @@ export function latency(ms: number[]): Latency {
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99), count: sorted.length }
 }
 
-/** Runs `fn` `warmup` times unmeasured, then `times` times one after another, timing each call. */
-export async function timeCalls(times: number, fn: (i: number) => Promise<unknown> | unknown, warmup = Math.min(20, times)): Promise<Latency> {
-  for (let i = 0; i < warmup; i++) await fn(i)
-  const ms: number[] = []
-  for (let i = 0; i < times; i++) {
-    const started = performance.now()
-    await fn(i)
-    ms.push(performance.now() - started)
-  }
-  return latency(ms)
-}
-
 export interface Measured extends Latency {
   /** Sum of the measured calls' times, for throughputs (work / total time). */
   totalMs: number
