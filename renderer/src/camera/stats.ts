@@ -1,3 +1,6 @@
+import type { FrameAnalysis } from './frame-analyzer'
+import { eyeDistance } from './quality'
+
 /**
  * Counters of the capture quality loop, for the benchmark and the e2e test (which read them from the
  * test harness page) and for diagnostics. Plain module state: one capture runs at a time.
@@ -19,4 +22,35 @@ export function resetLoopStats(): void {
   loopStats.frames = 0
   loopStats.busyMs = 0
   loopStats.since = performance.now()
+}
+
+/** Counts one judged frame: what was measured, and the time it took. */
+export function recordFrame({ faces, assessment }: FrameAnalysis, busyMs: number): void {
+  const face = faces[0]
+  loopStats.last = {
+    faces: faces.length,
+    failing: assessment.failing?.check ?? null,
+    quality: assessment.quality,
+    eyeDistance: face ? eyeDistance(face) : undefined,
+    pose: face?.pose,
+    brightness: assessment.brightness,
+    sharpness: assessment.sharpness,
+  }
+  loopStats.frames++
+  loopStats.busyMs += busyMs
+}
+
+/** Frames per second over the last whole second or more; `tick` answers a new rate once one has passed. */
+export class FpsMeter {
+  private frames = 0
+  private since = performance.now()
+
+  tick(now: number): number | null {
+    this.frames++
+    if (now - this.since < 1000) return null
+    const fps = Math.round((this.frames * 10000) / (now - this.since)) / 10
+    this.frames = 0
+    this.since = now
+    return fps
+  }
 }

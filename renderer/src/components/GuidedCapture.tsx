@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type JSX } from 'react'
-import { fitWithinLimits } from '../../../electron/shared/image-limits'
 import { AutoCapture } from '../camera/auto-capture'
 import { cameraLost, describeCameraError, listCameras, openCamera, stopStream, type CameraProblem } from '../camera/camera'
 import { loadFaceDetector, type FaceDetector } from '../camera/detector'
 import { encodeFrame } from '../camera/encode'
-import { armNextFrame } from '../camera/next-frame'
-import { assessFrame, assessWithoutDetection, CROP_WIDTH, eyeDistance, innerFaceRegion, type Assessment, type FaceObservation } from '../camera/quality'
+import { FrameAnalyzer } from '../camera/frame-analyzer'
 import { canvas, context2d, ovalRegion, OVAL_RY, readRegion } from '../camera/frame-canvas'
-import { loopStats, resetLoopStats } from '../camera/stats'
+import { GuidanceSettler } from '../camera/guidance'
+import { armNextFrame } from '../camera/next-frame'
+import { assessWithoutDetection, CROP_WIDTH } from '../camera/quality'
+import { FpsMeter, loopStats, recordFrame, resetLoopStats } from '../camera/stats'
+import { CaptureThumbnails } from './CaptureThumbnails'
 import { Button, Notice } from './ui'
 import './GuidedCapture.css'
 
@@ -36,8 +38,6 @@ export interface GuidedCaptureProps {
   label?: string
 }
 
-/** Detection runs on a copy this wide: BlazeFace looks at 256 px anyway; plenty for a face in the oval. */
-const DETECT_WIDTH = 320
 /** At most this often (ms): ~30 judged frames a second is plenty, even from a faster camera. */
 const MIN_FRAME_MS = 33
 /** The longest wait for a new camera frame before judging anyway (see armNextFrame). */
@@ -196,86 +196,22 @@ export function GuidedCapture({ count, onDone, onCancel, label }: GuidedCaptureP
     let stopped = false
     const auto = autoRef.current
     auto.reset()
-    const width = video.videoWidth
-    const height = video.videoHeight
-    const frame = canvas(width, height)
-    const frameCtx = context2d(frame)
+    const analyzer = new FrameAnalyzer(video, activeDetector)
+    const { width, height } = analyzer
     const best = canvas(width, height)
-    const small = canvas(DETECT_WIDTH, Math.round((DETECT_WIDTH * height) / width))
-    const smallCtx = context2d(small, true)
-    const crop = canvas(CROP_WIDTH, CROP_WIDTH)
-    const tiny = canvas(32, 24)
-    const scale = small.width / width
-    const outputScale = fitWithinLimits(width, height)?.scale ?? 1
-    let previous: FaceObservation | null = null
-    let previousAt = 0
-    let shown = ''
-    let candidate: { message: string; since: number } | null = null
+    const guide = new GuidanceSettler(setGuidance, GUIDANCE_SETTLE_MS)
+    const fps = new FpsMeter()
     let shownProgress = -1
-    let fpsFrames = 0
-    let fpsSince = performance.now()
-
-    const propose = (message: string, now: number, immediate = false) => {
-      if (message === shown) {
-        candidate = null
-        return
-      }
-      if (candidate?.message !== message) candidate = { message, since: now }
-      if (immediate || shown === '' || now - candidate.since >= GUIDANCE_SETTLE_MS) {
-        shown = message
-        candidate = null
-        setGuidance(message)
-      }
-    }
 
     const step = async () => {
       const started = performance.now()
-      frameCtx.drawImage(video, 0, 0, width, height)
-      smallCtx.drawImage(frame, 0, 0, small.width, small.height)
-      const found = await activeDetector.detect(small)
+      const analysis = await analyzer.analyze()
       if (stopped) return
-      const faces = found.map((f) => ({
-        ...f,
-        box: { x: f.box.x / scale, y: f.box.y / scale, width: f.box.width / scale, height: f.box.height / scale },
-        leftEye: f.leftEye && { x: f.leftEye.x / scale, y: f.leftEye.y / scale },
-        rightEye: f.rightEye && { x: f.rightEye.x / scale, y: f.rightEye.y / scale },
-      }))
-      const face = faces[0]
-      let frameLuma: number | undefined
-      if (!face) {
-        const tinyCtx = context2d(tiny, true)
-        tinyCtx.drawImage(small, 0, 0, tiny.width, tiny.height)
-        const pixels = tinyCtx.getImageData(0, 0, tiny.width, tiny.height).data
-        let sum = 0
-        for (let p = 0; p < pixels.length; p += 4) sum += 0.299 * pixels[p]! + 0.587 * pixels[p + 1]! + 0.114 * pixels[p + 2]!
-        frameLuma = sum / (pixels.length / 4)
-      }
-      const now = performance.now()
-      const cropImage = face && faces.length === 1 ? readRegion(frame, innerFaceRegion(face.box, { width, height }), crop) : null
-      const assessment: Assessment = assessFrame({
-        frame: { width, height },
-        faces,
-        crop: cropImage,
-        previous,
-        elapsedMs: now - previousAt,
-        frameLuma,
-        outputScale,
-      })
-      previous = faces.length === 1 && face ? face : null
-      previousAt = now
+      const { assessment, at: now } = analysis
       lastRef.current = { at: now, quality: assessment.quality }
-      loopStats.last = {
-        faces: faces.length,
-        failing: assessment.failing?.check ?? null,
-        quality: assessment.quality,
-        eyeDistance: face ? eyeDistance(face) : undefined,
-        pose: face?.pose,
-        brightness: assessment.brightness,
-        sharpness: assessment.sharpness,
-      }
 
       const decision = auto.update(now, assessment.ok, assessment.quality)
-      if (decision.keep) context2d(best).drawImage(frame, 0, 0)
+      if (decision.keep) context2d(best).drawImage(analyzer.frame, 0, 0)
       const shownStep = Math.round(decision.progress * 20) / 20
       if (shownStep !== shownProgress) {
         shownProgress = shownStep
@@ -287,20 +223,15 @@ export function GuidedCapture({ count, onDone, onCancel, label }: GuidedCaptureP
         const snapshot = canvas(width, height)
         context2d(snapshot).drawImage(best, 0, 0)
         void addSample(snapshot, quality)
-        shown = '' // the capture's own message is shown; the next one replaces it at once
+        guide.release() // the capture's own message is shown; the next one replaces it at once
       } else if (decision.state === 'steady') {
-        propose('Hold still…', now, true)
+        guide.propose('Hold still…', now, true)
       } else if (decision.state === 'waiting' && assessment.failing?.guidance) {
-        propose(assessment.failing.guidance, now)
+        guide.propose(assessment.failing.guidance, now)
       }
-      loopStats.frames++
-      loopStats.busyMs += performance.now() - started
-      fpsFrames++
-      if (now - fpsSince >= 1000) {
-        setFps(Math.round((fpsFrames * 10000) / (now - fpsSince)) / 10)
-        fpsFrames = 0
-        fpsSince = now
-      }
+      recordFrame(analysis, performance.now() - started)
+      const rate = fps.tick(now)
+      if (rate !== null) setFps(rate)
     }
 
     const loop = async () => {
@@ -459,19 +390,3 @@ export function GuidedCapture({ count, onDone, onCancel, label }: GuidedCaptureP
 }
 
 /** The photos taken so far, each with its quality and a "Retake" button. */
-function CaptureThumbnails({ samples, onRetake }: { samples: CapturedSample[]; onRetake: (index: number) => void }) {
-  if (samples.length === 0) return null
-  return (
-    <ul className="thumbs gc-thumbs" aria-label="Photos taken">
-      {samples.map((sample, i) => (
-        <li key={sample.dataUrl.slice(-32) + i}>
-          <img src={sample.dataUrl} alt={`Photo ${i + 1}`} width={160} height={Math.round((160 * sample.height) / sample.width)} />
-          <span className="hint">Quality {Math.round(sample.quality * 100)} %</span>
-          <Button variant="secondary" onClick={() => onRetake(i)}>
-            Retake photo {i + 1}
-          </Button>
-        </li>
-      ))}
-    </ul>
-  )
-}
