@@ -1,5 +1,4 @@
-import type { FrameAnalysis } from './frame-analyzer'
-import { eyeDistance } from './quality'
+import { eyeDistance, type Assessment, type FaceObservation } from './quality'
 
 /**
  * Counters of the capture quality loop, for the benchmark and the e2e test (which read them from the
@@ -25,7 +24,7 @@ export function resetLoopStats(): void {
 }
 
 /** Counts one judged frame: what was measured, and the time it took. */
-export function recordFrame({ faces, assessment }: FrameAnalysis, busyMs: number): void {
+export function recordFrame({ faces, assessment }: { faces: FaceObservation[]; assessment: Assessment }, busyMs: number): void {
   const face = faces[0]
   loopStats.last = {
     faces: faces.length,
