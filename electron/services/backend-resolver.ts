@@ -1,6 +1,6 @@
 import { KioskError } from '../shared/errors'
 import type { KioskSettings } from '../shared/settings'
-import type { Backend } from './backend'
+import { templateInfoCache, type Backend } from './backend'
 import { ApiError } from './clients/api-error'
 import { connect } from './clients/connect'
 import type { ClientCredentials } from './clients/person-server'
@@ -19,7 +19,7 @@ export interface EmbeddedTarget {
  * keychain). Clients are kept while the target stays the same, so pools and tokens are reused.
  */
 export class BackendResolver {
-  private current: { key: string; clients: ReturnType<typeof connect> } | null = null
+  private current: { key: string; clients: ReturnType<typeof connect>; templateInfo: ReturnType<typeof templateInfoCache> } | null = null
 
   constructor(
     private readonly credentials: CredentialStore,
@@ -30,18 +30,20 @@ export class BackendResolver {
     const target = this.target(settings)
     if (this.current?.key !== target.key) {
       await this.reset()
-      this.current = { key: target.key, clients: connect(target.options) }
+      const clients = connect(target.options)
+      this.current = { key: target.key, clients, templateInfo: templateInfoCache(clients.bio) }
     }
-    const { persons, bio } = this.current.clients
+    const { clients, templateInfo } = this.current
     return {
-      persons,
-      bio,
+      persons: clients.persons,
+      bio: clients.bio,
       tenantCode: settings.tenantCode,
       appCode: settings.appCode,
       templateType: settings.templateType,
-      verifyThreshold: settings.verifyThreshold,
-      identifyThreshold: settings.identifyThreshold,
+      verifyThresholdOverride: settings.verifyThresholdOverride,
+      identifyThresholdOverride: settings.identifyThresholdOverride,
       identifyMaxResults: settings.identifyMaxResults,
+      templateInfo: () => templateInfo(settings.templateType),
     }
   }
 
@@ -53,21 +55,25 @@ export class BackendResolver {
   }
 
   private target(settings: KioskSettings): { key: string; options: Parameters<typeof connect>[0] } {
+    const timeouts = { connectTimeoutMs: settings.connectTimeoutSeconds * 1000, requestTimeoutMs: settings.requestTimeoutSeconds * 1000 }
+    const timing = `${timeouts.connectTimeoutMs}|${timeouts.requestTimeoutMs}`
     if (settings.mode === 'embedded') {
       const url = this.embedded.url()
       // Unreachable, not misconfigured: the outbox keeps enrollments until the engine is back.
       if (!url) throw new ApiError('UNREACHABLE', `The embedded engine is not running (${this.embedded.state()}).`, null)
       return {
-        key: `embedded|${url}`,
-        options: { personServerUrl: url, bioEngineUrl: `${url}/bioengine`, credentials: () => this.credentials.embeddedEngineCredentials() },
+        key: `embedded|${url}|${timing}`,
+        options: { personServerUrl: url, bioEngineUrl: `${url}/bioengine`, credentials: () => this.credentials.embeddedEngineCredentials(), ...timeouts },
       }
     }
-    const { personServerUrl, bioEngineUrl, bioEngineAuth } = settings
+    const { personServerUrl, bioEngineUrl, bioEngineAuth, basicAuthEncoding } = settings
     return {
-      key: `remote|${personServerUrl}|${bioEngineUrl}|${bioEngineAuth}`,
+      key: `remote|${personServerUrl}|${bioEngineUrl}|${bioEngineAuth}|${basicAuthEncoding}|${timing}`,
       options: {
         personServerUrl,
         bioEngineUrl,
+        basicAuthEncoding,
+        ...timeouts,
         credentials: () => this.remoteCredentials(),
         ...(bioEngineAuth === 'stored-jwt' ? { bioEngineJwt: () => this.storedJwt() } : {}),
       },

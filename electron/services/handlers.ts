@@ -7,7 +7,7 @@ import type { Handlers } from './dispatch'
 import { engineAdmin } from './workflows/engine-admin'
 import { faceMatch } from './workflows/face-match'
 import { identifyVisitor } from './workflows/identify-visitor'
-import { deleteTemplates, personDetail, searchPersons } from './workflows/persons'
+import { appUser, checkSamples, deleteTemplates, findPerson, personDetail, personTemplates, searchPersons } from './workflows/persons'
 import { removeVisitor } from './workflows/remove-visitor'
 import { tenantAdmin } from './workflows/tenant-admin'
 import { verifyVisitor } from './workflows/verify-visitor'
@@ -53,10 +53,16 @@ export function createHandlers(ctx: ServiceContext): Handlers {
 
     searchPersons: async (input) => searchPersons(await ctx.backend(), input),
     getPersonDetail: async (input) => personDetail(await ctx.backend(), input.personUuid),
+    findPerson: async (input) => findPerson(await ctx.backend(), input),
+    getAppUser: async (input) => appUser(await ctx.backend(), input),
+    getPersonTemplates: async (input) => personTemplates(await ctx.backend(), input),
     deleteTemplates: async (input) => deleteTemplates(await ctx.backend(), input),
+    checkSamples: async (input) => checkSamples(await ctx.backend(), input),
 
     getTenant: async () => (await tenant()).get(),
     updateTenant: async (input) => (await tenant()).update(input),
+    getTenantApps: async () => (await tenant()).apps(),
+    getTenantApp: async (input) => (await tenant()).app(input.appCode),
     associateApp: async (input) => (await tenant()).associateApp(input.appCode),
     disassociateApp: async (input) => (await tenant()).disassociateApp(input.appCode),
     associateAlgorithm: async (input) => (await tenant()).associateAlgorithm(input),

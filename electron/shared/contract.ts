@@ -48,11 +48,17 @@ export const contract = {
   // Persons.
   searchPersons: { input: w.searchPersonsInput, output: w.searchPersonsResult },
   getPersonDetail: { input: w.personDetailInput, output: w.personDetailResult },
+  findPerson: { input: w.findPersonInput, output: w.findPersonResult },
+  getAppUser: { input: w.appUserInput, output: w.appUserResult },
+  getPersonTemplates: { input: w.personTemplatesInput, output: w.personTemplatesResult },
   deleteTemplates: { input: w.deleteTemplatesInput, output: z.object({ remaining: z.number().int() }) },
+  checkSamples: { input: w.checkSamplesInput, output: w.checkSamplesResult },
 
   // Tenant administration (the kiosk's own tenant, from the settings).
   getTenant: { input: noInput, output: w.tenantSchema },
   updateTenant: { input: w.updateTenantInput, output: w.tenantSchema },
+  getTenantApps: { input: noInput, output: w.appsResult },
+  getTenantApp: { input: w.appInput, output: w.appResult },
   associateApp: { input: w.appInput, output: w.tenantSchema },
   disassociateApp: { input: w.appInput, output: w.tenantSchema },
   associateAlgorithm: { input: w.algorithmInput, output: w.tenantSchema },

@@ -18,6 +18,14 @@ export type KioskMode = (typeof kioskModes)[number]
 export const bioEngineAuthModes = ['person-server-token', 'stored-jwt'] as const
 export type BioEngineAuth = (typeof bioEngineAuthModes)[number]
 
+/**
+ * How the token call's HTTP Basic credentials are built: RFC 6749 §2.3.1 form-encodes the client
+ * id and secret first ('form-urlencoded'); the vendor's own samples send them as they are ('plain').
+ * The two differ only for ids or secrets with reserved characters.
+ */
+export const basicAuthEncodings = ['form-urlencoded', 'plain'] as const
+export type BasicAuthEncoding = (typeof basicAuthEncodings)[number]
+
 // eslint-disable-next-line no-control-regex
 const controlChars = /[\u0000-\u001f\u007f-\u009f]/
 
@@ -52,7 +60,9 @@ const code = z
 
 const templateType = z.string().trim().regex(/^[A-Za-z]{1,32}:[A-Za-z0-9]{1,64}$/, 'must look like BioType:Plugin, e.g. Face:HumanFaceRes')
 
-const threshold = z.number().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100')
+/** A threshold override on the template type's own scale (0–1 or 0–100); null: the server's scoreThreshold. */
+const thresholdOverride = z.number().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100').nullable()
+const seconds = (min: number, max: number) => z.number().int('must be a whole number').min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`)
 
 /** The fields without defaults: what a partial update may carry. */
 const fields = {
@@ -64,14 +74,19 @@ const fields = {
   tenantCode: code,
   appCode: code,
   templateType,
-  /** Verify (1:1) decision threshold on the template type's 0–100 score scale. */
-  verifyThreshold: threshold,
-  /** Identify (1:N) decision threshold on the same scale. */
-  identifyThreshold: threshold,
+  /** Verify (1:1) decision threshold; null (the default) uses the template type's scoreThreshold. */
+  verifyThresholdOverride: thresholdOverride,
+  /** Identify (1:N) decision threshold; null uses the template type's scoreThreshold. */
+  identifyThresholdOverride: thresholdOverride,
   identifyMaxResults: z.number().int('must be a whole number').min(1, 'must be from 1 to 100').max(100, 'must be from 1 to 100'),
   /** Seconds without interaction before the kiosk returns to its start screen and forgets the visitor. */
   idleTimeoutSeconds: z.number().int('must be a whole number').min(15, 'must be from 15 to 3600').max(3600, 'must be from 15 to 3600'),
   bioEngineAuth: z.enum(bioEngineAuthModes),
+  basicAuthEncoding: z.enum(basicAuthEncodings),
+  /** How long to wait for a connection to either server. */
+  connectTimeoutSeconds: seconds(1, 60),
+  /** How long to wait for a server's answer once connected (face work on a busy server takes a while). */
+  requestTimeoutSeconds: seconds(2, 300),
 }
 
 export const defaultSettings = Object.freeze({
@@ -81,11 +96,14 @@ export const defaultSettings = Object.freeze({
   tenantCode: 'KIOSK',
   appCode: 'KIOSK',
   templateType: 'Face:HumanFaceRes',
-  verifyThreshold: 48,
-  identifyThreshold: 48,
+  verifyThresholdOverride: null,
+  identifyThresholdOverride: null,
   identifyMaxResults: 5,
   idleTimeoutSeconds: 90,
   bioEngineAuth: 'person-server-token',
+  basicAuthEncoding: 'form-urlencoded',
+  connectTimeoutSeconds: 5,
+  requestTimeoutSeconds: 20,
 } as const satisfies { [K in keyof typeof fields]: z.infer<(typeof fields)[K]> })
 
 const shapeWithDefaults = {
@@ -95,11 +113,14 @@ const shapeWithDefaults = {
   tenantCode: fields.tenantCode.default(defaultSettings.tenantCode),
   appCode: fields.appCode.default(defaultSettings.appCode),
   templateType: fields.templateType.default(defaultSettings.templateType),
-  verifyThreshold: fields.verifyThreshold.default(defaultSettings.verifyThreshold),
-  identifyThreshold: fields.identifyThreshold.default(defaultSettings.identifyThreshold),
+  verifyThresholdOverride: fields.verifyThresholdOverride.default(defaultSettings.verifyThresholdOverride),
+  identifyThresholdOverride: fields.identifyThresholdOverride.default(defaultSettings.identifyThresholdOverride),
   identifyMaxResults: fields.identifyMaxResults.default(defaultSettings.identifyMaxResults),
   idleTimeoutSeconds: fields.idleTimeoutSeconds.default(defaultSettings.idleTimeoutSeconds),
   bioEngineAuth: fields.bioEngineAuth.default(defaultSettings.bioEngineAuth),
+  basicAuthEncoding: fields.basicAuthEncoding.default(defaultSettings.basicAuthEncoding),
+  connectTimeoutSeconds: fields.connectTimeoutSeconds.default(defaultSettings.connectTimeoutSeconds),
+  requestTimeoutSeconds: fields.requestTimeoutSeconds.default(defaultSettings.requestTimeoutSeconds),
 }
 
 /** Remote mode needs both URLs; embedded mode keeps whatever is there (for switching back) but ignores it. */

@@ -1,5 +1,15 @@
 import { z } from 'zod'
-import { biometricInfoSchema, licenseDataSchema, pageSchema, personSchema, tenantPersonSchema, tenantSchema, templateTypeInfoSchema } from './api-models'
+import {
+  appRecordSchema,
+  appUserSchema,
+  biometricInfoSchema,
+  licenseDataSchema,
+  pageSchema,
+  personSchema,
+  tenantPersonSchema,
+  tenantSchema,
+  templateTypeInfoSchema,
+} from './api-models'
 
 /**
  * Inputs and results of the kiosk's workflows: what the renderer sends and gets back through
@@ -18,7 +28,7 @@ export const enrollVisitorInput = z.strictObject({
   consent: z.literal(true, 'the visitor must consent first'),
 })
 export const enrollVisitorResult = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('enrolled'), person: personSchema, created: z.boolean(), quality: z.number(), enrollmentStatus: z.string() }),
+  z.object({ outcome: z.literal('enrolled'), person: personSchema, created: z.boolean(), quality: z.number().nullable(), enrollmentStatus: z.string() }),
   z.object({ outcome: z.literal('queued'), outboxId: z.string(), reason: z.string() }),
 ])
 
@@ -27,21 +37,29 @@ export const verifyVisitorInput = z.strictObject({
   personUuid: personUuid.optional(),
   sample: base64Image,
 })
+/** A decision threshold as the services applied it: on the template type's scale, from the server or Settings. */
+const appliedThreshold = {
+  threshold: z.number(),
+  scaleMax: z.union([z.literal(1), z.literal(100)]),
+  thresholdSource: z.enum(['server', 'settings']),
+}
+
 export const verifyVisitorResult = z.object({
   decision: z.enum(['match', 'no-match', 'not-enrolled']),
   score: z.number().nullable(),
-  threshold: z.number(),
+  ...appliedThreshold,
   person: personSchema,
 })
 
 export const identifyVisitorInput = z.strictObject({ sample: base64Image, maxResults: z.number().int().min(1).max(100).optional() })
 export const identifyVisitorResult = z.object({
   decision: z.enum(['match', 'no-match']),
-  threshold: z.number(),
+  ...appliedThreshold,
   candidates: z.array(z.object({ personUuid: z.string(), userId: z.string().nullable(), score: z.number() })),
 })
 
 export const faceMatchInput = z.strictObject({ image1: base64Image, image2: base64Image })
+/** The BioEngine's own verdict: its `pass` and score; `threshold` is the reference's pass mark (48 of 100). */
 export const faceMatchResult = z.object({ score: z.number(), pass: z.boolean(), threshold: z.number(), durationMS: z.number().nullable() })
 
 export const removeVisitorInput = z.strictObject({ userId: email })
@@ -67,6 +85,22 @@ export const personDetailResult = z.object({
   templates: z.array(biometricInfoSchema),
 })
 
+export const findPersonInput = z.union([z.strictObject({ userId: email }), z.strictObject({ deviceId: z.string().trim().min(1).max(128) })])
+export const findPersonResult = z.object({ person: personSchema.nullable() })
+
+export const appUserInput = z.union([
+  z.strictObject({ appCode: code.optional(), userId: email }),
+  z.strictObject({ appCode: code.optional(), deviceId: z.string().trim().min(1).max(128) }),
+])
+export const appUserResult = z.object({ appCode: z.string(), user: appUserSchema.nullable() })
+
+export const personTemplatesInput = z.strictObject({ personUuid, templateType: z.string().min(1).max(100).optional() })
+export const personTemplatesResult = z.array(biometricInfoSchema)
+
+/** Create template (POST /biometrics) for a quality check: the template itself never leaves the services. */
+export const checkSamplesInput = z.strictObject({ samples: z.array(base64Image).min(1).max(10) })
+export const checkSamplesResult = z.object({ templateType: z.string(), quality: z.number().nullable(), templateBytes: z.number().int() })
+
 export const deleteTemplatesInput = z.strictObject({
   personUuid,
   templateType: z.string().min(1).max(100).optional(),
@@ -83,6 +117,9 @@ export const algorithmInput = z.strictObject({ algCode: code, licenseData: licen
 export const livenessInput = z.strictObject({ algCode: code, livenessCode: code })
 export const rebuildCachesInput = z.strictObject({ pluginName: z.string().regex(/^[A-Za-z0-9]{1,64}$/).optional() })
 
+export const appsResult = z.array(appRecordSchema)
+export const appResult = appRecordSchema
+
 export const engineLogsResult = z.object({ fileName: z.string(), contentBase64: z.string(), bytes: z.number().int() })
 export const templateTypesResult = z.array(templateTypeInfoSchema)
 export { tenantSchema }
@@ -93,6 +130,8 @@ export type IdentifyVisitorResult = z.infer<typeof identifyVisitorResult>
 export type FaceMatchResult = z.infer<typeof faceMatchResult>
 export type RemoveVisitorResult = z.infer<typeof removeVisitorResult>
 export type PersonDetail = z.infer<typeof personDetailResult>
+export type AppUserResult = z.infer<typeof appUserResult>
+export type CheckSamplesResult = z.infer<typeof checkSamplesResult>
 
 export const connectionTestStepSchema = z.object({
   name: z.enum(['servers', 'token', 'templateTypes', 'tenant']),

@@ -70,7 +70,7 @@ describe('kiosk services on the embedded engine', () => {
     expect(await call('getSettings')).toMatchObject({ mode: 'embedded', tenantCode: 'KIOSK', templateType: 'Face:HumanFaceRes' })
     expect((await call('saveSettings', { identifyMaxResults: 3 })).identifyMaxResults).toBe(3)
     expect(JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')).identifyMaxResults).toBe(3)
-    expect((await failure('saveSettings', { verifyThreshold: 101 })).code).toBe('INVALID_INPUT')
+    expect((await failure('saveSettings', { verifyThresholdOverride: 101 })).code).toBe('INVALID_INPUT')
     expect((await failure('saveSettings', { mode: 'remote' })).message).toMatch(/required in remote mode/)
 
     const status = await call('setCredentials', { clientId: 'remote-client', clientSecret: 'remote-secret-value' })

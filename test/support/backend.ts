@@ -1,5 +1,5 @@
 import { connect } from '../../electron/services/clients/connect'
-import type { Backend } from '../../electron/services/backend'
+import { templateInfoCache, type Backend } from '../../electron/services/backend'
 import { TEST_CLIENT, TEST_TENANT } from './engine'
 
 /** Real clients for a test engine (or anything speaking its API at `url`), as the kiosk builds them. */
@@ -10,15 +10,17 @@ export function testBackend(url: string, options: { requestTimeoutMs?: number; t
     credentials: async () => ({ clientId: TEST_CLIENT.id, clientSecret: TEST_CLIENT.secret }),
     requestTimeoutMs: options.requestTimeoutMs ?? 20_000,
   })
+  const templateInfo = templateInfoCache(clients.bio)
   return {
     persons: clients.persons,
     bio: clients.bio,
     tenantCode: TEST_TENANT,
     appCode: 'KIOSK',
     templateType: options.templateType ?? 'Face:HumanFaceRes',
-    verifyThreshold: 48,
-    identifyThreshold: 48,
+    verifyThresholdOverride: null,
+    identifyThresholdOverride: null,
     identifyMaxResults: 5,
+    templateInfo: () => templateInfo(options.templateType ?? 'Face:HumanFaceRes'),
     close: clients.close,
   }
 }

@@ -31,11 +31,14 @@ describe('settings schema', () => {
       tenantCode: 'KIOSK',
       appCode: 'KIOSK',
       templateType: 'Face:HumanFaceRes',
-      verifyThreshold: 48,
-      identifyThreshold: 48,
+      verifyThresholdOverride: null,
+      identifyThresholdOverride: null,
       identifyMaxResults: 5,
       idleTimeoutSeconds: 90,
       bioEngineAuth: 'person-server-token',
+      basicAuthEncoding: 'form-urlencoded',
+      connectTimeoutSeconds: 5,
+      requestTimeoutSeconds: 20,
     })
     expect(settingsSchema.parse({})).toEqual(defaultSettings)
   })
@@ -73,11 +76,14 @@ describe('settings store (real files)', () => {
       tenantCode: 'LOBBY-2',
       appCode: 'front.desk',
       templateType: 'Face:FaceApiResNet',
-      verifyThreshold: 52.5,
-      identifyThreshold: 60,
+      verifyThresholdOverride: 0.85,
+      identifyThresholdOverride: 60,
       identifyMaxResults: 10,
       idleTimeoutSeconds: 300,
       bioEngineAuth: 'stored-jwt',
+      basicAuthEncoding: 'plain',
+      connectTimeoutSeconds: 3,
+      requestTimeoutSeconds: 45,
     }
     expect(await store.save(settings)).toEqual(settings)
     expect(await store.load()).toEqual(settings)
@@ -102,9 +108,9 @@ describe('settings store (real files)', () => {
       store.update({ appCode: 'B' }),
       store.update({ identifyMaxResults: 7 }),
       store.update({ idleTimeoutSeconds: 120 }),
-      store.update({ verifyThreshold: 40 }),
+      store.update({ verifyThresholdOverride: 40 }),
     ])
-    expect(await store.load()).toMatchObject({ tenantCode: 'A', appCode: 'B', identifyMaxResults: 7, idleTimeoutSeconds: 120, verifyThreshold: 40 })
+    expect(await store.load()).toMatchObject({ tenantCode: 'A', appCode: 'B', identifyMaxResults: 7, idleTimeoutSeconds: 120, verifyThresholdOverride: 40 })
   })
 
   it('rejects invalid settings with INVALID_INPUT naming the field, and keeps the saved file as it was', async () => {
@@ -114,8 +120,11 @@ describe('settings store (real files)', () => {
     const cases: Array<[unknown, RegExp[]]> = [
       [{ mode: 'remote' }, [/is required in remote mode\s+→ at personServerUrl/, /is required in remote mode\s+→ at bioEngineUrl/]],
       [{ mode: 'remote', personServerUrl: remote.personServerUrl }, [/→ at bioEngineUrl/]],
-      [{ verifyThreshold: 100.5 }, [/must be from 0 to 100\s+→ at verifyThreshold/]],
-      [{ identifyThreshold: -1 }, [/must be from 0 to 100\s+→ at identifyThreshold/]],
+      [{ verifyThresholdOverride: 100.5 }, [/must be from 0 to 100\s+→ at verifyThresholdOverride/]],
+      [{ identifyThresholdOverride: -1 }, [/must be from 0 to 100\s+→ at identifyThresholdOverride/]],
+      [{ connectTimeoutSeconds: 0 }, [/must be from 1 to 60\s+→ at connectTimeoutSeconds/]],
+      [{ requestTimeoutSeconds: 301 }, [/must be from 2 to 300\s+→ at requestTimeoutSeconds/]],
+      [{ basicAuthEncoding: 'base64' }, [/→ at basicAuthEncoding/]],
       [{ identifyMaxResults: 0 }, [/must be from 1 to 100\s+→ at identifyMaxResults/]],
       [{ identifyMaxResults: 2.5 }, [/whole number\s+→ at identifyMaxResults/]],
       [{ idleTimeoutSeconds: 14 }, [/must be from 15 to 3600\s+→ at idleTimeoutSeconds/]],
@@ -157,11 +166,11 @@ describe('settings store (real files)', () => {
 
   it('sets an invalid file aside too, naming the fields but not their values', async () => {
     const { store, dataDir, lines, file } = setup()
-    writeFileSync(file, JSON.stringify({ ...remote, personServerUrl: 'https://user:p4ssw0rd@persons.example.test', verifyThreshold: 777.25 }))
+    writeFileSync(file, JSON.stringify({ ...remote, personServerUrl: 'https://user:p4ssw0rd@persons.example.test', verifyThresholdOverride: 777.25 }))
     expect(await store.load()).toEqual(defaultSettings)
     expect(readdirSync(dataDir)).toEqual(['settings.json.corrupt-2031-02-03T04-05-06-789Z'])
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/is not valid \(personServerUrl: must be an http:\/\/ .*; verifyThreshold: must be from 0 to 100\); kept it as .*corrupt-/)
+    expect(lines[0]).toMatch(/is not valid \(personServerUrl: must be an http:\/\/ .*; verifyThresholdOverride: must be from 0 to 100\); kept it as .*corrupt-/)
     expect(lines[0]).not.toContain('p4ssw0rd')
     expect(lines[0]).not.toContain('777.25')
 

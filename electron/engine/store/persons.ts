@@ -2,8 +2,12 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from './database'
 import { listSql, toPage, type ListQuery, type Page } from './paging'
 
-/** A person as the person server returns it. */
+/**
+ * A person as the person server returns it: the UUID under `id`, as the vendor's Person entity
+ * carries it, and under `uuid` too, for kiosks that read that name.
+ */
 export interface Person {
+  id: string
   uuid: string
   userId: string
   deviceId: string | null
@@ -22,7 +26,7 @@ interface PersonRow {
 export const personColumns = 'p.uuid, p.user_id, p.device_id, p.created, p.modified'
 
 export function toPerson(row: PersonRow): Person {
-  return { uuid: row.uuid, userId: row.user_id, deviceId: row.device_id, created: row.created, modified: row.modified }
+  return { id: row.uuid, uuid: row.uuid, userId: row.user_id, deviceId: row.device_id, created: row.created, modified: row.modified }
 }
 
 /** BioEngine templates belong to a person when their personid is the person's UUID or userId. */
@@ -53,7 +57,8 @@ export class PersonStore {
 
   insert(userId: string, deviceId: string | null): Person {
     const now = Date.now()
-    const person: Person = { uuid: randomUUID(), userId, deviceId, created: now, modified: now }
+    const uuid = randomUUID()
+    const person: Person = { id: uuid, uuid, userId, deviceId, created: now, modified: now }
     this.db
       .prepare('INSERT INTO persons (uuid, user_id, device_id, created, modified) VALUES (?, ?, ?, ?, ?)')
       .run(person.uuid, person.userId, person.deviceId, person.created, person.modified)

@@ -33,8 +33,8 @@ export class BioEngineClient {
 
   constructor(
     baseUrl: string,
-    private readonly tokens: TokenProvider,
-    timeouts: { connectTimeoutMs?: number; requestTimeoutMs?: number } = {},
+    readonly tokens: TokenProvider,
+    timeouts: { connectTimeoutMs?: number | undefined; requestTimeoutMs?: number | undefined } = {},
   ) {
     this.http = new HttpClient({ baseUrl, name: 'The BioEngine', ...timeouts })
   }

@@ -7,8 +7,9 @@ export interface HttpClientOptions {
   baseUrl: string
   /** Who this is, for messages: "the person server", "the BioEngine". */
   name: string
-  connectTimeoutMs?: number
-  requestTimeoutMs?: number
+  connectTimeoutMs?: number | undefined
+  /** Waiting for the reply's headers, then between body chunks (Settings: requestTimeoutSeconds). */
+  requestTimeoutMs?: number | undefined
   connections?: number
 }
 
@@ -28,6 +29,8 @@ export interface RawReply {
 }
 
 const MAX_REPLY_BYTES = 64 * 1024 * 1024
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000
+const DEFAULT_REQUEST_TIMEOUT_MS = 20_000
 
 /**
  * One keep-alive connection pool per base URL, with connect and request timeouts. Transport
@@ -43,10 +46,10 @@ export class HttpClient {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${options.baseUrl} is not an http(s) URL`)
     this.name = options.name
     this.basePath = url.pathname.replace(/\/+$/, '')
-    const requestTimeout = options.requestTimeoutMs ?? 30_000
+    const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
     this.pool = new Pool(url.origin, {
       connections: options.connections ?? 8,
-      connect: { timeout: options.connectTimeoutMs ?? 5_000 },
+      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
       headersTimeout: requestTimeout,
       bodyTimeout: requestTimeout,
       keepAliveTimeout: 10_000,
@@ -57,7 +60,9 @@ export class HttpClient {
     const query = new URLSearchParams()
     for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) query.set(key, String(value))
     const path = `${this.basePath}${options.path}${query.size ? `?${query}` : ''}`
-    const signal = AbortSignal.any([AbortSignal.timeout((this.options.requestTimeoutMs ?? 30_000) + 1_000), ...(options.signal ? [options.signal] : [])])
+    // The whole call, however the server trickles its reply, ends within connect + request time.
+    const budget = (this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) + (this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS)
+    const signal = AbortSignal.any([AbortSignal.timeout(budget), ...(options.signal ? [options.signal] : [])])
     try {
       const reply = await this.pool.request({ method: options.method, path, headers: options.headers, body: options.body, signal })
       const chunks: Buffer[] = []

@@ -1,7 +1,22 @@
-/** A bearer token and how long it lives. */
+/** A bearer token and how long it lives (null: the server did not say). */
 export interface IssuedToken {
   token: string
-  expiresInSeconds: number
+  expiresInSeconds: number | null
+}
+
+export interface TokenProviderOptions {
+  now?: () => number
+  /** Refresh this long before expiry, so a token never expires on the way to the server. */
+  skewMs?: number
+  /** A lifetime for tokens issued without one; a 401 before then still renews it. */
+  unknownLifetimeMs?: number
+  /**
+   * True for an error meaning "these credentials are refused". Such a refusal is answered again
+   * without asking the server for `refusalHoldMs`: probes and retries must not read as a stream
+   * of failed sign-ins (which servers log, rate-limit or lock out).
+   */
+  isRefusal?: (error: unknown) => boolean
+  refusalHoldMs?: number
 }
 
 /**
@@ -11,21 +26,30 @@ export interface IssuedToken {
 export class TokenProvider {
   private cached: { token: string; expiresAt: number } | null = null
   private inFlight: Promise<string> | null = null
+  private refused: { error: unknown; until: number } | null = null
+  private readonly now: () => number
 
   constructor(
     private readonly issue: () => Promise<IssuedToken>,
-    private readonly now: () => number = Date.now,
-    /** Refresh this long before expiry, so a token never expires on the way to the server. */
-    private readonly skewMs = 60_000,
-  ) {}
+    private readonly options: TokenProviderOptions = {},
+  ) {
+    this.now = options.now ?? Date.now
+  }
 
   async get(): Promise<string> {
-    if (this.cached && this.now() < this.cached.expiresAt) return this.cached.token
+    const now = this.now()
+    if (this.cached && now < this.cached.expiresAt) return this.cached.token
+    if (this.refused && now < this.refused.until) throw this.refused.error
     this.inFlight ??= this.issue()
       .then(({ token, expiresInSeconds }) => {
-        const lifetime = Math.max(0, expiresInSeconds * 1000 - this.skewMs)
+        const lifetime = expiresInSeconds === null ? (this.options.unknownLifetimeMs ?? 3_600_000) : Math.max(0, expiresInSeconds * 1000 - (this.options.skewMs ?? 60_000))
         this.cached = { token, expiresAt: this.now() + lifetime }
+        this.refused = null
         return token
+      })
+      .catch((error: unknown) => {
+        if (this.options.isRefusal?.(error)) this.refused = { error, until: this.now() + (this.options.refusalHoldMs ?? 300_000) }
+        throw error
       })
       .finally(() => {
         this.inFlight = null

@@ -18,7 +18,7 @@ export interface EnrollmentResult {
   person: Person
   /** True when this enrollment created the person; false when an existing one was used. */
   created: boolean
-  quality: number
+  quality: number | null
   enrollmentStatus: string
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { Tenant } from '../../shared/api-models'
+import type { AppRecord, Tenant } from '../../shared/api-models'
 import { KioskError } from '../../shared/errors'
 import type { algorithmInput, livenessInput, updateTenantInput } from '../../shared/workflows'
 import type { Backend } from '../backend'
@@ -14,7 +14,14 @@ export function tenantAdmin(backend: Backend) {
   return {
     get: tenant,
     async update(input: z.infer<typeof updateTenantInput>): Promise<Tenant> {
-      return persons.updateTenant(tenantCode, input)
+      await persons.updateTenant(tenantCode, input)
+      return tenant()
+    },
+    apps: () => persons.apps(tenantCode),
+    async app(appCode: string): Promise<AppRecord> {
+      const found = await persons.app(tenantCode, appCode)
+      if (!found) throw new KioskError('NOT_FOUND', `App ${appCode} is not associated with tenant ${tenantCode}.`)
+      return found
     },
     async associateApp(appCode: string): Promise<Tenant> {
       await persons.associateApp(tenantCode, appCode)

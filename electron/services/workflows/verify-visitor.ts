@@ -4,6 +4,7 @@ import type { verifyVisitorInput, VerifyVisitorResult } from '../../shared/workf
 import { ApiError } from '../clients/api-error'
 import type { Backend } from '../backend'
 import { itemError } from './probe-errors'
+import { decisionThreshold } from './thresholds'
 
 /** 1:1: the visitor (by e-mail or person id) against their enrolled face, decided against the threshold. */
 export async function verifyVisitor(backend: Backend, input: z.infer<typeof verifyVisitorInput>): Promise<VerifyVisitorResult> {
@@ -12,13 +13,14 @@ export async function verifyVisitor(backend: Backend, input: z.infer<typeof veri
   }
   const person = input.userId ? await backend.persons.findPersonByUserId(input.userId) : await backend.persons.getPerson(input.personUuid!)
   if (!person) throw new KioskError('NOT_FOUND', 'No visitor is registered under that e-mail.')
-  const threshold = backend.verifyThreshold
-  const reply = await backend.bio.verify(person.uuid, [{ templateType: backend.templateType, sample: input.sample, thresholdValue: threshold }])
+  const threshold = await decisionThreshold(backend, 'verify')
+  const reply = await backend.bio.verify(person.uuid, [{ templateType: backend.templateType, sample: input.sample, thresholdValue: threshold.value }])
   const results = reply.allMatchResults[0]?.matchResults
   if (!results) throw new ApiError('BAD_REPLY', 'The BioEngine sent no result for the verification.', 200)
-  const [result] = results
-  if (!result) return { decision: 'not-enrolled', score: null, threshold, person }
+  const applied = { threshold: threshold.value, scaleMax: threshold.scaleMax, thresholdSource: threshold.source }
+  // No result, or an empty placeholder: nothing of this type is enrolled for the person.
+  const result = results.find((r) => r.score !== undefined || r.errorCode !== undefined)
+  if (!result) return { decision: 'not-enrolled', score: null, ...applied, person }
   if (result.errorCode !== undefined) throw itemError('verify', result)
-  if (result.score === undefined) throw new ApiError('BAD_REPLY', 'The BioEngine sent a verification without a score.', 200)
-  return { decision: result.score >= threshold ? 'match' : 'no-match', score: result.score, threshold, person }
+  return { decision: result.score! >= threshold.value ? 'match' : 'no-match', score: result.score!, ...applied, person }
 }
