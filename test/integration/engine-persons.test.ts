@@ -17,6 +17,8 @@ describe('embedded person server', () => {
     expect(created.status).toBe(201)
     expect(created.body).toMatchObject({ userId: 'ada@example.com', deviceId: null })
     expect(created.body.uuid).toMatch(/^[0-9a-f-]{36}$/)
+    // The vendor's Person entity carries the UUID as `id`; the engine answers both names.
+    expect(created.body.id).toBe(created.body.uuid)
     expect(created.headers.location).toBe(`/v2/gmiserver/person/${created.body.uuid}`)
 
     const again = await create('ADA@example.com')
@@ -140,6 +142,9 @@ describe('embedded person server', () => {
     expect((await t.call('DELETE', `${base}/liveness/PASSIVE`)).status).toBe(404)
     expect((await t.call('PUT', `/v2/gmiserver/tenant/${TEST_TENANT}/svrgrp/main/alg/OTHER/liveness/PASSIVE`)).status).toBe(404)
     expect((await t.call('PUT', base, { info: 5 })).status).toBe(400)
+    // The body the reference names and the vendor's samples send: { licenseData: {…} }.
+    const wrapped = { info: 'renewed', maxIdentities: 600, expireDate: Date.parse('2031-01-01') }
+    expect((await t.call('PUT', base, { licenseData: wrapped })).body).toMatchObject({ code: 'HumanFaceRes', licenseData: wrapped })
     expect((await t.call('DELETE', base)).status).toBe(204)
     expect((await t.call('DELETE', base)).status).toBe(404)
   })

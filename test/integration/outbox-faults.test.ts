@@ -109,8 +109,8 @@ describe('offline outbox under faults (real engine, real HTTP, real processes)',
     expect(deliveredWhileDown).toBeLessThan(items.length)
     const hitsBefore = proxy.hits.length
     await new Promise((resolve) => setTimeout(resolve, 500))
-    // Offline: only the health probe (two GETs per probe, every 100 ms here) touches the network.
-    expect(proxy.hits.slice(hitsBefore).every((h) => h.method === 'GET' && /^\/(v2\/gmiserver\/person|bioengine\/template-types)$/.test(h.path))).toBe(true)
+    // Offline: only the health probe (two authenticated GETs per probe, every 100 ms here) touches the network.
+    expect(proxy.hits.slice(hitsBefore).every((h) => h.method === 'GET' && /^\/(v2\/gmiserver\/tenant\/[^/]+|bioengine\/template-types)$/.test(h.path))).toBe(true)
     expect(outbox.state().counts.delivered).toBe(deliveredWhileDown)
 
     t = await startTestEngine(plugins, dataDir)

@@ -53,7 +53,7 @@ describe('kiosk workflows', () => {
     const found = await identifyVisitor(backend, { sample: sample('person-a2.jpg') })
     expect(found.decision).toBe('match')
     expect(found.candidates[0]).toMatchObject({ personUuid: ada, userId: 'ada@flow.example' })
-    expect(await identifyVisitor(backend, { sample: sample('person-c.jpg') })).toEqual({ decision: 'no-match', threshold: 48, candidates: [] })
+    expect(await identifyVisitor(backend, { sample: sample('person-c.jpg') })).toEqual({ decision: 'no-match', threshold: 48, scaleMax: 100, thresholdSource: 'server', candidates: [] })
   })
 
   it('matches two images on the spot, and checks the limits before sending', async () => {
