@@ -1,4 +1,5 @@
 import type { ConnectionTestResult, ConnectionTestStep } from '../../shared/workflows'
+import { scaleLabel, scaleOf } from '../../shared/score-scale'
 import type { KioskSettings } from '../../shared/settings'
 import type { Backend } from '../backend'
 
@@ -32,7 +33,8 @@ export async function testConnection(settings: KioskSettings, backend: () => Pro
       const types = await target!.bio.templateTypes()
       const chosen = types.find((t) => t.templateType === settings.templateType)
       if (!chosen) throw new Error(`${settings.templateType} is not installed; the BioEngine offers ${types.map((t) => t.templateType).join(', ') || 'none'}.`)
-      return `${chosen.templateType}: threshold ${chosen.scoreThreshold}, ${chosen.numSamplesForEnroll} sample(s) per enrollment.`
+      const threshold = chosen.scoreThreshold === null ? 'no threshold given' : `threshold ${chosen.scoreThreshold} on a ${scaleLabel(scaleOf(chosen.scoreThreshold))} scale`
+      return `${chosen.templateType}: ${threshold}, ${chosen.numSamplesForEnroll} sample(s) per enrollment.`
     })) &&
     (await step('tenant', async () => {
       const tenant = await target!.persons.getTenant(settings.tenantCode)

@@ -32,7 +32,9 @@ export function tenantAdmin(backend: Backend) {
       return tenant()
     },
     async associateAlgorithm(input: z.infer<typeof algorithmInput>): Promise<Tenant> {
-      await persons.associateAlgorithm(tenantCode, input.algCode, input.licenseData ?? {})
+      // Every licence field is sent, as the vendor's samples do: no note is "", no limit is 0, no expiry is null.
+      const licence = input.licenseData ?? {}
+      await persons.associateAlgorithm(tenantCode, input.algCode, { info: licence.info ?? '', maxIdentities: licence.maxIdentities ?? 0, expireDate: licence.expireDate ?? null })
       return tenant()
     },
     async disassociateAlgorithm(algCode: string): Promise<Tenant> {
