@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { performance } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cosineSimilarity, FaceImageError, loadFacePlugins, type FacePlugin } from '../../electron/engine/face/index'
@@ -103,13 +103,13 @@ describe.each(['HumanFaceRes', 'FaceApiResNet'])('%s', (name) => {
 
   it('answers concurrent calls, queued over its workers, without blocking the event loop', async () => {
     const files = ['person-a1.jpg', 'two-faces.jpg', 'no-face.jpg', 'person-b.jpg', 'person-c.jpg', 'person-d.jpg', 'two-faces.jpg', 'person-e.jpg']
-    const lag = monitorEventLoopDelay({ resolution: 10 })
-    lag.enable()
+    const before = performance.eventLoopUtilization()
     const results = await Promise.all(files.map((file) => plugin().analyze(fixture(file))))
-    lag.disable()
+    const busy = performance.eventLoopUtilization(before).utilization
     expect(results.map((faces) => faces.length)).toEqual([1, 2, 0, 1, 1, 1, 2, 1])
-    // Inference takes 100–300 ms per image; in the main thread it would stall the loop that long.
-    expect(lag.max / 1e6).toBeLessThan(100)
+    // Inference (100–300 ms per image) runs in the workers: this thread mostly waits. Run here, it
+    // would keep the loop busy nearly all the time. A share, not a time: it holds on a busy machine.
+    expect(busy).toBeLessThan(0.5)
   })
 })
 
