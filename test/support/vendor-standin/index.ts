@@ -17,7 +17,7 @@ const MAX_BODY = 16 * 1024 * 1024
 
 /**
  * A strict stand-in for the vendor's person server and BioEngine, written from
- * the vendor API reference (identity-and-bioengine-api.md). A test double: biometrics are faked
+ * the vendor's API reference (summarised in docs/api.md). A test double: biometrics are faked
  * (fake-matcher.ts); every request shape and rule the reference states is checked, and each
  * breach is recorded in `departures` (README.md lists the rule names).
  */
