@@ -28,7 +28,7 @@ export const enrollVisitorInput = z.strictObject({
   consent: z.literal(true, 'the visitor must consent first'),
 })
 export const enrollVisitorResult = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('enrolled'), person: personSchema, created: z.boolean(), quality: z.number().nullable(), enrollmentStatus: z.string() }),
+  z.object({ outcome: z.literal('enrolled'), person: personSchema, created: z.boolean(), quality: z.number().nullable(), enrollmentStatus: z.string().nullable() }),
   z.object({ outcome: z.literal('queued'), outboxId: z.string(), reason: z.string() }),
 ])
 

@@ -19,7 +19,8 @@ export interface EnrollmentResult {
   /** True when this enrollment created the person; false when an existing one was used. */
   created: boolean
   quality: number | null
-  enrollmentStatus: string
+  /** As the server words it; null when it did not say. */
+  enrollmentStatus: string | null
 }
 
 /**
@@ -45,5 +46,5 @@ export async function enrollVisitor(backend: Backend, request: EnrollmentRequest
 
   const enrolled = await bio.enroll(person.uuid, { templateType: request.templateType, templateContext: request.templateContext, samples: request.samples })
   const inTenant = await persons.tenantPerson(tenantCode, person.uuid)
-  return { person, created, quality: enrolled.quality, enrollmentStatus: inTenant?.enrollmentStatus ?? 'UNKNOWN' }
+  return { person, created, quality: enrolled.quality, enrollmentStatus: inTenant?.enrollmentStatus ?? null }
 }
