@@ -10,7 +10,8 @@ let host: TestWebHost
 let launchUrl: string
 
 const screensDir = join(projectRoot, 'test-results/screens')
-const fixture = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
+const fixturePath = (name: string) => join(projectRoot, 'test/fixtures/generated', name)
+const fixture = (name: string) => readFileSync(fixturePath(name)).toString('base64')
 const bridge = <T = any>(method: string, input: unknown): Promise<T> => host.bridge<T>(method, input)
 
 test.beforeAll(async () => {
@@ -25,6 +26,12 @@ test.afterAll(async () => {
 
 async function engineRunning(): Promise<void> {
   await expect.poll(async () => (await bridge<{ state: string }>('getEngineStatus', {})).state, { timeout: 60_000 }).toBe('running')
+}
+
+async function personUuidOf(userId: string): Promise<string> {
+  const found = await bridge<{ person: { uuid: string } | null }>('findPerson', { userId })
+  expect(found.person).not.toBeNull()
+  return found.person!.uuid
 }
 
 /** Home → "Staff area" → the staff screen named `title`. */
@@ -79,8 +86,8 @@ test('Settings: saves and persists, shows field errors, tests the connection, st
   await page.getByRole('button', { name: 'Undo changes' }).click()
   await expect(page.getByLabel('Person server address')).toHaveCount(0)
 
-  // An invalid threshold: the services' INVALID_INPUT message lands under the field.
-  const threshold = page.getByLabel('Verify threshold')
+  // An invalid threshold override: the services' INVALID_INPUT message lands under the field.
+  const threshold = page.getByLabel('Verify threshold override')
   await threshold.fill('150')
   await page.getByRole('button', { name: 'Save settings' }).click()
   await expect(threshold).toHaveAttribute('aria-invalid', 'true')
@@ -88,7 +95,8 @@ test('Settings: saves and persists, shows field errors, tests the connection, st
   await expect(page.getByRole('alert').filter({ hasText: 'The settings were not saved' })).toBeVisible()
   await checkScreen(page, 'settings-field-error')
   await page.getByRole('button', { name: 'Undo changes' }).click()
-  await expect(threshold).toHaveValue('48')
+  // Empty: no override, the server's threshold applies.
+  await expect(threshold).toHaveValue('')
 
   // The connection test: four steps, each OK.
   await page.getByRole('button', { name: 'Test connection' }).click()
@@ -123,6 +131,69 @@ test('Settings: saves and persists, shows field errors, tests the connection, st
   // Removing one.
   await page.getByRole('button', { name: 'Remove the stored person server client secret' }).click()
   await expect(page.getByLabel('Person server client secret', { exact: true })).toHaveAccessibleDescription(/Status: not set\./)
+})
+
+test('Settings: the server’s threshold and its scale beside each override; overrides, timeouts and the Basic encoding round-trip', async ({ page }) => {
+  await openStaffScreen(page, 'Settings')
+  const verify = page.getByLabel('Verify threshold override')
+  const identify = page.getByLabel('Identify threshold override')
+  // The embedded engine's Face:HumanFaceRes threshold: 48 on 0–100; no override yet.
+  await expect(verify).toHaveValue('')
+  await expect(identify).toHaveValue('')
+  await expect(verify).toHaveAccessibleDescription(/^Server: 48 on a 0–100 scale\. Leave empty to use it; an override is on the same 0–100 scale\./)
+  await expect(identify).toHaveAccessibleDescription(/^Server: 48 on a 0–100 scale\. Leave empty to use it; an override is on the same 0–100 scale\./)
+  const connect = page.getByLabel('Connect timeout (seconds)')
+  const request = page.getByLabel('Request timeout (seconds)')
+  await expect(connect).toHaveValue('5')
+  await expect(request).toHaveValue('20')
+
+  // An override and the timeouts, saved and read back.
+  await verify.fill('60')
+  await connect.fill('7')
+  await request.fill('45')
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(page.getByText('Settings saved.')).toBeVisible()
+  await reloadToStaffScreen(page, 'Settings')
+  await expect(page.getByLabel('Verify threshold override')).toHaveValue('60')
+  await expect(page.getByLabel('Identify threshold override')).toHaveValue('')
+  await expect(page.getByLabel('Connect timeout (seconds)')).toHaveValue('7')
+  await expect(page.getByLabel('Request timeout (seconds)')).toHaveValue('45')
+  let saved = await bridge<{ verifyThresholdOverride: number | null; identifyThresholdOverride: number | null; connectTimeoutSeconds: number; requestTimeoutSeconds: number }>('getSettings', {})
+  expect(saved).toMatchObject({ verifyThresholdOverride: 60, identifyThresholdOverride: null, connectTimeoutSeconds: 7, requestTimeoutSeconds: 45 })
+  // A timeout out of range: the services' message under the field.
+  await page.getByLabel('Request timeout (seconds)').fill('1')
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(page.getByLabel('Request timeout (seconds)')).toHaveAccessibleDescription(/must be from 2 to 300/)
+  await page.getByRole('button', { name: 'Undo changes' }).click()
+
+  // Clearing the override goes back to the server's threshold (null).
+  await page.getByLabel('Verify threshold override').fill('')
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(page.getByText('Settings saved.')).toBeVisible()
+  await reloadToStaffScreen(page, 'Settings')
+  await expect(page.getByLabel('Verify threshold override')).toHaveValue('')
+  saved = await bridge('getSettings', {})
+  expect(saved.verifyThresholdOverride).toBeNull()
+
+  // The Basic encoding: a remote-server choice, explained, saved and read back; then back to embedded.
+  await page.getByRole('radio', { name: 'Remote servers' }).check()
+  const encoding = page.getByLabel('Client ID and secret encoding')
+  await expect(encoding).toHaveValue('form-urlencoded')
+  await expect(encoding).toHaveAccessibleDescription(/only matters when the ID or the secret contains reserved characters/)
+  await checkScreen(page, 'settings-remote')
+  await page.getByLabel('Person server address').fill('http://127.0.0.1:9')
+  await page.getByLabel('BioEngine address').fill('http://127.0.0.1:9')
+  await encoding.selectOption('plain')
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(page.getByText('Settings saved.')).toBeVisible()
+  await reloadToStaffScreen(page, 'Settings')
+  await expect(page.getByLabel('Client ID and secret encoding')).toHaveValue('plain')
+  await page.getByRole('radio', { name: 'Embedded engine' }).check()
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(page.getByText('Settings saved.')).toBeVisible()
+  saved = await bridge('getSettings', {})
+  expect(saved).toMatchObject({ mode: 'embedded', basicAuthEncoding: 'plain', verifyThresholdOverride: null })
+  await bridge('saveSettings', { connectTimeoutSeconds: 5, requestTimeoutSeconds: 20, basicAuthEncoding: 'form-urlencoded' })
 })
 
 test('Admin: tenant, apps, algorithm with licence and liveness, template types, caches, logs', async ({ page }) => {
@@ -187,6 +258,65 @@ test('Admin: tenant, apps, algorithm with licence and liveness, template types, 
   const saved = readFileSync((await download.path())!)
   expect(saved.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004')
   await expect(page.getByText(/^Downloaded bioengine-logs-.*\.zip/)).toBeVisible()
+})
+
+test('Admin: the tenant’s apps from the server’s app list, each with its details', async ({ page }) => {
+  await openStaffScreen(page, 'Admin')
+  const section = page.getByRole('region', { name: 'Apps' })
+  await expect(section.getByText('The kiosk’s own app, KIOSK, is not among them')).toBeVisible()
+
+  await section.getByLabel('App code').fill('E2E_LIST')
+  await section.getByRole('button', { name: 'Add app' }).click()
+  await expect(section.getByText('App E2E_LIST was added.')).toBeVisible()
+  const row = section.getByTestId('apps').getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'E2E_LIST' }) })
+  await expect(row).toHaveCount(1)
+  const listed = await bridge<Array<{ code: string; associated: number | null }>>('getTenantApps', {})
+  expect(listed.map((a) => a.code)).toContain('E2E_LIST')
+
+  // Details: the app's own record from the server.
+  await section.getByRole('button', { name: 'Details of app E2E_LIST' }).click()
+  const details = section.getByRole('article', { name: 'App E2E_LIST' })
+  await expect(details).toBeVisible()
+  await expect(details).toContainText('CodeE2E_LIST')
+  await expect(details).toContainText('Not given by this server') // the embedded engine keeps no app names
+  await expect(details).not.toContainText('Added to tenant KIOSKNot reported')
+  await checkScreen(page, 'admin-apps')
+
+  // Removing it takes it off the list, and its details with it.
+  await section.getByRole('button', { name: 'Remove app E2E_LIST' }).click()
+  await expect(section.getByText('App E2E_LIST was removed.')).toBeVisible()
+  await expect(section.getByRole('rowheader', { name: 'E2E_LIST' })).toHaveCount(0)
+  await expect(details).toHaveCount(0)
+  expect((await bridge<Array<{ code: string }>>('getTenantApps', {})).map((a) => a.code)).not.toContain('E2E_LIST')
+})
+
+test('Admin: Check photo quality reports the quality and the template size, and enrolls nobody', async ({ page }) => {
+  const before = (await bridge<{ totalElements: number }>('searchPersons', { pageSize: 100 })).totalElements
+  await openStaffScreen(page, 'Admin')
+  const check = page.getByTestId('quality-check')
+  await expect(check.getByRole('heading', { name: 'Check photo quality' })).toBeVisible()
+  await expect(check.getByRole('button', { name: 'Check photo quality' })).toBeDisabled()
+
+  // A file that is not a photo is refused before anything is sent.
+  await check.getByLabel('Photo to check').setInputFiles({ name: 'notes.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'binary') })
+  await expect(check.getByRole('alert')).toHaveText('notes.gif: The file is not a JPEG or PNG image.')
+  await expect(check.getByRole('button', { name: 'Check photo quality' })).toBeDisabled()
+
+  await check.getByLabel('Photo to check').setInputFiles(fixturePath('person-c.jpg'))
+  await expect(check.getByRole('img', { name: /^Photo to check: person-c\.jpg/ })).toBeVisible()
+  await check.getByRole('button', { name: 'Check photo quality' }).click()
+  const result = check.getByTestId('quality-check-result')
+  await expect(result).toContainText(/Quality \d{1,3}%/, { timeout: 30_000 })
+  await expect(result).toContainText(/Template type Face:HumanFaceRes; the template is \d+(\.\d)? (bytes|KB)\./)
+  await expect(result).toContainText('Nothing was enrolled')
+  await checkScreen(page, 'admin-quality-check')
+
+  // Persons shows the same visitors as before.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Persons', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Persons')
+  if (before === 0) await expect(page.getByText('No visitors yet.')).toBeVisible()
+  else await expect(page.getByTestId('persons-summary')).toHaveText(new RegExp(`· ${before} visitors?$`))
+  expect((await bridge<{ totalElements: number }>('searchPersons', { pageSize: 100 })).totalElements).toBe(before)
 })
 
 test('Persons: search, sort, page, detail, delete templates, remove a visitor with confirmation', async ({ page }) => {
@@ -295,6 +425,84 @@ test('Persons: search, sort, page, detail, delete templates, remove a visitor wi
   const gone = await bridge<{ outcome: string }>('removeVisitor', { userId: 'e2e-alice@example.com' })
   expect(gone.outcome).toBe('not-found')
   await checkScreen(page, 'persons-removed')
+})
+
+test('Persons: device look-up, templates filtered by type, the three deletes, app user data', async ({ page }) => {
+  test.setTimeout(180_000)
+  await engineRunning()
+  const userId = 'e2e-gina@example.com'
+  for (const photo of ['person-a1.jpg', 'person-a2.jpg', 'person-b.jpg']) {
+    expect((await bridge<{ outcome: string }>('enrollVisitor', { userId, samples: [fixture(photo)], consent: true })).outcome).toBe('enrolled')
+  }
+  await openStaffScreen(page, 'Persons')
+
+  // A device nobody has.
+  await page.getByRole('searchbox', { name: 'Device ID' }).fill('e2e-no-such-device-42')
+  await page.getByRole('button', { name: 'Look up device' }).click()
+  await expect(page.getByTestId('device-lookup-result')).toContainText('Nobody has device ID “e2e-no-such-device-42”.')
+  await expect(page.getByTestId('person-detail')).toHaveCount(0)
+
+  await page.getByRole('searchbox', { name: 'Find' }).fill('gina')
+  await page.getByRole('button', { name: 'Search' }).click()
+  await page.getByRole('button', { name: `Details of ${userId}` }).click()
+  const detail = page.getByTestId('person-detail')
+  await expect(detail.getByRole('heading', { name: `Visitor ${userId}` })).toBeFocused()
+  const rows = detail.getByTestId('templates').getByRole('row')
+  await expect(rows).toHaveCount(4) // a header row and three templates
+
+  // Filtered by type: the BioEngine's by-type list, and a delete for the whole type.
+  const filter = detail.getByLabel('Show templates of type')
+  await expect(filter.getByRole('option')).toHaveText(['All types (3)', 'Face:HumanFaceRes (3)'])
+  await filter.selectOption('Face:HumanFaceRes')
+  await expect(detail.getByRole('table', { name: `Face:HumanFaceRes templates of ${userId}` })).toBeVisible()
+  await expect(rows).toHaveCount(4)
+  await checkScreen(page, 'persons-templates-filtered')
+
+  // One template, asked first.
+  await detail.getByRole('button', { name: /^Delete the Face:HumanFaceRes template / }).first().click()
+  const one = page.getByRole('dialog', { name: `Delete this template of ${userId}?` })
+  await one.getByRole('button', { name: 'Delete template' }).click()
+  await expect(one).toHaveCount(0)
+  await expect(detail.getByText(/was deleted\. 2 templates left\./)).toBeVisible()
+  await expect(rows).toHaveCount(3)
+  await expect(filter).toHaveValue('Face:HumanFaceRes')
+  expect(await bridge<unknown[]>('getPersonTemplates', { personUuid: await personUuidOf(userId), templateType: 'Face:HumanFaceRes' })).toHaveLength(2)
+
+  // App user data: the kiosk's app is not associated with the tenant yet, then it is.
+  await detail.getByRole('button', { name: 'Show app user data' }).click()
+  await expect(detail.getByTestId('app-user')).toContainText(`${userId} is not a user of app KIOSK.`)
+  await bridge('associateApp', { appCode: 'KIOSK' })
+  try {
+    await detail.getByRole('button', { name: 'Show app user data' }).click()
+    await expect(detail.getByTestId('app-user')).toContainText(`${userId} is a user of app KIOSK.`)
+    await expect(detail.getByTestId('app-user')).toContainText('TenantsKIOSK')
+    await checkScreen(page, 'persons-app-user')
+    await detail.getByLabel('App code').fill('E2E_OTHER_APP')
+    await detail.getByRole('button', { name: 'Show app user data' }).click()
+    await expect(detail.getByTestId('app-user')).toContainText(`${userId} is not a user of app E2E_OTHER_APP.`)
+  } finally {
+    await bridge('disassociateApp', { appCode: 'KIOSK' })
+  }
+
+  // All of one type, asked first.
+  await detail.getByRole('button', { name: 'Delete all Face:HumanFaceRes templates' }).click()
+  const byType = page.getByRole('dialog', { name: `Delete all Face:HumanFaceRes templates of ${userId}?` })
+  await expect(byType).toContainText('All 2 Face:HumanFaceRes templates are deleted for good.')
+  await byType.getByRole('button', { name: 'Delete all Face:HumanFaceRes templates' }).click()
+  await expect(detail.getByText('All Face:HumanFaceRes templates were deleted. 0 templates left.')).toBeVisible()
+  await expect(detail.getByTestId('enrollment-status')).toHaveText('Not enrolled')
+  await expect(detail.getByTestId('templates')).toHaveCount(0)
+
+  // All of the person's templates: enroll once more, then delete them all.
+  await bridge('enrollVisitor', { userId, samples: [fixture('person-c.jpg')], consent: true })
+  await detail.getByRole('button', { name: 'Close details' }).click()
+  await page.getByRole('button', { name: `Details of ${userId}` }).click()
+  await expect(rows).toHaveCount(2)
+  await detail.getByRole('button', { name: 'Delete all templates' }).click()
+  await page.getByRole('dialog', { name: `Delete all templates of ${userId}?` }).getByRole('button', { name: 'Delete all templates' }).click()
+  await expect(detail.getByText('All templates were deleted. 0 templates left.')).toBeVisible()
+
+  await bridge('removeVisitor', { userId })
 })
 
 test('Outbox: the empty outbox is explained, with its status and what each state means', async ({ page }) => {

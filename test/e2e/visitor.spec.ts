@@ -59,6 +59,8 @@ test('enrolls a visitor end to end with consent and the camera', async ({ page }
   await page.screenshot({ path: 'test-results/screens/enroll-review.png', fullPage: true })
   await page.getByRole('button', { name: `Enroll ${VISITOR}` }).click()
   await expect(page.getByText(`${VISITOR} is enrolled`)).toBeVisible({ timeout: 30_000 })
+  // The embedded engine reports a 0–1 quality: shown as a percentage, never "NaN%".
+  await expect(page.getByText(`${VISITOR} is enrolled`)).toContainText(/Photo quality \d{1,3}%\./)
   await axe(page)
   await page.screenshot({ path: 'test-results/screens/enroll-done.png', fullPage: true })
 })
@@ -74,6 +76,8 @@ test('verifies the same visitor, and refuses a different person', async ({ page 
     await page.getByRole('button', { name: 'Continue to photo' }).click()
     await capture(page, () => page.getByTestId('verify-decision').isVisible())
     await expect(page.getByText(decision, { exact: true })).toBeVisible()
+    // The score and the pass mark on the template type's 0–100 scale: "score 97.0, needs 48".
+    await expect(page.getByTestId('verify-decision')).toContainText(/: score \d{1,3}\.\d, needs 48\./)
     await axe(page)
   }
   await page.screenshot({ path: 'test-results/screens/verify.png', fullPage: true })
@@ -84,6 +88,8 @@ test('identifies the enrolled visitor from the camera', async ({ page }) => {
   await capture(page, () => page.getByTestId('identify-decision').isVisible())
   await expect(page.getByTestId('identify-decision')).toHaveText(`Best match: ${VISITOR}`)
   await expect(page.getByRole('table')).toContainText(VISITOR)
+  await expect(page.getByRole('table', { name: 'Candidates at or above 48, best first (scores on a 0–100 scale)' })).toBeVisible()
+  await expect(page.getByRole('row').filter({ hasText: VISITOR }).getByRole('cell').last()).toHaveText(/^\d{1,3}\.\d$/)
   await axe(page)
   await page.screenshot({ path: 'test-results/screens/identify.png', fullPage: true })
 })

@@ -2,7 +2,8 @@ import { kiosk } from '../bridge/kiosk'
 import { Busy, LoadError } from '../components/ui'
 import { EngineSection, pluginOf } from './staff/EngineAdmin'
 import { useLoad } from './staff/hooks'
-import { AlgorithmsSection, AppsSection, TenantSection } from './staff/TenantAdmin'
+import { AlgorithmsSection, TenantSection } from './staff/TenantAdmin'
+import { AppsSection } from './staff/TenantApps'
 import './staff/staff.css'
 
 /** The kiosk's tenant (details, apps, algorithms with licences and liveness) and the BioEngine. */

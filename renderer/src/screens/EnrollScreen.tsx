@@ -5,11 +5,15 @@ import { GuidedCapture, type CapturedSample } from '../components/GuidedCapture'
 import { Busy, Button, ErrorNotice, Field, Notice } from '../components/ui'
 import { useNavigation } from '../store/navigation'
 import { ScreenFrame } from './ScreenFrame'
+import { formatQuality } from './scores'
 import { useTemplateInfo } from './useTemplateInfo'
 
 type Step = 'details' | 'capture' | 'review' | 'sending' | 'done'
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/** The tenant's enrollment status as the services pass it on (null: the server did not say). */
+const statusWords = (status: string | null): string => (status === 'ENROLLED' ? 'enrolled' : (status ?? 'not reported by the server'))
 
 /** Enroll a visitor: e-mail, consent, guided capture, review, submit, result. */
 export function EnrollScreen() {
@@ -116,8 +120,8 @@ export function EnrollScreen() {
           {result.outcome === 'enrolled' ? (
             <Notice kind="success" title="Enrolled">
               <p id="result-title">
-                {result.person.userId} is enrolled{result.created ? '' : ' (they were already known: their record was reused)'}. Photo quality{' '}
-                {Math.round(result.quality * 100)}%. Status: {result.enrollmentStatus === 'ENROLLED' ? 'enrolled' : result.enrollmentStatus}.
+                {result.person.userId} is enrolled{result.created ? '' : ' (they were already known: their record was reused)'}.
+                {result.quality === null ? '' : ` Photo quality ${formatQuality(result.quality)}.`} Status: {statusWords(result.enrollmentStatus)}.
               </p>
             </Notice>
           ) : (

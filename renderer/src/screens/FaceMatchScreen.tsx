@@ -1,14 +1,16 @@
 import { useState, type DragEvent } from 'react'
+import { formatScore } from '../../../electron/shared/score-scale'
 import type { FaceMatchResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { GuidedCapture } from '../components/GuidedCapture'
 import { Busy, Button, ErrorNotice, Notice } from '../components/ui'
 import { readImageFile, type PickedImage } from './image-file'
 import { ScreenFrame } from './ScreenFrame'
+import { formatMark } from './scores'
 
 type Slot = 0 | 1
 
-/** Face match: two images from the camera or from files, compared on the spot; pass at 48. */
+/** Face match: two images from the camera or from files, compared on the spot; the BioEngine's own verdict, its pass mark 48 of 100. */
 export function FaceMatchScreen() {
   const [images, setImages] = useState<[PickedImage | null, PickedImage | null]>([null, null])
   const [camera, setCamera] = useState<Slot | null>(null)
@@ -125,13 +127,13 @@ function ImageSlot({ slot, image, onImage, onCamera }: { slot: Slot; image: Pick
   )
 }
 
-/** The score on a 0–100 gauge with the pass mark at the threshold. */
+/** The BioEngine's verdict and score, on a 0–100 gauge with the pass mark at the threshold. */
 function MatchGauge({ result }: { result: FaceMatchResult }) {
   return (
     <section className="match-result" aria-labelledby="match-result-title">
       <Notice kind={result.pass ? 'success' : 'error'} title={result.pass ? 'Same person' : 'Different people'}>
         <p id="match-result-title" className="result" data-testid="match-decision">
-          Score {result.score.toFixed(1)} of 100: {result.pass ? 'passes' : 'below'} the pass mark of {result.threshold}.
+          Score {formatScore(result.score, 100)} of 100: {result.pass ? 'passes' : 'does not pass'} the pass mark of {formatMark(result.threshold, 100)}.
         </p>
       </Notice>
       <div className="gauge" aria-hidden="true">

@@ -1,9 +1,11 @@
 import { useState } from 'react'
+import { formatScore, scaleLabel } from '../../../electron/shared/score-scale'
 import type { IdentifyVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { GuidedCapture } from '../components/GuidedCapture'
 import { Busy, Button, ErrorNotice, Notice } from '../components/ui'
 import { ScreenFrame } from './ScreenFrame'
+import { formatMark } from './scores'
 
 type Step = 'capture' | 'searching' | 'done'
 
@@ -25,6 +27,8 @@ export function IdentifyScreen() {
     }
   }
 
+  const mark = result ? `${formatMark(result.threshold, result.scaleMax)}${result.thresholdSource === 'settings' ? ' (the threshold set in Settings)' : ''}` : ''
+
   return (
     <ScreenFrame title="Who is this?" purpose="Find who a visitor is among everyone enrolled.">
       {error ? <ErrorNotice error={error} title="The search did not run" /> : null}
@@ -35,7 +39,7 @@ export function IdentifyScreen() {
           {result.decision === 'no-match' ? (
             <Notice kind="warning" title="No match">
               <p className="result" data-testid="identify-decision">
-                Nobody enrolled scores {result.threshold} or more against this face.
+                Nobody enrolled scores {mark} or more against this face.
               </p>
             </Notice>
           ) : (
@@ -46,7 +50,9 @@ export function IdentifyScreen() {
                 </p>
               </Notice>
               <table className="data">
-                <caption>Candidates at or above {result.threshold}, best first</caption>
+                <caption>
+                  Candidates at or above {mark}, best first (scores on a {scaleLabel(result.scaleMax)} scale)
+                </caption>
                 <thead>
                   <tr>
                     <th scope="col">Rank</th>
@@ -59,7 +65,7 @@ export function IdentifyScreen() {
                     <tr key={candidate.personUuid}>
                       <td>{i + 1}</td>
                       <td>{candidate.userId ?? `(unknown: ${candidate.personUuid})`}</td>
-                      <td>{candidate.score.toFixed(1)}</td>
+                      <td>{formatScore(candidate.score, result.scaleMax)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -5,6 +5,7 @@ import { Busy, Button, Field, Notice, LoadError } from '../components/ui'
 import { useLive } from '../store/live'
 import { SelectField } from './staff/controls'
 import { enrollmentWords, formatDateTime, plural } from './staff/format'
+import { DeviceLookup } from './staff/DeviceLookup'
 import { useLoad } from './staff/hooks'
 import { PersonDetailPanel } from './staff/PersonDetailPanel'
 import './staff/staff.css'
@@ -24,7 +25,7 @@ interface Query {
   pageSize: number
 }
 
-/** The kiosk tenant's visitors: search, sort, page; one visitor's detail with removal and template deletion. */
+/** The kiosk tenant's visitors: search, sort, page, look up by device; one visitor's detail with removal and template deletion. */
 export function PersonsScreen() {
   const tenantCode = useLive((s) => s.settings?.tenantCode)
   const [findText, setFindText] = useState('')
@@ -71,6 +72,12 @@ export function PersonsScreen() {
           onChange={(e) => setQuery((q) => ({ ...q, pageSize: Number(e.target.value), pageNo: 0 }))}
         />
       </form>
+      <DeviceLookup
+        onFound={(person) => {
+          setRemoved(null)
+          setSelected(person.uuid)
+        }}
+      />
 
       <div ref={outcomeRef} tabIndex={-1} className="staff-outcome">
         {removed ? <RemovalOutcome userId={removed.userId} result={removed.result} tenantCode={tenantCode} /> : null}

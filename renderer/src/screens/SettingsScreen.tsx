@@ -1,48 +1,15 @@
 import { useState, type FormEvent } from 'react'
-import type { TemplateTypeInfo } from '../../../electron/shared/api-models'
-import type { BioEngineAuth, KioskMode, KioskSettings, SettingsPatch } from '../../../electron/shared/settings'
+import type { BioEngineAuth, KioskMode, KioskSettings } from '../../../electron/shared/settings'
 import { kiosk } from '../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Field, Notice, LoadError } from '../components/ui'
 import { useLive } from '../store/live'
-import { RadioGroup, SelectField } from './staff/controls'
+import { RadioGroup } from './staff/controls'
 import { fieldErrorsOf } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
+import { diff, serverThreshold, settingKeys, toDraft, typedFieldsChanged, type Draft, type SettingKey } from './staff/settings-draft'
+import { BasicEncodingField, TemplateTypeField, ThresholdOverrideField, type ServerThresholdState } from './staff/SettingsFields'
 import { ConnectionTestSection, CredentialsSection } from './staff/SettingsParts'
 import './staff/staff.css'
-
-const numberKeys = ['verifyThreshold', 'identifyThreshold', 'identifyMaxResults', 'idleTimeoutSeconds'] as const
-const textKeys = ['mode', 'personServerUrl', 'bioEngineUrl', 'tenantCode', 'appCode', 'templateType', 'bioEngineAuth'] as const
-const settingKeys = [...textKeys, ...numberKeys] as const
-type SettingKey = (typeof settingKeys)[number]
-type NumberKey = (typeof numberKeys)[number]
-
-/** The form's values: numbers as typed, so a half-typed value is kept as it is. */
-type Draft = Omit<KioskSettings, NumberKey> & Record<NumberKey, string>
-
-const toDraft = (s: KioskSettings): Draft => ({
-  ...s,
-  verifyThreshold: String(s.verifyThreshold),
-  identifyThreshold: String(s.identifyThreshold),
-  identifyMaxResults: String(s.identifyMaxResults),
-  idleTimeoutSeconds: String(s.idleTimeoutSeconds),
-})
-
-/** What changed against the saved settings, as a patch; number fields that are not numbers come back as errors. */
-function diff(draft: Draft, saved: KioskSettings): { patch: SettingsPatch; errors: Partial<Record<SettingKey, string>> } {
-  const patch: Record<string, unknown> = {}
-  const errors: Partial<Record<SettingKey, string>> = {}
-  for (const key of textKeys) {
-    const value = draft[key].trim()
-    if (value !== saved[key]) patch[key] = value
-  }
-  for (const key of numberKeys) {
-    const text = draft[key].trim()
-    const value = Number(text)
-    if (text === '' || !Number.isFinite(value)) errors[key] = 'Enter a number.'
-    else if (value !== saved[key]) patch[key] = value
-  }
-  return { patch: patch as SettingsPatch, errors }
-}
 
 /** The kiosk's settings, its credentials (write-only) and a connection test. */
 export function SettingsScreen() {
@@ -72,8 +39,10 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
 
   const server = fieldErrorsOf(save.error, settingKeys)
   const errorOf = (key: SettingKey) => localErrors[key] ?? server?.fields[key]
-  const { patch } = diff(draft, saved)
-  const dirty = Object.keys(patch).length > 0 || numberKeys.some((k) => draft[k].trim() !== String(saved[k]))
+  const { patch } = diff(draft, saved, types.data)
+  const dirty = Object.keys(patch).length > 0 || typedFieldsChanged(draft, saved)
+  const found = serverThreshold(types.data, draft.templateType)
+  const serverMark: ServerThresholdState = found.known ? { state: 'known', info: found.info } : types.loading && !types.data ? { state: 'loading' } : { state: 'unknown' }
 
   const set =
     <K extends keyof Draft>(key: K) =>
@@ -85,7 +54,7 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     setMessage(null)
-    const { patch: changes, errors } = diff(draft, saved)
+    const { patch: changes, errors } = diff(draft, saved, types.data)
     setLocalErrors(errors)
     if (Object.keys(errors).length > 0) {
       save.clear()
@@ -158,8 +127,29 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
                   { value: 'stored-jwt', label: 'A stored token', hint: 'The BioEngine token under Credentials.' },
                 ]}
               />
+              <BasicEncodingField value={draft.basicAuthEncoding} onChange={set('basicAuthEncoding')} error={errorOf('basicAuthEncoding')} />
             </>
           ) : null}
+          <Field
+            label="Connect timeout (seconds)"
+            type="number"
+            inputMode="numeric"
+            step={1}
+            value={draft.connectTimeoutSeconds}
+            onChange={(e) => set('connectTimeoutSeconds')(e.target.value)}
+            hint="1–60. How long to wait to reach either server before it counts as unreachable."
+            error={errorOf('connectTimeoutSeconds')}
+          />
+          <Field
+            label="Request timeout (seconds)"
+            type="number"
+            inputMode="numeric"
+            step={1}
+            value={draft.requestTimeoutSeconds}
+            onChange={(e) => set('requestTimeoutSeconds')(e.target.value)}
+            hint="2–300. How long to wait for a server’s answer once connected; face work on a busy server can take a while."
+            error={errorOf('requestTimeoutSeconds')}
+          />
         </fieldset>
 
         <fieldset className="staff-fieldset">
@@ -171,25 +161,23 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
         <fieldset className="staff-fieldset">
           <legend>Face matching</legend>
           <TemplateTypeField value={draft.templateType} onChange={set('templateType')} error={errorOf('templateType')} types={types.data} loading={types.loading} />
-          <Field
-            label="Verify threshold"
-            type="number"
-            inputMode="decimal"
-            step="any"
-            value={draft.verifyThreshold}
-            onChange={(e) => set('verifyThreshold')(e.target.value)}
-            hint="0–100. A visitor is verified at this score or above. Higher is stricter."
-            error={errorOf('verifyThreshold')}
+          <ThresholdOverrideField
+            label="Verify threshold override"
+            kind="verify"
+            purpose="A visitor is verified at this score or above. Higher is stricter."
+            value={draft.verifyThresholdOverride}
+            onChange={set('verifyThresholdOverride')}
+            error={errorOf('verifyThresholdOverride')}
+            server={serverMark}
           />
-          <Field
-            label="Identify threshold"
-            type="number"
-            inputMode="decimal"
-            step="any"
-            value={draft.identifyThreshold}
-            onChange={(e) => set('identifyThreshold')(e.target.value)}
-            hint="0–100. A candidate counts as a match at this score or above."
-            error={errorOf('identifyThreshold')}
+          <ThresholdOverrideField
+            label="Identify threshold override"
+            kind="identify"
+            purpose="A candidate counts as a match at this score or above."
+            value={draft.identifyThresholdOverride}
+            onChange={set('identifyThresholdOverride')}
+            error={errorOf('identifyThresholdOverride')}
+            server={serverMark}
           />
           <Field
             label="Identify: most candidates shown"
@@ -246,36 +234,5 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
       <CredentialsSection />
       <ConnectionTestSection unsaved={dirty} />
     </>
-  )
-}
-
-/** A choice among the BioEngine's template types when it can be asked; a text field when it cannot. */
-function TemplateTypeField({
-  value,
-  onChange,
-  error,
-  types,
-  loading,
-}: {
-  value: string
-  onChange: (value: string) => void
-  error: string | undefined
-  types: TemplateTypeInfo[] | null
-  loading: boolean
-}) {
-  if (types && types.length > 0) {
-    const options = types.map((t) => ({ value: t.templateType, label: `${t.templateType} (threshold ${t.scoreThreshold})` }))
-    if (!types.some((t) => t.templateType === value)) options.unshift({ value, label: `${value} (not offered by the BioEngine)` })
-    return <SelectField label="Template type" value={value} onChange={(e) => onChange(e.target.value)} options={options} error={error} hint="The face algorithm used for enrolling and matching." />
-  }
-  return (
-    <Field
-      label="Template type"
-      value={value}
-      onChange={(e) => onChange(e.target.value)}
-      error={error}
-      autoComplete="off"
-      hint={loading ? 'Asking the BioEngine which types it offers…' : 'The BioEngine could not be asked for its types; type one, e.g. Face:HumanFaceRes.'}
-    />
   )
 }

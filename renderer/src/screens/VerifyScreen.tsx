@@ -1,9 +1,11 @@
 import { useState } from 'react'
+import { formatScore } from '../../../electron/shared/score-scale'
 import type { VerifyVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { GuidedCapture } from '../components/GuidedCapture'
 import { Busy, Button, ErrorNotice, Field, Notice } from '../components/ui'
 import { ScreenFrame } from './ScreenFrame'
+import { formatMark } from './scores'
 
 type Step = 'find' | 'capture' | 'checking' | 'done'
 
@@ -67,8 +69,13 @@ export function VerifyScreen() {
   )
 }
 
+/** The pass mark on its scale, saying so when it is the override from Settings rather than the server's. */
+function passMark(result: VerifyVisitorResult): string {
+  return `${formatMark(result.threshold, result.scaleMax)}${result.thresholdSource === 'settings' ? ' (the threshold set in Settings)' : ''}`
+}
+
 function VerifyOutcome({ result }: { result: VerifyVisitorResult }) {
-  const score = result.score === null ? null : `score ${result.score.toFixed(1)} (needs ${result.threshold})`
+  const score = result.score === null ? null : `score ${formatScore(result.score, result.scaleMax)}, needs ${passMark(result)}`
   if (result.decision === 'match') {
     return (
       <Notice kind="success" title="Identity confirmed">

@@ -2,9 +2,11 @@ import { useState } from 'react'
 import type { TemplateTypeInfo } from '../../../../electron/shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Notice, LoadError } from '../../components/ui'
+import { markOnScale } from '../scores'
 import { SelectField } from './controls'
 import { formatBytes } from './format'
 import { useAction } from './hooks'
+import { PhotoQualityCheck } from './PhotoQualityCheck'
 
 /** 'Face:HumanFaceRes' → 'HumanFaceRes': the plugin a template type belongs to. */
 export const pluginOf = (templateType: string): string => templateType.slice(templateType.indexOf(':') + 1)
@@ -26,7 +28,7 @@ function saveFile(fileName: string, base64: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
-/** The BioEngine: installed template types, template cache rebuilds, the logs for troubleshooting. */
+/** The BioEngine: installed template types, a photo quality check, template cache rebuilds, the logs for troubleshooting. */
 export function EngineSection({ types, loading, error, onReload }: { types: TemplateTypeInfo[] | null; loading: boolean; error: unknown; onReload: () => void }) {
   const [plugin, setPlugin] = useState('')
   const rebuild = useAction()
@@ -77,15 +79,17 @@ export function EngineSection({ types, loading, error, onReload }: { types: Temp
               {types.map((t) => (
                 <tr key={t.templateType}>
                   <th scope="row">{t.templateType}</th>
-                  <td>{t.scoreThreshold}</td>
+                  <td>{t.scoreThreshold === null ? 'Not given' : markOnScale(t.scoreThreshold)}</td>
                   <td>{t.numSamplesForEnroll}</td>
-                  <td>{t.isInstantiated ? 'Yes' : 'Not yet (loads on first use)'}</td>
+                  <td>{t.isInstantiated === null ? 'Not reported' : t.isInstantiated ? 'Yes' : 'Not yet (loads on first use)'}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         )
       ) : null}
+
+      <PhotoQualityCheck />
 
       <h3>Template caches</h3>
       <p className="hint">Identification searches an in-memory copy of the templates. Rebuild it if results look out of date.</p>

@@ -1,15 +1,14 @@
 import { useEffect, useRef, useState } from 'react'
-import type { BiometricInfo } from '../../../../electron/shared/api-models'
 import type { RemoveVisitorResult } from '../../../../electron/shared/workflows'
 import { kiosk } from '../../bridge/kiosk'
-import { Busy, Button, Notice, LoadError } from '../../components/ui'
+import { Busy, Button, LoadError } from '../../components/ui'
+import { AppUserSection } from './AppUserSection'
 import { ConfirmDialog } from './controls'
-import { enrollmentWords, formatBytes, formatDateTime, plural } from './format'
+import { enrollmentWords, formatDateTime } from './format'
 import { useAction, useLoad } from './hooks'
+import { PersonTemplates } from './PersonTemplates'
 
-type Confirming = { kind: 'remove' } | { kind: 'all-templates' } | { kind: 'template'; template: BiometricInfo }
-
-/** One visitor: who they are, which tenants hold them, their templates; remove them or delete templates. */
+/** One visitor: who they are, which tenants hold them, their templates and app user data; remove them or delete templates. */
 export function PersonDetailPanel({
   personUuid,
   tenantCode,
@@ -25,9 +24,7 @@ export function PersonDetailPanel({
 }) {
   const detail = useLoad(() => kiosk.getPersonDetail({ personUuid }), personUuid)
   const heading = useRef<HTMLHeadingElement>(null)
-  const templatesHeading = useRef<HTMLHeadingElement>(null)
-  const [confirming, setConfirming] = useState<Confirming | null>(null)
-  const [done, setDone] = useState<string | null>(null)
+  const [confirming, setConfirming] = useState(false)
   const action = useAction()
 
   // Opening a visitor takes the reader there.
@@ -38,28 +35,11 @@ export function PersonDetailPanel({
   const otherTenants = d ? d.tenants.map((t) => t.code).filter((code) => code !== tenantCode) : []
 
   const confirm = async () => {
-    if (!confirming || !d) return
-    if (confirming.kind === 'remove') {
-      const outcome = await action.run(() => kiosk.removeVisitor({ userId }))
-      if (outcome.ok) {
-        setConfirming(null)
-        onRemoved(userId, outcome.value)
-      }
-      return
-    }
-    const one = confirming.kind === 'template' ? confirming.template : null
-    const outcome = await action.run(() =>
-      kiosk.deleteTemplates({ personUuid, ...(one ? { templateType: one.templateType, templateContext: one.templateContext } : {}) }),
-    )
+    if (!d) return
+    const outcome = await action.run(() => kiosk.removeVisitor({ userId }))
     if (outcome.ok) {
-      setConfirming(null)
-      setDone(
-        `${one ? `The ${one.templateType} template “${one.templateContext}” was deleted.` : 'All templates were deleted.'} ${plural(outcome.value.remaining, 'template')} left.`,
-      )
-      void detail.reload()
-      onTemplatesChanged()
-      // The button that opened the dialog may be gone with its row: continue from the list's heading.
-      requestAnimationFrame(() => templatesHeading.current?.focus())
+      setConfirming(false)
+      onRemoved(userId, outcome.value)
     }
   }
 
@@ -89,9 +69,9 @@ export function PersonDetailPanel({
             <dt>Device ID</dt>
             <dd>{d.person.deviceId || '—'}</dd>
             <dt>Created</dt>
-            <dd>{formatDateTime(d.person.created)}</dd>
+            <dd>{d.person.created === null ? 'Not reported by this server' : formatDateTime(d.person.created)}</dd>
             <dt>Changed</dt>
-            <dd>{formatDateTime(d.person.modified)}</dd>
+            <dd>{d.person.modified === null ? 'Not reported by this server' : formatDateTime(d.person.modified)}</dd>
             <dt>In tenant {tenantCode ?? 'of this kiosk'}</dt>
             <dd data-testid="enrollment-status">{d.inTenant ? enrollmentWords(d.inTenant.enrollmentStatus) : 'Not a user of this tenant'}</dd>
           </dl>
@@ -121,74 +101,25 @@ export function PersonDetailPanel({
             </div>
           )}
 
-          <h3 ref={templatesHeading} tabIndex={-1}>
-            Templates
-          </h3>
-          {done ? <Notice kind="success">{done}</Notice> : null}
-          {detail.loading ? <Busy label="Refreshing…" /> : null}
-          {d.templates.length === 0 ? (
-            <p>No templates: this visitor cannot be verified or identified until they are enrolled again.</p>
-          ) : (
-            <div className="staff-table-wrap">
-              <table className="data" data-testid="templates">
-                <caption className="visually-hidden">Templates of {d.person.userId}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Type</th>
-                    <th scope="col">Context</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">Made</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.templates.map((t) => (
-                    <tr key={`${t.templateType}/${t.templateContext}`}>
-                      <th scope="row">{t.templateType}</th>
-                      <td className="mono">{t.templateContext}</td>
-                      <td>{formatBytes(t.size)}</td>
-                      <td>{formatDateTime(t.timestamp)}</td>
-                      <td>
-                        <Button
-                          variant="secondary"
-                          className="btn-small"
-                          aria-label={`Delete the ${t.templateType} template ${t.templateContext}`}
-                          onClick={() => {
-                            setDone(null)
-                            action.clear()
-                            setConfirming({ kind: 'template', template: t })
-                          }}
-                        >
-                          Delete
-                        </Button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <PersonTemplates
+            personUuid={personUuid}
+            userId={d.person.userId}
+            templates={d.templates}
+            refreshing={detail.loading}
+            onChanged={() => {
+              void detail.reload()
+              onTemplatesChanged()
+            }}
+          />
+
+          <AppUserSection userId={d.person.userId} />
 
           <div className="actions">
             <Button
-              variant="secondary"
-              disabled={d.templates.length === 0}
-              onClick={() => {
-                setDone(null)
-                action.clear()
-                setConfirming({ kind: 'all-templates' })
-              }}
-            >
-              Delete all templates
-            </Button>
-            <Button
               variant="danger"
               onClick={() => {
-                setDone(null)
                 action.clear()
-                setConfirming({ kind: 'remove' })
+                setConfirming(true)
               }}
             >
               Remove visitor
@@ -199,40 +130,22 @@ export function PersonDetailPanel({
 
       {confirming && d ? (
         <ConfirmDialog
-          title={
-            confirming.kind === 'remove'
-              ? `Remove ${userId}?`
-              : confirming.kind === 'all-templates'
-                ? `Delete all templates of ${userId}?`
-                : `Delete this template of ${userId}?`
-          }
-          confirmLabel={confirming.kind === 'remove' ? 'Remove visitor' : confirming.kind === 'all-templates' ? 'Delete all templates' : 'Delete template'}
+          title={`Remove ${userId}?`}
+          confirmLabel="Remove visitor"
           busy={action.busy}
           error={action.error}
-          onCancel={() => setConfirming(null)}
+          onCancel={() => setConfirming(false)}
           onConfirm={() => void confirm()}
         >
-          {confirming.kind === 'remove' ? (
-            otherTenants.length > 0 ? (
-              <p>
-                {userId} leaves tenant {tenantCode}. Other tenants hold them too ({otherTenants.join(', ')}), so the person and their templates stay for those
-                tenants.
-              </p>
-            ) : (
-              <p>
-                {userId} leaves tenant {tenantCode}. No other tenant holds them, so the person and all their templates are deleted for good. This cannot be
-                undone.
-              </p>
-            )
-          ) : confirming.kind === 'all-templates' ? (
+          {otherTenants.length > 0 ? (
             <p>
-              All {plural(d.templates.length, 'template')} are deleted for good. {userId} can no longer be verified or identified until they are enrolled
-              again.
+              {userId} leaves tenant {tenantCode}. Other tenants hold them too ({otherTenants.join(', ')}), so the person and their templates stay for those
+              tenants.
             </p>
           ) : (
             <p>
-              The {confirming.template.templateType} template “{confirming.template.templateContext}” is deleted for good.
-              {d.templates.length === 1 ? ` It is the only one: ${userId} can no longer be verified or identified until they are enrolled again.` : ''}
+              {userId} leaves tenant {tenantCode}. No other tenant holds them, so the person and all their templates are deleted for good. This cannot be
+              undone.
             </p>
           )}
         </ConfirmDialog>

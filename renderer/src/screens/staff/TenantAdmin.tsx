@@ -3,7 +3,7 @@ import type { AlgorithmAssociation, LicenseData, Tenant } from '../../../../elec
 import { kiosk } from '../../bridge/kiosk'
 import { Button, ErrorNotice, Field, Notice } from '../../components/ui'
 import { ConfirmDialog } from './controls'
-import { dayToEpochMs, fieldErrorsOf, formatDateTime, formatDay } from './format'
+import { dayToEpochMs, fieldErrorsOf, formatDay } from './format'
 import { useAction } from './hooks'
 
 const codePattern = /^[A-Za-z0-9_.-]{1,64}$/
@@ -20,7 +20,7 @@ function leftoverError(error: unknown, fields: readonly string[]): unknown {
 /** The tenant's name, identity limit and default post-back address. */
 export function TenantSection({ tenant, onChange }: { tenant: Tenant; onChange: (tenant: Tenant) => void }) {
   const [name, setName] = useState(tenant.name)
-  const [maxIdentities, setMaxIdentities] = useState(String(tenant.maxIdentities))
+  const [maxIdentities, setMaxIdentities] = useState(tenant.maxIdentities === null ? '' : String(tenant.maxIdentities))
   const [postBack, setPostBack] = useState(tenant.defaultPostBack ?? '')
   const [local, setLocal] = useState<{ name?: string; maxIdentities?: string }>({})
   const [saved, setSaved] = useState(false)
@@ -61,7 +61,11 @@ export function TenantSection({ tenant, onChange }: { tenant: Tenant; onChange: 
           step={1}
           value={maxIdentities}
           onChange={(e) => setMaxIdentities(e.target.value)}
-          hint="How many visitors this tenant may hold; 0 means no limit."
+          hint={
+            tenant.maxIdentities === null
+              ? 'How many visitors this tenant may hold; 0 means no limit. The current limit is not reported by this server: enter one to save the tenant.'
+              : 'How many visitors this tenant may hold; 0 means no limit.'
+          }
           error={local.maxIdentities ?? server.maxIdentities}
         />
         <Field
@@ -85,86 +89,10 @@ export function TenantSection({ tenant, onChange }: { tenant: Tenant; onChange: 
   )
 }
 
-/** Apps associated with the tenant: list, add, remove. */
-export function AppsSection({ tenant, onChange }: { tenant: Tenant; onChange: (tenant: Tenant) => void }) {
-  const [code, setCode] = useState('')
-  const [codeProblem, setCodeProblem] = useState<string | null>(null)
-  const [message, setMessage] = useState<string | null>(null)
-  const action = useAction()
-  const apps = tenant.apps ?? []
-
-  const add = async (event: FormEvent) => {
-    event.preventDefault()
-    setMessage(null)
-    const value = code.trim()
-    const problem = codeError(value)
-    setCodeProblem(problem)
-    if (problem) return
-    const outcome = await action.run(() => kiosk.associateApp({ appCode: value }), 'add')
-    if (outcome.ok) {
-      onChange(outcome.value)
-      setCode('')
-      setMessage(`App ${value} was added.`)
-    }
-  }
-
-  const remove = async (appCode: string) => {
-    setMessage(null)
-    const outcome = await action.run(() => kiosk.disassociateApp({ appCode }), `remove:${appCode}`)
-    if (outcome.ok) {
-      onChange(outcome.value)
-      setMessage(`App ${appCode} was removed.`)
-    }
-  }
-
-  return (
-    <section className="staff-section" aria-labelledby="apps-title">
-      <h2 id="apps-title">Apps</h2>
-      <p className="hint">Apps allowed to use tenant {tenant.code}.</p>
-      {apps.length === 0 ? (
-        <p>No app is associated yet.</p>
-      ) : (
-        <table className="data" data-testid="apps">
-          <caption className="visually-hidden">Apps of tenant {tenant.code}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Code</th>
-              <th scope="col">Added</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {apps.map((app) => (
-              <tr key={app.code}>
-                <th scope="row">{app.code}</th>
-                <td>{formatDateTime(app.associated)}</td>
-                <td>
-                  <Button variant="secondary" className="btn-small" aria-label={`Remove app ${app.code}`} busy={action.busyKey === `remove:${app.code}`} disabled={action.busy} onClick={() => void remove(app.code)}>
-                    Remove
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <form className="staff-inline-form" onSubmit={(e) => void add(e)} noValidate>
-        <Field label="App code" value={code} onChange={(e) => setCode(e.target.value)} hint={codeHint} error={codeProblem} autoComplete="off" />
-        <Button type="submit" busy={action.busyKey === 'add'} disabled={action.busy}>
-          Add app
-        </Button>
-      </form>
-      {action.error ? <ErrorNotice error={action.error} title="The apps were not changed" /> : null}
-      {message ? <Notice kind="success">{message}</Notice> : null}
-    </section>
-  )
-}
-
 /** Algorithms licensed to the tenant, with their licence data and liveness checks. */
 export function AlgorithmsSection({ tenant, onChange, pluginNames }: { tenant: Tenant; onChange: (tenant: Tenant) => void; pluginNames: string[] }) {
   const algorithms = tenant.algorithms ?? []
+  const unreported = tenant.algorithms === null
   const action = useAction()
   const [message, setMessage] = useState<string | null>(null)
   const [removing, setRemoving] = useState<string | null>(null)
@@ -191,7 +119,14 @@ export function AlgorithmsSection({ tenant, onChange, pluginNames }: { tenant: T
           ))}
         </datalist>
       ) : null}
-      {algorithms.length === 0 ? <p>No algorithm is associated yet.</p> : null}
+      {unreported ? (
+        <p data-testid="algorithms-unreported">
+          Not reported by this server: its tenant record does not list algorithms, so the ones associated cannot be shown here. Associating one below
+          still works.
+        </p>
+      ) : algorithms.length === 0 ? (
+        <p>No algorithm is associated yet.</p>
+      ) : null}
       <div className="staff-cards">
         {algorithms.map((alg) => (
           <AlgorithmCard
@@ -277,17 +212,24 @@ function AlgorithmCard({
   return (
     <article className="staff-card" aria-labelledby={titleId} data-testid={`algorithm-${algorithm.code}`}>
       <h3 id={titleId}>{algorithm.code}</h3>
-      <dl className="staff-facts">
-        <dt>Licence</dt>
-        <dd>{license?.info || '—'}</dd>
-        <dt>Maximum identities</dt>
-        <dd>{typeof license?.maxIdentities === 'number' && license.maxIdentities > 0 ? license.maxIdentities : 'No limit'}</dd>
-        <dt>Expires</dt>
-        <dd>
-          {typeof license?.expireDate === 'number' ? formatDay(license.expireDate) : 'Never'}
-          {expired ? <strong className="staff-warn"> (expired: enrollments with it are refused)</strong> : null}
-        </dd>
-      </dl>
+      {license ? (
+        <dl className="staff-facts">
+          <dt>Licence</dt>
+          <dd>{license.info || '—'}</dd>
+          <dt>Maximum identities</dt>
+          <dd>{typeof license.maxIdentities === 'number' && license.maxIdentities > 0 ? license.maxIdentities : 'No limit'}</dd>
+          <dt>Expires</dt>
+          <dd>
+            {typeof license.expireDate === 'number' ? formatDay(license.expireDate) : 'Never'}
+            {expired ? <strong className="staff-warn"> (expired: enrollments with it are refused)</strong> : null}
+          </dd>
+        </dl>
+      ) : (
+        <dl className="staff-facts">
+          <dt>Licence</dt>
+          <dd>Not reported by this server</dd>
+        </dl>
+      )}
       <h4>Liveness checks</h4>
       {checks.length === 0 ? (
         <p>None.</p>

@@ -22,7 +22,9 @@ export function dayToEpochMs(day: string): number | null {
   return Number.isFinite(ms) ? ms : null
 }
 
-export function formatBytes(bytes: number): string {
+/** A size in bytes in plain units; '—' when the server did not say. */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return '—'
   if (bytes < 1024) return `${bytes} bytes`
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
@@ -73,9 +75,9 @@ export function fieldErrorsOf<K extends string>(error: unknown, known: readonly 
   return { fields, other }
 }
 
-/** The person server's enrollment status in plain words. */
-export function enrollmentWords(status: string | undefined): string {
+/** The person server's enrollment status in plain words; a server that sends none gets "Not reported". */
+export function enrollmentWords(status: string | null | undefined): string {
   if (status === 'ENROLLED') return 'Enrolled'
   if (status === 'NOT_ENROLLED') return 'Not enrolled'
-  return status ?? 'Unknown'
+  return status === null || status === undefined || status.trim() === '' ? 'Not reported' : status
 }
