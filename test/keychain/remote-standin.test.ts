@@ -237,11 +237,11 @@ describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_
   })
 })
 
-describe('the kiosk against the vendor stand-in under faults', () => {
+describe.each(variants)('the kiosk against the vendor stand-in under faults (%s replies)', (_name, variant) => {
   let k: RemoteKiosk
   beforeAll(async () => {
     // A short request timeout: a hung server costs seconds, not the old fixed ~30 s.
-    k = await remoteKiosk({ variant: 'vendor' }, { requestTimeoutSeconds: 2, connectTimeoutSeconds: 1 })
+    k = await remoteKiosk({ variant }, { requestTimeoutSeconds: 2, connectTimeoutSeconds: 1 })
   })
   afterAll(async () => {
     await k?.close()
