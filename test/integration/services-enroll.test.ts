@@ -47,10 +47,19 @@ describe('enroll visitor workflow (real clients, real engine)', () => {
     expect(tenants.map((x) => x.code).sort()).toEqual(['ELSEWHERE', TEST_TENANT])
   })
 
-  it('surfaces a face problem as a clear error, having created nothing it cannot reuse', async () => {
+  it('surfaces a face problem as a clear error, and undoes the person it created', async () => {
     const failing = enrollVisitor(backend, { userId: 'noface@visitor.example', samples: [sample('no-face.jpg')], templateType: backend.templateType, templateContext: 'x' })
     await expect(failing).rejects.toBeInstanceOf(ApiError)
     await expect(failing).rejects.toMatchObject({ code: 'NO_FACE', status: 400, retryable: false })
+    expect(await backend.persons.findPersonByUserId('noface@visitor.example')).toBeNull()
+  })
+
+  it('keeps a person it did not create when their samples are refused', async () => {
+    await enrollVisitor(backend, { userId: 'kept@visitor.example', samples: [sample('person-b.jpg')], templateType: backend.templateType, templateContext: 'k1' })
+    const refused = enrollVisitor(backend, { userId: 'kept@visitor.example', samples: [sample('no-face.jpg')], templateType: backend.templateType, templateContext: 'k2' })
+    await expect(refused).rejects.toMatchObject({ code: 'NO_FACE' })
+    expect(await backend.persons.findPersonByUserId('kept@visitor.example')).toMatchObject({ userId: 'kept@visitor.example' })
+    expect(await backend.bio.biometrics((await backend.persons.findPersonByUserId('kept@visitor.example'))!.uuid)).toHaveLength(1)
   })
 
   it('refreshes a token the server refuses, once', async () => {

@@ -1,6 +1,8 @@
 import type { Person } from '../../shared/api-models'
 import { ApiError } from '../clients/api-error'
 import type { Backend } from '../backend'
+import { isQueueable } from '../outbox/classify'
+import { removeVisitor } from './remove-visitor'
 
 export interface EnrollmentRequest {
   userId: string
@@ -27,6 +29,9 @@ export interface EnrollmentResult {
  * The seed's enrollment (reference §4.2 rule 1): look the visitor up by userId; create them in
  * the tenant only when nobody has that userId (a 409 means someone just did: look up again),
  * otherwise associate the existing person; then enroll the samples. Every step is idempotent.
+ * When the servers refuse the samples after this call created the person (no face, an expired
+ * licence), the creation is undone by the removal rule: no half-made visitor is left behind. A
+ * failure worth retrying keeps the person, as the queued replay will complete them.
  */
 export async function enrollVisitor(backend: Backend, request: EnrollmentRequest): Promise<EnrollmentResult> {
   const { persons, bio, tenantCode } = backend
@@ -44,7 +49,14 @@ export async function enrollVisitor(backend: Backend, request: EnrollmentRequest
   }
   if (!created && !(await persons.tenantPerson(tenantCode, person.uuid))) await persons.associatePerson(tenantCode, person.uuid)
 
-  const enrolled = await bio.enroll(person.uuid, { templateType: request.templateType, templateContext: request.templateContext, samples: request.samples })
+  let enrolled: Awaited<ReturnType<typeof bio.enroll>>
+  try {
+    enrolled = await bio.enroll(person.uuid, { templateType: request.templateType, templateContext: request.templateContext, samples: request.samples })
+  } catch (error) {
+    // The refusal is what the caller needs to hear; a failed undo leaves what the old code left.
+    if (created && !isQueueable(error)) await removeVisitor(backend, request.userId).catch(() => undefined)
+    throw error
+  }
   const inTenant = await persons.tenantPerson(tenantCode, person.uuid)
   return { person, created, quality: enrolled.quality, enrollmentStatus: inTenant?.enrollmentStatus ?? null }
 }
