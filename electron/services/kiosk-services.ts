@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { KioskError } from '../shared/errors'
 import type { KioskEvent } from '../shared/events'
 import type { KioskSettings } from '../shared/settings'
-import type { EnrollVisitorResult } from '../shared/workflows'
 import { BackendResolver } from './backend-resolver'
 import { ApiError } from './clients/api-error'
 import { createDispatch, type Dispatch } from './dispatch'
@@ -13,9 +10,10 @@ import { EngineSupervisor } from './engine-supervisor'
 import { createHandlers } from './handlers'
 import { createCredentialStore } from './secrets/credentials'
 import { createKeychain, type Keychain } from './secrets/keychain'
-import { backendProbe, isQueueable, openOutbox, templateContextFor, type Outbox } from './outbox'
+import { backendProbe, openOutbox, type Outbox } from './outbox'
 import { createSettingsStore } from './settings-store'
 import { testConnection } from './workflows/connection-test'
+import { enrollOrQueue } from './workflows/enroll-or-queue'
 import { enrollVisitor } from './workflows/enroll-visitor'
 
 export interface KioskServicesOptions {
@@ -114,34 +112,12 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     return opened
   }
 
-  /**
-   * Enrolls at once when the servers answer; when they cannot be reached, queues the capture in
-   * the outbox under the same template context, so a late success of the first attempt and the
-   * replay end as one template.
-   */
-  async function enroll(input: { userId: string; samples: string[] }): Promise<EnrollVisitorResult> {
-    const id = randomUUID()
-    const templateType = (await currentSettings()).templateType
-    try {
-      const result = await enrollVisitor(await backend(), { ...input, templateType, templateContext: templateContextFor(id) })
-      return { outcome: 'enrolled', ...result }
-    } catch (error) {
-      if (!isQueueable(error)) throw error
-      const reason = error instanceof Error ? error.message : 'The servers could not be reached.'
-      const queued = await openedOutbox().catch((cause: unknown) => {
-        throw new KioskError('INTERNAL', `${reason} The enrollment could not be queued either: ${cause instanceof Error ? cause.message : 'outbox unavailable'}`)
-      })
-      const item = queued.enqueue({ userId: input.userId, templateType, samples: input.samples }, id)
-      return { outcome: 'queued', outboxId: item.id, reason }
-    }
-  }
-
   const handlers = createHandlers({
     shell: options.shell,
     version: options.version,
     engineStatus: () => ({ ...engine.getStatus(), mode: settings?.mode ?? 'embedded' }),
     backend,
-    enrollVisitor: (input) => enroll(input),
+    enrollVisitor: (input) => enrollOrQueue({ backend, templateType: async () => (await currentSettings()).templateType, outbox: openedOutbox }, input),
     outbox: {
       state: async () => (await openedOutbox()).state(),
       retry: async (id) => (await openedOutbox()).retry(id),
