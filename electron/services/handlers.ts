@@ -2,6 +2,8 @@ import type { AppInfo, EngineStatus } from '../shared/contract'
 import type { CredentialStatus, KioskSettings, ServerCredentialName, ServerCredentialsInput, SettingsPatch } from '../shared/settings'
 import type { OutboxItem, OutboxState } from '../shared/outbox'
 import type { ConnectionTestResult } from '../shared/workflows'
+import type { AuditLog } from './audit'
+import { auditView } from './audit-view'
 import type { Backend } from './backend'
 import type { Handlers } from './dispatch'
 import { engineAdmin } from './workflows/engine-admin'
@@ -27,6 +29,8 @@ export interface ServiceContext {
   }
   testConnection(): Promise<ConnectionTestResult>
   outbox: { state(): Promise<OutboxState>; retry(id: string): Promise<OutboxItem>; discard(id: string): Promise<void> }
+  /** The audit trail; throws AUDIT_UNAVAILABLE when it cannot be opened. */
+  audit: () => AuditLog
 }
 
 /** The kiosk's handler table: one entry per contract method, each a thin call into a workflow. */
@@ -34,6 +38,8 @@ export function createHandlers(ctx: ServiceContext): Handlers {
   const startedAt = new Date().toISOString()
   const tenant = async () => tenantAdmin(await ctx.backend())
   const engine = async () => engineAdmin(await ctx.backend())
+  let view: ReturnType<typeof auditView> | null = null
+  const audit = () => (view ??= auditView(ctx.audit()))
   return {
     getAppInfo: async () => ({
       name: 'Identity Kiosk',
@@ -83,6 +89,10 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     setCredentials: (input) => ctx.credentials.set(input),
     clearCredentials: (input) => ctx.credentials.clear(input.names),
     testConnection: () => ctx.testConnection(),
+
+    getAuditLog: async (input) => audit().log(input),
+    verifyAuditLog: async () => audit().verify(),
+    exportAuditLog: async (input) => audit().export(input),
 
     getTemplateTypes: async () => (await engine()).templateTypes(),
     rebuildCaches: async (input) => (await engine()).rebuildCaches(input.pluginName),

@@ -2,12 +2,15 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { KioskEvent } from '../shared/events'
 import type { KioskSettings } from '../shared/settings'
+import { openAuditLog, type AuditLog } from './audit'
+import { audited, auditedHandlers, type Actor } from './audited-handlers'
 import { BackendResolver } from './backend-resolver'
 import { ApiError } from './clients/api-error'
 import { createDispatch, type Dispatch } from './dispatch'
 import type { LaunchEngine } from './engine-launch'
 import { EngineSupervisor } from './engine-supervisor'
 import { createHandlers } from './handlers'
+import { kioskId } from './kiosk-id'
 import { createCredentialStore } from './secrets/credentials'
 import { createKeychain, type Keychain } from './secrets/keychain'
 import { backendProbe, openOutbox, type Outbox } from './outbox'
@@ -95,6 +98,12 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     if (!existing) await persons.updateTenant(tenantCode, { name: tenantCode, maxIdentities: 0, defaultPostBack: null })
   }
 
+  // The audit trail: opened on first use and kept; until it opens, audited acts do not happen.
+  let auditLog: AuditLog | null = null
+  const audit = (): AuditLog => (auditLog ??= openAuditLog({ dir: options.dataDir, kioskId: kioskId(options.dataDir) }))
+  // Staff sessions do not exist yet: whoever uses the kiosk acts as a visitor.
+  const actor = (): Actor => ({ role: 'visitor', account: null })
+
   // The outbox needs its key from the keychain; a locked keychain at start-up is retried on demand.
   let outbox: Outbox | null = null
   async function openedOutbox(): Promise<Outbox> {
@@ -102,7 +111,16 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     const opened = openOutbox({
       dir: options.dataDir,
       key: await credentials.outboxKey(),
-      deliver: async (item) => enrollVisitor(await backend(), item),
+      // A queued enrollment delivered later is an act of its own, audited like one.
+      deliver: (item) =>
+        audited(
+          audit,
+          log,
+          actor(),
+          { action: 'enroll-delivered', subject: { userId: item.userId } },
+          async () => enrollVisitor(await backend(), item),
+          (result) => ({ subject: { userId: item.userId, personUuid: result.person.uuid } }),
+        ),
       probe: async (signal) => backendProbe(await backend())(signal).catch(() => false),
       log,
     })
@@ -112,7 +130,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     return opened
   }
 
-  const handlers = createHandlers({
+  const plainHandlers = createHandlers({
     shell: options.shell,
     version: options.version,
     engineStatus: () => ({ ...engine.getStatus(), mode: settings?.mode ?? 'embedded' }),
@@ -145,7 +163,9 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       },
     },
     testConnection: async () => testConnection(await currentSettings(), backend),
+    audit,
   })
+  const handlers = auditedHandlers(plainHandlers, audit, actor, log)
 
   return {
     dispatch: createDispatch(handlers, log),
@@ -155,12 +175,21 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     },
     async start() {
       const current = await currentSettings()
+      try {
+        const verdict = audit().startVerdict
+        if (!verdict.ok) log(`audit: the chain is broken at entry ${verdict.firstBadSeq}: ${verdict.reason}`)
+        audit().prune(Date.now(), current.auditRetentionDays)
+      } catch (error) {
+        log(`audit trail not opened: ${error instanceof Error ? error.message : 'unknown error'}`)
+      }
       await openedOutbox().catch((error: Error) => log(`outbox not opened yet: ${error.message}`))
       if (current.mode === 'embedded') await startEngine(current).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
     },
     async stop() {
       await outbox?.close()
       outbox = null
+      auditLog?.close()
+      auditLog = null
       await engine.stop()
       await resolver.reset()
     },

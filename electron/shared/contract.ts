@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { auditExportInput, auditExportResult, auditLogResult, auditQueryInput, auditVerdictSchema } from './audit'
 import { outboxItemSchema, outboxStateSchema } from './outbox'
 import { credentialStatusSchema, serverCredentialNames, serverCredentialsInputSchema, settingsPatchSchema, settingsSchema } from './settings'
 import * as w from './workflows'
@@ -78,6 +79,11 @@ export const contract = {
   setCredentials: { input: serverCredentialsInputSchema, output: credentialStatusSchema },
   clearCredentials: { input: z.strictObject({ names: z.array(z.enum(serverCredentialNames)).min(1).optional() }), output: credentialStatusSchema },
   testConnection: { input: noInput, output: w.connectionTestResult },
+
+  // The audit trail: entries newest first, the chain's last verdict, a full verification, exports.
+  getAuditLog: { input: auditQueryInput, output: auditLogResult },
+  verifyAuditLog: { input: noInput, output: auditVerdictSchema },
+  exportAuditLog: { input: auditExportInput, output: auditExportResult },
 
   // Engine administration.
   getTemplateTypes: { input: noInput, output: w.templateTypesResult },

@@ -24,6 +24,8 @@ export const errorCodes = [
   'BAD_IMAGE',
   'KEYCHAIN_UNAVAILABLE',
   'KEYCHAIN_LOCKED',
+  /** The audit trail cannot be written: the act was not done (an act that cannot be audited does not happen). */
+  'AUDIT_UNAVAILABLE',
   'INTERNAL',
 ] as const
 

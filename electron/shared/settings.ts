@@ -81,6 +81,8 @@ const fields = {
   identifyMaxResults: z.number().int('must be a whole number').min(1, 'must be from 1 to 100').max(100, 'must be from 1 to 100'),
   /** Seconds without interaction before the kiosk returns to its start screen and forgets the visitor. */
   idleTimeoutSeconds: z.number().int('must be a whole number').min(15, 'must be from 15 to 3600').max(3600, 'must be from 15 to 3600'),
+  /** Audit entries older than this are pruned (at start-up); the remaining chain stays verifiable. */
+  auditRetentionDays: z.number().int('must be a whole number').min(30, 'must be from 30 to 3650').max(3650, 'must be from 30 to 3650'),
   bioEngineAuth: z.enum(bioEngineAuthModes),
   basicAuthEncoding: z.enum(basicAuthEncodings),
   /** How long to wait for a connection to either server. */
@@ -100,6 +102,7 @@ export const defaultSettings = Object.freeze({
   identifyThresholdOverride: null,
   identifyMaxResults: 5,
   idleTimeoutSeconds: 90,
+  auditRetentionDays: 365,
   bioEngineAuth: 'person-server-token',
   basicAuthEncoding: 'form-urlencoded',
   connectTimeoutSeconds: 5,
@@ -117,6 +120,7 @@ const shapeWithDefaults = {
   identifyThresholdOverride: fields.identifyThresholdOverride.default(defaultSettings.identifyThresholdOverride),
   identifyMaxResults: fields.identifyMaxResults.default(defaultSettings.identifyMaxResults),
   idleTimeoutSeconds: fields.idleTimeoutSeconds.default(defaultSettings.idleTimeoutSeconds),
+  auditRetentionDays: fields.auditRetentionDays.default(defaultSettings.auditRetentionDays),
   bioEngineAuth: fields.bioEngineAuth.default(defaultSettings.bioEngineAuth),
   basicAuthEncoding: fields.basicAuthEncoding.default(defaultSettings.basicAuthEncoding),
   connectTimeoutSeconds: fields.connectTimeoutSeconds.default(defaultSettings.connectTimeoutSeconds),

@@ -1,14 +1,10 @@
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createKioskServices, type KioskServices } from '../../electron/services/kiosk-services'
-import { createKeychain } from '../../electron/services/secrets/keychain'
 import { methodNames } from '../../electron/shared/contract'
-import type { SettingsPatch } from '../../electron/shared/settings'
 import { projectRoot } from '../support/process'
-import { startStandin, VARIANTS, type ReplyVariant, type Standin, type StandinOptions, type VariantName } from '../support/vendor-standin'
+import { remoteKiosk, type RemoteKiosk } from '../support/remote-kiosk'
+import { VARIANTS, type ReplyVariant, type Standin, type VariantName } from '../support/vendor-standin'
 
 // The kiosk in remote mode, composed as the web host and Electron compose it (real keychain, real
 // clients, every call through dispatch), against a strict stand-in of the vendor's two servers in
@@ -21,80 +17,6 @@ const TYPE = 'Face:StandinFace'
 const TENANT = 'KIOSK'
 const photo = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
 const [ANA, ANA_AGAIN, BO, STRANGER] = [photo('person-a1.jpg'), photo('person-a1.jpg'), photo('person-b.jpg'), photo('person-c.jpg')]
-
-interface RemoteKiosk {
-  standin: Standin
-  /** Contract methods called so far (successfully or not). */
-  called: Set<string>
-  services: KioskServices
-  call(method: string, input?: unknown): Promise<any>
-  failure(method: string, input?: unknown): Promise<{ code: string; message: string }>
-  /** Polls the outbox until `done` holds for its state (the dispatcher works on its own timing). */
-  outboxUntil(done: (state: any) => boolean, what: string): Promise<any>
-  close(): Promise<void>
-}
-
-async function remoteKiosk(standinOptions: Partial<StandinOptions> = {}, settings: SettingsPatch = {}): Promise<RemoteKiosk> {
-  const credentials = { clientId: 'kiosk-remote', clientSecret: 'vendor-secret-0123' }
-  const standin = await startStandin({ ...credentials, tenants: [TENANT, 'OTHER'], ...standinOptions })
-  const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-remote-'))
-  const services = createKioskServices({
-    shell: 'web',
-    version: '0.0.0-test',
-    dataDir,
-    launchEngine: () => {
-      throw new Error('remote mode must not start the embedded engine')
-    },
-    keychain: createKeychain(`identity-kiosk-remote-${randomBytes(4).toString('hex')}`),
-    log: () => {},
-  })
-  const called = new Set<string>()
-  const call = async (method: string, input: unknown = {}) => {
-    called.add(method)
-    const reply = await services.dispatch(method, input)
-    if (!reply.ok) throw Object.assign(new Error(`${method}: ${reply.error.message}`), { code: reply.error.code })
-    return reply.value as any
-  }
-  const failure = async (method: string, input: unknown = {}) => {
-    called.add(method)
-    const reply = await services.dispatch(method, input)
-    if (reply.ok) throw new Error(`${method} unexpectedly succeeded`)
-    return reply.error
-  }
-  await call('saveSettings', {
-    mode: 'remote',
-    personServerUrl: standin.personServerUrl,
-    bioEngineUrl: standin.bioEngineUrl,
-    tenantCode: TENANT,
-    appCode: 'KIOSK',
-    templateType: TYPE,
-    basicAuthEncoding: standinOptions.basicEncoding ?? 'form-urlencoded',
-    ...settings,
-  })
-  await call('setCredentials', { clientId: standinOptions.clientId ?? credentials.clientId, clientSecret: standinOptions.clientSecret ?? credentials.clientSecret })
-  await services.start()
-  const outboxUntil = async (done: (state: any) => boolean, what: string) => {
-    for (let polls = 0; polls < 600; polls++) {
-      const state = await call('getOutbox')
-      if (done(state)) return state
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    throw new Error(`the outbox never reached: ${what}`)
-  }
-  return {
-    standin,
-    called,
-    services,
-    call,
-    failure,
-    outboxUntil,
-    async close() {
-      await services.stop()
-      await standin.close()
-      rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
-}
 
 /** Templates and persons the stand-in holds for a userId: the exactly-once tally. */
 function tally(standin: Standin, userId: string) {
@@ -111,7 +33,10 @@ const variants: Array<[string, ReplyVariant]> = [
 ]
 
 /** Contract methods that never reach a server; every other one must be exercised by each variant. */
-const LOCAL_METHODS = new Set(['getAppInfo', 'getEngineStatus', 'getOutbox', 'retryOutboxItem', 'discardOutboxItem', 'getSettings', 'saveSettings', 'getCredentialStatus', 'setCredentials', 'clearCredentials'])
+const LOCAL_METHODS = new Set([
+  'getAppInfo', 'getEngineStatus', 'getOutbox', 'retryOutboxItem', 'discardOutboxItem', 'getSettings', 'saveSettings', 'getCredentialStatus', 'setCredentials', 'clearCredentials',
+  'getAuditLog', 'verifyAuditLog', 'exportAuditLog',
+])
 
 describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_name, variant) => {
   let k: RemoteKiosk

@@ -18,6 +18,9 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, overrid
     credentials: { status: notConfigured, set: notConfigured, clear: notConfigured },
     testConnection: notConfigured,
     outbox: { state: notConfigured, retry: notConfigured, discard: notConfigured },
+    audit: () => {
+      throw new KioskError('AUDIT_UNAVAILABLE', 'No audit trail in this test.')
+    },
     ...overrides,
   })
 }

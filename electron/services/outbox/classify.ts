@@ -11,7 +11,7 @@ import { ApiError } from '../clients/api-error'
 export type Verdict = { action: 'retry'; connectivity: boolean; error: OutboxError } | { action: 'park'; error: OutboxError }
 
 /** The kiosk cannot authenticate right now, but an operator can fix that without touching the item. */
-const BLOCKED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['KEYCHAIN_LOCKED', 'KEYCHAIN_UNAVAILABLE', 'NOT_CONFIGURED', 'UNAUTHORIZED', 'ENGINE_UNAVAILABLE'])
+const BLOCKED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['KEYCHAIN_LOCKED', 'KEYCHAIN_UNAVAILABLE', 'NOT_CONFIGURED', 'UNAUTHORIZED', 'ENGINE_UNAVAILABLE', 'AUDIT_UNAVAILABLE'])
 
 /** Failures that never reached a server: worth probing before trying anything else. */
 export const CONNECTIVITY_CODES: readonly ErrorCode[] = ['UNREACHABLE', 'TIMEOUT']
@@ -21,7 +21,7 @@ export const CONNECTIVITY_CODES: readonly ErrorCode[] = ['UNREACHABLE', 'TIMEOUT
  * - ApiError retryable (UNREACHABLE, TIMEOUT, SERVER_ERROR = 5xx/429) → retry.
  * - BAD_REPLY → retry: a reply that is not the API (a captive portal, a broken proxy, a server
  *   mid-deploy) says nothing about this enrollment, and every step is idempotent.
- * - KEYCHAIN_LOCKED / KEYCHAIN_UNAVAILABLE / NOT_CONFIGURED / UNAUTHORIZED / ENGINE_UNAVAILABLE →
+ * - KEYCHAIN_LOCKED / KEYCHAIN_UNAVAILABLE / NOT_CONFIGURED / UNAUTHORIZED / ENGINE_UNAVAILABLE / AUDIT_UNAVAILABLE →
  *   retry: kiosk-wide conditions an operator fixes once (unlock, configure, re-enter the secret,
  *   engine restarting); parking would make them retry every queued item by hand afterwards.
  * - Any other KioskError (REJECTED 4xx, NO_FACE, MULTIPLE_FACES, BAD_IMAGE, FORBIDDEN, NOT_FOUND,

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto'
+import type { AuditAction } from '../shared/audit'
+import type { MethodName } from '../shared/contract'
+import { KioskError } from '../shared/errors'
+import type { AuditEntryInput, AuditLog } from './audit'
+import { ApiError } from './clients/api-error'
+import type { Handlers } from './dispatch'
+
+/** Who is acting. Until staff sessions exist, everyone at the screen is a visitor. */
+export interface Actor {
+  role: AuditEntryInput['role']
+  account: string | null
+}
+
+type Subject = NonNullable<AuditEntryInput['subject']>
+type Input<M extends MethodName> = Parameters<Handlers[M]>[0]
+type Output<M extends MethodName> = Awaited<ReturnType<Handlers[M]>>
+
+/** What one method's audit entries say: the action, whom it concerns, and what its result adds. */
+interface AuditSpec<M extends MethodName> {
+  action: AuditAction
+  subject?: (input: Input<M>) => Subject | null
+  detail?: (input: Input<M>) => string | null
+  result?: (output: Output<M>, input: Input<M>) => Partial<Pick<AuditEntryInput, 'outcome' | 'subject' | 'score' | 'detail'>>
+}
+type AuditSpecs = { [M in MethodName]?: AuditSpec<M> }
+
+const tenantChange = (detail: (input: never) => string) => ({ action: 'tenant-change' as const, detail: detail as (input: unknown) => string })
+
+/** The contract methods that change something or decide about a person: each leaves entries. */
+export const auditSpecs: AuditSpecs = {
+  enrollVisitor: {
+    action: 'enroll',
+    subject: (i) => ({ userId: i.userId }),
+    // Consent is part of the input's contract (a literal true): the entry records that it was given.
+    detail: () => 'consent given',
+    result: (o, i) =>
+      o.outcome === 'queued'
+        ? { outcome: 'queued', subject: { userId: i.userId, outboxId: o.outboxId } }
+        : { subject: { userId: i.userId, personUuid: o.person.uuid }, detail: o.created ? 'created' : 'existing person' },
+  },
+  verifyVisitor: {
+    action: 'verify',
+    subject: (i) => ({ ...(i.userId ? { userId: i.userId } : {}), ...(i.personUuid ? { personUuid: i.personUuid } : {}) }),
+    result: (o) => ({ subject: { userId: o.person.userId, personUuid: o.person.uuid }, score: o.score, detail: o.decision }),
+  },
+  identifyVisitor: {
+    action: 'identify',
+    result: (o) => ({ score: o.candidates[0]?.score ?? null, detail: `${o.decision}: ${o.candidates.map((c) => c.personUuid).join(', ') || 'none'}`.slice(0, 256) }),
+  },
+  faceMatch: { action: 'face-match', result: (o) => ({ score: o.score, detail: o.pass ? 'pass' : 'no pass' }) },
+  removeVisitor: { action: 'remove', subject: (i) => ({ userId: i.userId }), result: (o) => ({ detail: o.outcome }) },
+  deleteTemplates: {
+    action: 'template-delete',
+    subject: (i) => ({ personUuid: i.personUuid }),
+    detail: (i) => [i.templateType ?? 'all types', i.templateContext].filter(Boolean).join(' / '),
+  },
+  checkSamples: { action: 'check-samples', result: (o) => ({ score: o.quality }) },
+  saveSettings: { action: 'settings-change', detail: (i) => Object.keys(i).sort().join(', ') },
+  setCredentials: { action: 'credentials-change', detail: (i) => `stored: ${Object.keys(i).sort().join(', ')}` },
+  clearCredentials: { action: 'credentials-change', detail: (i) => `cleared: ${(i.names ?? ['all']).join(', ')}` },
+  updateTenant: tenantChange(() => 'tenant updated'),
+  associateApp: tenantChange((i: { appCode: string }) => `app ${i.appCode} associated`),
+  disassociateApp: tenantChange((i: { appCode: string }) => `app ${i.appCode} disassociated`),
+  associateAlgorithm: tenantChange((i: { algCode: string }) => `algorithm ${i.algCode} associated`),
+  disassociateAlgorithm: tenantChange((i: { algCode: string }) => `algorithm ${i.algCode} disassociated`),
+  associateLiveness: tenantChange((i: { algCode: string; livenessCode: string }) => `liveness ${i.livenessCode} on ${i.algCode} associated`),
+  disassociateLiveness: tenantChange((i: { algCode: string; livenessCode: string }) => `liveness ${i.livenessCode} on ${i.algCode} disassociated`),
+  retryOutboxItem: { action: 'outbox-retry', subject: (i) => ({ outboxId: i.id }) },
+  discardOutboxItem: { action: 'outbox-discard', subject: (i) => ({ outboxId: i.id }) },
+  rebuildCaches: { action: 'engine-admin', detail: (i) => `rebuild caches: ${i.pluginName ?? 'all'}` },
+  getEngineLogs: { action: 'engine-admin', detail: () => 'logs downloaded' },
+  exportAuditLog: { action: 'audit-export', detail: (i) => i.format },
+}
+
+/** A refusal is the servers' or the kiosk's "no"; a failure is "could not" (worth trying again). */
+export function outcomeOf(error: unknown): { outcome: 'refused' | 'failed'; detail: string } {
+  if (error instanceof ApiError && error.retryable) return { outcome: 'failed', detail: error.code }
+  if (error instanceof KioskError) return { outcome: error.code === 'INTERNAL' ? 'failed' : 'refused', detail: error.code }
+  return { outcome: 'failed', detail: 'INTERNAL' }
+}
+
+/**
+ * Writes an entry before an act and one with its outcome after. The first entry must be written
+ * for the act to happen; a crash mid-act leaves a 'started' entry without its outcome.
+ */
+export async function audited<T>(
+  audit: () => AuditLog,
+  log: (line: string) => void,
+  actor: Actor,
+  entry: { action: AuditAction; subject?: Subject | null; detail?: string | null },
+  act: () => Promise<T>,
+  result: (value: T) => Partial<Pick<AuditEntryInput, 'outcome' | 'subject' | 'score' | 'detail'>> = () => ({}),
+): Promise<T> {
+  const correlationId = randomUUID()
+  const base = { ...entry, ...actor, correlationId }
+  try {
+    audit().append({ ...base, outcome: 'started' })
+  } catch {
+    throw new KioskError('AUDIT_UNAVAILABLE', 'The kiosk cannot record this action right now, so it was not done. Please ask staff.')
+  }
+  let value: T
+  try {
+    value = await act()
+  } catch (error) {
+    appendAfter(audit, log, { ...base, ...outcomeOf(error) })
+    throw error
+  }
+  appendAfter(audit, log, { ...base, outcome: 'ok', ...result(value) })
+  return value
+}
+
+/** The outcome entry. The act is done and cannot be undone; its 'started' entry stands as the record. */
+function appendAfter(audit: () => AuditLog, log: (line: string) => void, entry: AuditEntryInput): void {
+  try {
+    audit().append(entry)
+  } catch (error) {
+    log(`audit: the outcome of ${entry.action} (${entry.correlationId}) was not recorded: ${error instanceof Error ? error.message : 'unknown error'}`)
+  }
+}
+
+/** The handler table with every audited method wrapped by `audited`. */
+export function auditedHandlers(handlers: Handlers, audit: () => AuditLog, actor: () => Actor, log: (line: string) => void): Handlers {
+  const wrapped = { ...handlers } as Record<MethodName, (input: unknown) => Promise<unknown>>
+  for (const [method, spec] of Object.entries(auditSpecs) as Array<[MethodName, AuditSpec<MethodName>]>) {
+    const handler = handlers[method] as (input: unknown) => Promise<unknown>
+    wrapped[method] = (input) =>
+      audited(
+        audit,
+        log,
+        actor(),
+        { action: spec.action, subject: spec.subject?.(input as never) ?? null, detail: spec.detail?.(input as never) ?? null },
+        () => handler(input),
+        (output) => spec.result?.(output as never, input as never) ?? {},
+      )
+  }
+  return wrapped as Handlers
+}
