@@ -81,6 +81,7 @@ const nextSteps: Partial<Record<string, string>> = {
   BAD_IMAGE: 'Use a JPEG or PNG photo within the limits.',
   UNAUTHORIZED: 'The server refused the kiosk’s credentials; ask staff to check Settings.',
   FORBIDDEN: 'The kiosk is not allowed to do this; ask staff.',
+  AUDIT_UNAVAILABLE: 'Nothing was done. Please ask staff.',
 }
 
 /** Plain words for any error: its message and, where we know one, what to do next. */

@@ -203,6 +203,16 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
             hint="15–3600. With nobody touching it for this long, the kiosk returns to its start screen and forgets the visitor."
             error={errorOf('idleTimeoutSeconds')}
           />
+          <Field
+            label="Audit retention (days)"
+            type="number"
+            inputMode="numeric"
+            step={1}
+            value={draft.auditRetentionDays}
+            onChange={(e) => set('auditRetentionDays')(e.target.value)}
+            hint="30–3650. Audit entries older than this are removed when the kiosk starts; the rest stays verifiable."
+            error={errorOf('auditRetentionDays')}
+          />
         </fieldset>
 
         {fieldErrorCount > 0 && !unplacedError ? (

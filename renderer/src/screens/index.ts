@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react'
 import type { ScreenId } from '../store/navigation'
 import { AdminScreen } from './AdminScreen'
+import { AuditScreen } from './AuditScreen'
 import { EnrollScreen } from './EnrollScreen'
 import { FaceMatchScreen } from './FaceMatchScreen'
 import { HomeScreen } from './HomeScreen'
@@ -20,5 +21,6 @@ export const screenComponents: Record<ScreenId, ComponentType> = {
   persons: PersonsScreen,
   admin: AdminScreen,
   outbox: OutboxScreen,
+  audit: AuditScreen,
   settings: SettingsScreen,
 }

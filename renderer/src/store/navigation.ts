@@ -9,6 +9,7 @@ export const screens = [
   { id: 'persons', title: 'Persons', staff: true },
   { id: 'admin', title: 'Admin', staff: true },
   { id: 'outbox', title: 'Outbox', staff: true },
+  { id: 'audit', title: 'Audit', staff: true },
   { id: 'settings', title: 'Settings', staff: true },
 ] as const
 

@@ -6,27 +6,11 @@ import { markOnScale } from '../scores'
 import { SelectField } from './controls'
 import { formatBytes } from './format'
 import { useAction } from './hooks'
+import { base64Bytes, saveFile } from './save-file'
 import { PhotoQualityCheck } from './PhotoQualityCheck'
 
 /** 'Face:HumanFaceRes' → 'HumanFaceRes': the plugin a template type belongs to. */
 export const pluginOf = (templateType: string): string => templateType.slice(templateType.indexOf(':') + 1)
-
-/** Saves bytes as a file through a temporary object URL and an <a download>. */
-function saveFile(fileName: string, base64: string, type: string): void {
-  const binary = atob(base64)
-  const bytes = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  const url = URL.createObjectURL(new Blob([bytes], { type }))
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  link.hidden = true
-  document.body.append(link)
-  link.click()
-  link.remove()
-  // The download has started from the URL by now; give the browser a moment before letting it go.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
 
 /** The BioEngine: installed template types, a photo quality check, template cache rebuilds, the logs for troubleshooting. */
 export function EngineSection({ types, loading, error, onReload }: { types: TemplateTypeInfo[] | null; loading: boolean; error: unknown; onReload: () => void }) {
@@ -47,7 +31,7 @@ export function EngineSection({ types, loading, error, onReload }: { types: Temp
     setDownloaded(null)
     const outcome = await logs.run(() => kiosk.getEngineLogs({}))
     if (outcome.ok) {
-      saveFile(outcome.value.fileName, outcome.value.contentBase64, 'application/zip')
+      saveFile(outcome.value.fileName, base64Bytes(outcome.value.contentBase64), 'application/zip')
       setDownloaded(`Downloaded ${outcome.value.fileName} (${formatBytes(outcome.value.bytes)}).`)
     }
   }

@@ -3,6 +3,7 @@ import type { RemoveVisitorResult } from '../../../../electron/shared/workflows'
 import { kiosk } from '../../bridge/kiosk'
 import { Busy, Button, LoadError } from '../../components/ui'
 import { AppUserSection } from './AppUserSection'
+import { PersonHistory } from './PersonHistory'
 import { ConfirmDialog } from './controls'
 import { enrollmentWords, formatDateTime } from './format'
 import { useAction, useLoad } from './hooks'
@@ -113,6 +114,8 @@ export function PersonDetailPanel({
           />
 
           <AppUserSection userId={d.person.userId} />
+
+          <PersonHistory personUuid={personUuid} userId={d.person.userId} />
 
           <div className="actions">
             <Button

@@ -5,7 +5,7 @@ import { scaleLabel, scaleOf } from '../../../../electron/shared/score-scale'
 /** Threshold overrides: empty means "the template type's own threshold" (null). */
 export const overrideKeys = ['verifyThresholdOverride', 'identifyThresholdOverride'] as const
 /** Whole numbers every kiosk needs. */
-export const numberKeys = ['identifyMaxResults', 'idleTimeoutSeconds', 'connectTimeoutSeconds', 'requestTimeoutSeconds'] as const
+export const numberKeys = ['identifyMaxResults', 'idleTimeoutSeconds', 'auditRetentionDays', 'connectTimeoutSeconds', 'requestTimeoutSeconds'] as const
 export const textKeys = ['mode', 'personServerUrl', 'bioEngineUrl', 'tenantCode', 'appCode', 'templateType', 'bioEngineAuth', 'basicAuthEncoding'] as const
 export const settingKeys = [...textKeys, ...numberKeys, ...overrideKeys] as const
 export type SettingKey = (typeof settingKeys)[number]
@@ -22,6 +22,7 @@ export const toDraft = (s: KioskSettings): Draft => ({
   identifyThresholdOverride: asText(s.identifyThresholdOverride),
   identifyMaxResults: asText(s.identifyMaxResults),
   idleTimeoutSeconds: asText(s.idleTimeoutSeconds),
+  auditRetentionDays: asText(s.auditRetentionDays),
   connectTimeoutSeconds: asText(s.connectTimeoutSeconds),
   requestTimeoutSeconds: asText(s.requestTimeoutSeconds),
 })

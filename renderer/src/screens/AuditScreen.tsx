@@ -1,0 +1,177 @@
+import { useState } from 'react'
+import { auditActions, type AuditAction, type AuditEntryView, type AuditVerdictView } from '../../../electron/shared/audit'
+import { kiosk } from '../bridge/kiosk'
+import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../components/ui'
+import { actionWords, outcomeWords, subjectWords } from './staff/audit-words'
+import { SelectField } from './staff/controls'
+import { dayToEpochMs, formatDateTime } from './staff/format'
+import { useAction, useLoad } from './staff/hooks'
+import { saveFile } from './staff/save-file'
+import './staff/staff.css'
+
+interface Filters {
+  action: '' | AuditAction
+  person: string
+  from: string
+  to: string
+}
+const PAGE = 50
+const DAY = 86_400_000
+const uuidLike = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The filters as the contract takes them: a person is an e-mail or a person id; dates are whole days. */
+function toQuery(f: Filters) {
+  const from = dayToEpochMs(f.from)
+  const to = dayToEpochMs(f.to)
+  const person = f.person.trim()
+  return {
+    ...(f.action ? { actions: [f.action] } : {}),
+    ...(person ? (uuidLike.test(person) ? { personUuid: person } : { userId: person }) : {}),
+    ...(from !== null ? { from } : {}),
+    ...(to !== null ? { to: to + DAY - 1 } : {}),
+  }
+}
+
+/** Every act the kiosk recorded: what, when, by whom, about whom, with what outcome; the chain's state; exports. */
+export function AuditScreen() {
+  const [draft, setDraft] = useState<Filters>({ action: '', person: '', from: '', to: '' })
+  const [filters, setFilters] = useState<Filters>(draft)
+  const [older, setOlder] = useState<AuditEntryView[]>([])
+  const [verdict, setVerdict] = useState<AuditVerdictView | null>(null)
+  const [message, setMessage] = useState<string | null>(null)
+  const load = useLoad(() => kiosk.getAuditLog({ ...toQuery(filters), limit: PAGE }), filters)
+  const action = useAction()
+
+  const entries = [...(load.data?.entries ?? []), ...older]
+  const shownVerdict = verdict ?? load.data?.verdict ?? null
+  const canPage = entries.length > 0 && entries.length % PAGE === 0
+
+  const apply = () => {
+    setOlder([])
+    setMessage(null)
+    setFilters(draft)
+  }
+  const loadOlder = async () => {
+    const outcome = await action.run(() => kiosk.getAuditLog({ ...toQuery(filters), limit: PAGE, beforeSeq: entries.at(-1)!.seq }), 'older')
+    if (outcome.ok) setOlder((shown) => [...shown, ...outcome.value.entries])
+  }
+  const verify = async () => {
+    const outcome = await action.run(() => kiosk.verifyAuditLog({}), 'verify')
+    if (outcome.ok) setVerdict(outcome.value)
+  }
+  const exportAs = async (format: 'csv' | 'json') => {
+    setMessage(null)
+    const outcome = await action.run(() => kiosk.exportAuditLog({ ...toQuery(filters), format }), `export-${format}`)
+    if (outcome.ok) {
+      saveFile(outcome.value.fileName, outcome.value.content, format === 'csv' ? 'text/csv' : 'application/json')
+      setMessage(`Downloaded ${outcome.value.fileName}.`)
+    }
+  }
+
+  return (
+    <section className="screen staff-screen">
+      <h1 id="screen-title" tabIndex={-1}>
+        Audit
+      </h1>
+      <p className="purpose">Every act the kiosk has done, oldest kept for the retention set in Settings. Entries cannot be changed without it showing.</p>
+
+      <section className="staff-section" aria-labelledby="audit-chain-title">
+        <h2 id="audit-chain-title">Trail</h2>
+        <div aria-live="polite" data-testid="audit-verdict">
+          {shownVerdict ? (
+            shownVerdict.ok ? (
+              <Notice kind="success">
+                {verdict
+                  ? `Intact: all ${verdict.entries} entries, each linked to the one before (verified just now).`
+                  : `Intact when the kiosk started (${shownVerdict.entries} entries then). Verify now to check every entry since.`}
+              </Notice>
+            ) : (
+              <Notice kind="error" title={`The trail is broken at entry ${shownVerdict.firstBadSeq}.`}>
+                {shownVerdict.reason}. Entries from there on cannot be trusted; keep the file for investigation.
+              </Notice>
+            )
+          ) : null}
+        </div>
+        <Button variant="secondary" onClick={() => void verify()} busy={action.busyKey === 'verify'}>
+          Verify now
+        </Button>
+      </section>
+
+      <section className="staff-section" aria-labelledby="audit-entries-title">
+        <h2 id="audit-entries-title">Entries</h2>
+        <form
+          role="search" aria-label="Filter the audit trail" className="staff-toolbar"
+          onSubmit={(event) => {
+            event.preventDefault()
+            apply()
+          }}
+        >
+          <SelectField
+            label="Action"
+            value={draft.action}
+            onChange={(e) => setDraft({ ...draft, action: e.target.value as Filters['action'] })}
+            options={[{ value: '', label: 'Every action' }, ...auditActions.map((a) => ({ value: a, label: actionWords[a] }))]}
+          />
+          <Field label="Person" hint="An e-mail or a person id." value={draft.person} onChange={(e) => setDraft({ ...draft, person: e.target.value })} autoComplete="off" />
+          <Field label="From" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+          <Field label="To" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+          <Button type="submit">Show entries</Button>
+        </form>
+        <div className="staff-row-actions">
+          <Button variant="secondary" onClick={() => void exportAs('csv')} busy={action.busyKey === 'export-csv'}>
+            Export CSV
+          </Button>
+          <Button variant="secondary" onClick={() => void exportAs('json')} busy={action.busyKey === 'export-json'}>
+            Export JSON
+          </Button>
+        </div>
+        {message ? <Notice kind="success">{message}</Notice> : null}
+        {action.error ? <ErrorNotice error={action.error} /> : null}
+        {load.loading && !load.data ? <Busy label="Loading the audit trail…" /> : null}
+        {load.error ? <LoadError error={load.error} title="The audit trail could not be read" onRetry={() => void load.reload()} /> : null}
+        {load.data && entries.length === 0 ? <Notice kind="info">No entry matches these filters.</Notice> : null}
+        {entries.length > 0 ? <AuditTable entries={entries} /> : null}
+        {canPage ? (
+          <Button variant="secondary" onClick={() => void loadOlder()} busy={action.busyKey === 'older'}>
+            Older entries
+          </Button>
+        ) : null}
+      </section>
+    </section>
+  )
+}
+
+/** Entries newest first, as a table (also used for a person's history). */
+export function AuditTable({ entries, caption = 'Audit entries, newest first' }: { entries: AuditEntryView[]; caption?: string }) {
+  return (
+    <div className="staff-table-wrap">
+      <table className="data staff-wide" data-testid="audit-entries">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Action</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">By</th>
+            <th scope="col">About</th>
+            <th scope="col">Score</th>
+            <th scope="col">Detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <tr key={e.seq}>
+              <td>{formatDateTime(e.at)}</td>
+              <th scope="row">{actionWords[e.action]}</th>
+              <td>{outcomeWords[e.outcome]}</td>
+              <td>{e.account ? `${e.account} (${e.role})` : e.role}</td>
+              <td>{subjectWords(e.subject)}</td>
+              <td>{e.score === null ? '—' : e.score}</td>
+              <td>{e.detail ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}

@@ -1,0 +1,38 @@
+import type { AuditAction, AuditEntryView } from '../../../../electron/shared/audit'
+
+/** Audit actions and outcomes in plain words. */
+export const actionWords: Record<AuditAction, string> = {
+  'sign-in': 'Sign-in',
+  'sign-out': 'Sign-out',
+  enroll: 'Enrollment',
+  'enroll-queued': 'Enrollment queued',
+  'enroll-delivered': 'Queued enrollment delivered',
+  verify: 'Verification',
+  identify: 'Identification',
+  'face-match': 'Face match',
+  remove: 'Removal',
+  'template-delete': 'Template deletion',
+  'check-samples': 'Photo quality check',
+  'settings-change': 'Settings change',
+  'credentials-change': 'Credentials change',
+  'tenant-change': 'Tenant change',
+  'outbox-retry': 'Outbox retry',
+  'outbox-discard': 'Outbox discard',
+  'engine-admin': 'Engine administration',
+  'audit-export': 'Audit export',
+  'audit-prune': 'Audit pruning',
+}
+
+export const outcomeWords: Record<AuditEntryView['outcome'], string> = {
+  started: 'Started',
+  ok: 'Done',
+  refused: 'Refused',
+  failed: 'Failed',
+  queued: 'Queued',
+}
+
+/** Whom an entry concerned, as one line. */
+export function subjectWords(subject: AuditEntryView['subject']): string {
+  if (!subject) return '—'
+  return [subject.userId, subject.personUuid, subject.outboxId && `outbox ${subject.outboxId.slice(0, 8)}`].filter(Boolean).join(' · ') || '—'
+}

@@ -1,0 +1,71 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { projectRoot } from '../support/process'
+import { startWebHost, type TestWebHost } from '../support/web-host'
+
+// The audit trail as staff read it, after acts done through the services on the real web host.
+let host: TestWebHost
+const screensDir = join(projectRoot, 'test-results/screens')
+const fixture = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
+const userId = 'e2e-audit@example.com'
+
+test.beforeAll(async () => {
+  host = await startWebHost()
+  mkdirSync(screensDir, { recursive: true })
+  await expect.poll(async () => (await host.bridge<{ state: string }>('getEngineStatus', {})).state, { timeout: 60_000 }).toBe('running')
+  await host.bridge('enrollVisitor', { userId, samples: [fixture('person-a1.jpg')], consent: true })
+  await host.bridge('faceMatch', { image1: fixture('person-a1.jpg'), image2: fixture('person-b.jpg') })
+  await host.bridge('saveSettings', { idleTimeoutSeconds: 95 })
+})
+
+test.afterAll(async () => {
+  expect(await host.stop()).toBe(0)
+})
+
+async function openStaffScreen(page: Page, title: 'Audit' | 'Persons'): Promise<void> {
+  await page.goto(host.launchUrl)
+  await expect(page.getByTestId('engine-state')).toHaveText('Engine: running', { timeout: 60_000 })
+  await page.getByRole('button', { name: 'Staff area' }).click()
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+}
+
+test('Audit: shows the acts with their outcomes, filters them, verifies the chain and exports', async ({ page }) => {
+  await openStaffScreen(page, 'Audit')
+  await expect(page.getByTestId('audit-verdict')).toContainText('Intact when the kiosk started')
+  const table = page.getByTestId('audit-entries')
+  await expect(table.getByRole('row', { name: /Face match Done/ })).toHaveCount(1)
+  await expect(table.getByRole('row', { name: /Enrollment Started/ })).toHaveCount(1)
+  await expect(table.getByRole('row', { name: new RegExp(`Enrollment Done visitor ${userId}`) })).toHaveCount(1)
+  await expect(table.getByRole('row', { name: /Settings change Done/ })).toHaveCount(1)
+
+  const results = await new AxeBuilder({ page }).analyze()
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
+  await page.screenshot({ path: join(screensDir, 'audit.png'), fullPage: true })
+
+  await page.getByLabel('Action').selectOption('face-match')
+  await page.getByRole('button', { name: 'Show entries' }).click()
+  await expect(table.getByRole('row')).toHaveCount(3) // a header, the started entry and its outcome
+  await expect(table.getByRole('row', { name: /Settings change/ })).toHaveCount(0)
+
+  await page.getByRole('button', { name: 'Verify now' }).click()
+  await expect(page.getByTestId('audit-verdict')).toContainText('verified just now')
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
+  const csv = readFileSync((await download.path())!, 'utf8')
+  expect(csv.split('\r\n')[0]).toContain('action')
+  expect(csv).toContain('face-match')
+  expect(csv).not.toContain('settings-change')
+})
+
+test("Persons: a person's history lists what was done concerning them", async ({ page }) => {
+  await openStaffScreen(page, 'Persons')
+  await page.getByRole('searchbox', { name: 'Find' }).fill('e2e-audit')
+  await page.getByRole('button', { name: 'Search' }).click()
+  await page.getByRole('button', { name: `Details of ${userId}` }).click()
+  const history = page.getByTestId('person-detail').getByRole('table', { name: `What was done concerning ${userId}, newest first` })
+  await expect(history.getByRole('row', { name: /Enrollment Done/ })).toHaveCount(1)
+  await expect(history.getByRole('row', { name: /Face match/ })).toHaveCount(0)
+})
