@@ -1,8 +1,4 @@
-import Database from 'better-sqlite3'
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs'
-import { join } from 'node:path'
-
-export type Db = Database.Database
+import { openPrivateDatabase, type Db } from '../private-database'
 export const AUDIT_FILE = 'audit.db'
 
 /** Refuses changes to entries; prune lifts it inside its own transaction. */
@@ -35,28 +31,7 @@ const migrations = [
    ${NO_DELETE_TRIGGER};`,
 ]
 
-/** Opens (creating) the audit database: private file, WAL, every append fsynced before it returns. */
+/** Opens (creating) the audit database: private, durable, migrated (see private-database.ts). */
 export function openAuditDatabase(dir: string): Db {
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const file = join(dir, AUDIT_FILE)
-  closeSync(openSync(file, 'a', 0o600))
-  chmodSync(file, 0o600)
-  const db = new Database(file)
-  try {
-    // The desktop app and the web host may share the data folder, and so this file.
-    db.pragma('busy_timeout = 5000')
-    db.pragma('journal_mode = WAL')
-    db.pragma('synchronous = FULL')
-    db.pragma('secure_delete = ON')
-    db.transaction(() => {
-      const applied = db.pragma('user_version', { simple: true }) as number
-      if (applied > migrations.length) throw new Error(`${AUDIT_FILE} was written by a newer kiosk (schema ${applied}); refusing to touch it.`)
-      for (let version = applied; version < migrations.length; version++) db.exec(migrations[version]!)
-      db.pragma(`user_version = ${migrations.length}`)
-    }).immediate()
-    return db
-  } catch (error) {
-    db.close()
-    throw error
-  }
+  return openPrivateDatabase(dir, AUDIT_FILE, migrations)
 }

@@ -1,8 +1,6 @@
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs'
-import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import { openPrivateDatabase, type Db } from '../private-database'
 
-export type Db = Database.Database
+export type { Db }
 
 /** The outbox lives in its own file, apart from settings and the engine, so it can be scanned, moved or wiped alone. */
 export const OUTBOX_FILE = 'outbox.db'
@@ -50,43 +48,7 @@ const migrations: string[] = [
   `,
 ]
 
-/**
- * Opens (creating if needed) `<dir>/outbox.db`. The folder is made private to the user and the
- * file is created 0600 before SQLite opens it: SQLite gives the -wal and -shm files the main
- * file's permissions, so all three stay private.
- */
+/** Opens (creating if needed) `<dir>/outbox.db`: private, durable, migrated (see private-database.ts). */
 export function openOutboxDatabase(dir: string): Db {
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const file = join(dir, OUTBOX_FILE)
-  closeSync(openSync(file, 'a', 0o600))
-  chmodSync(file, 0o600)
-  const db = new Database(file)
-  try {
-    // Another kiosk process (desktop app and web host share the data folder) may hold the write lock briefly.
-    db.pragma('busy_timeout = 5000')
-    db.pragma('journal_mode = WAL')
-    // FULL: a committed enqueue is fsynced before enqueue returns, so a capture the operator was
-    // told is queued survives power loss, not only a crash. The cost is one fsync per write.
-    db.pragma('synchronous = FULL')
-    db.pragma('foreign_keys = ON')
-    // Deleted payloads are overwritten with zeros instead of lingering in free pages.
-    db.pragma('secure_delete = ON')
-    migrate(db)
-    return db
-  } catch (error) {
-    db.close()
-    throw error
-  }
-}
-
-/** All pending migrations in one IMMEDIATE transaction that reads user_version inside it, so two processes opening a new outbox at once cannot both apply the same migration. */
-function migrate(db: Db): void {
-  db.transaction(() => {
-    const applied = db.pragma('user_version', { simple: true }) as number
-    if (applied > migrations.length) throw new Error(`${OUTBOX_FILE} was written by a newer kiosk (schema ${applied}); refusing to touch it.`)
-    for (let version = applied; version < migrations.length; version++) {
-      db.exec(migrations[version]!)
-      db.pragma(`user_version = ${version + 1}`)
-    }
-  }).immediate()
+  return openPrivateDatabase(dir, OUTBOX_FILE, migrations, { foreignKeys: true })
 }
