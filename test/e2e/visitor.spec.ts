@@ -11,7 +11,9 @@ import { startWebHost, type TestWebHost } from '../support/web-host'
 const fixture = (name: string) => join(projectRoot, 'test/fixtures/generated', name)
 const VISITOR = 'camera.visitor@example.com'
 
-test.describe.configure({ mode: 'serial' })
+// Camera flows take one or two guided captures each; on a busy machine they outlast the default
+// 60 s while their result is already on screen. Their steps wait on states; this only lifts the cap.
+test.describe.configure({ mode: 'serial', timeout: 180_000 })
 
 let host: TestWebHost
 
