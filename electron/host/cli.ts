@@ -20,7 +20,12 @@ async function main(): Promise<void> {
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version
 
   const services = createKioskServices({ shell: 'web', version, dataDir: values.data, launchEngine: launchEngineFromSource(root) })
-  const host = createWebHost({ dispatch: services.dispatch, subscribe: (listener) => services.onEvent(listener), rendererDir: values.renderer })
+  const host = createWebHost({
+    dispatch: services.dispatch,
+    subscribe: (key, listener) => services.onEvent(key, listener),
+    endSession: (key, reason) => services.endSession(key, reason),
+    rendererDir: values.renderer,
+  })
   const { launchUrl } = await host.listen(Number(values.port))
   console.log(`kiosk ${launchUrl}`)
   console.log("Open that URL in a browser (it carries this launch's access token). Ctrl+C stops the kiosk.")

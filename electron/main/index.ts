@@ -6,7 +6,7 @@ import { EVENT_CHANNEL } from '../shared/events'
 import { CONTENT_SECURITY_POLICY } from '../shared/web-security'
 import { serveRendererRequest } from './app-protocol'
 import { applyDevServerCsp, applySessionPolicy, hardenAllWebContents } from './hardening'
-import { bindIpc } from './ipc'
+import { bindIpc, sessionKeyOf } from './ipc'
 import { PinGate, readKioskConfig } from './kiosk-mode'
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, PIN_ORIGIN, devRendererUrl, originOf, type TrustedOrigins } from './origins'
 import { isTrustedSenderUrl } from './sender-guard'
@@ -84,9 +84,15 @@ function startShell(): void {
       mayClose: () => unlocked || quitting,
       log,
     })
-    const stopEvents = services.onEvent((event) => window.webContents.send(EVENT_CHANNEL, event))
+    const key = sessionKeyOf(window.webContents.id)
+    const stopEvents = services.onEvent(key, (event) => window.webContents.send(EVENT_CHANNEL, event))
+    // A staff session belongs to one page: a reload or any other main-frame navigation ends it.
+    window.webContents.on('did-start-navigation', (details) => {
+      if (details.isMainFrame && !details.isSameDocument) services.endSession(key, 'page reloaded')
+    })
     window.on('closed', () => {
       stopEvents()
+      services.endSession(key, 'window closed')
       if (mainWindow === window) mainWindow = null
     })
     window.webContents.on('render-process-gone', (_event, details) => log(`renderer gone: ${details.reason}`))

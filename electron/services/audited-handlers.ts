@@ -4,9 +4,9 @@ import type { MethodName } from '../shared/contract'
 import { KioskError } from '../shared/errors'
 import type { AuditEntryInput, AuditLog } from './audit'
 import { ApiError } from './clients/api-error'
-import type { Handlers } from './dispatch'
+import type { Call, Handlers } from './dispatch'
 
-/** Who is acting. Until staff sessions exist, everyone at the screen is a visitor. */
+/** Who is acting: a visitor (nobody signed in), or a staff account with its role. */
 export interface Actor {
   role: AuditEntryInput['role']
   account: string | null
@@ -15,13 +15,16 @@ export interface Actor {
 type Subject = NonNullable<AuditEntryInput['subject']>
 type Input<M extends MethodName> = Parameters<Handlers[M]>[0]
 type Output<M extends MethodName> = Awaited<ReturnType<Handlers[M]>>
+type Outcome = Partial<Pick<AuditEntryInput, 'outcome' | 'subject' | 'score' | 'detail' | 'role' | 'account'>>
 
 /** What one method's audit entries say: the action, whom it concerns, and what its result adds. */
 interface AuditSpec<M extends MethodName> {
   action: AuditAction
   subject?: (input: Input<M>) => Subject | null
   detail?: (input: Input<M>) => string | null
-  result?: (output: Output<M>, input: Input<M>) => Partial<Pick<AuditEntryInput, 'outcome' | 'subject' | 'score' | 'detail'>>
+  /** The account the act concerns when it is not the caller's own (a sign-in names who tried). */
+  account?: (input: Input<M>) => string
+  result?: (output: Output<M>, input: Input<M>) => Outcome
 }
 type AuditSpecs = { [M in MethodName]?: AuditSpec<M> }
 
@@ -29,6 +32,11 @@ const tenantChange = (detail: (input: never) => string) => ({ action: 'tenant-ch
 
 /** The contract methods that change something or decide about a person: each leaves entries. */
 export const auditSpecs: AuditSpecs = {
+  signIn: { action: 'sign-in', account: (i) => i.name, result: (o) => ({ role: o.role }) },
+  signOut: { action: 'sign-out' },
+  createFirstAdmin: { action: 'account-change', account: (i) => i.name, detail: () => 'first administrator created', result: (o) => ({ role: o.role }) },
+  createAccount: { action: 'account-change', detail: (i) => `${i.role} ${i.name} created` },
+  setAccountDisabled: { action: 'account-change', detail: (i) => `${i.name} ${i.disabled ? 'disabled' : 'enabled'}` },
   enrollVisitor: {
     action: 'enroll',
     subject: (i) => ({ userId: i.userId }),
@@ -88,12 +96,12 @@ export async function audited<T>(
   audit: () => AuditLog,
   log: (line: string) => void,
   actor: Actor,
-  entry: { action: AuditAction; subject?: Subject | null; detail?: string | null },
+  entry: { action: AuditAction; subject?: Subject | null; detail?: string | null; account?: string | null },
   act: () => Promise<T>,
-  result: (value: T) => Partial<Pick<AuditEntryInput, 'outcome' | 'subject' | 'score' | 'detail'>> = () => ({}),
+  result: (value: T) => Outcome = () => ({}),
 ): Promise<T> {
   const correlationId = randomUUID()
-  const base = { ...entry, ...actor, correlationId }
+  const base = { ...actor, ...entry, account: entry.account ?? actor.account, correlationId }
   try {
     audit().append({ ...base, outcome: 'started' })
   } catch {
@@ -119,18 +127,23 @@ function appendAfter(audit: () => AuditLog, log: (line: string) => void, entry: 
   }
 }
 
-/** The handler table with every audited method wrapped by `audited`. */
-export function auditedHandlers(handlers: Handlers, audit: () => AuditLog, actor: () => Actor, log: (line: string) => void): Handlers {
-  const wrapped = { ...handlers } as Record<MethodName, (input: unknown) => Promise<unknown>>
+/** The handler table with every audited method wrapped by `audited`, as the calling session's actor. */
+export function auditedHandlers(handlers: Handlers, audit: () => AuditLog, log: (line: string) => void): Handlers {
+  const wrapped = { ...handlers } as Record<MethodName, (input: unknown, call: Call) => Promise<unknown>>
   for (const [method, spec] of Object.entries(auditSpecs) as Array<[MethodName, AuditSpec<MethodName>]>) {
-    const handler = handlers[method] as (input: unknown) => Promise<unknown>
-    wrapped[method] = (input) =>
+    const handler = handlers[method] as (input: unknown, call: Call) => Promise<unknown>
+    wrapped[method] = (input, call) =>
       audited(
         audit,
         log,
-        actor(),
-        { action: spec.action, subject: spec.subject?.(input as never) ?? null, detail: spec.detail?.(input as never) ?? null },
-        () => handler(input),
+        call.actor,
+        {
+          action: spec.action,
+          subject: spec.subject?.(input as never) ?? null,
+          detail: spec.detail?.(input as never) ?? null,
+          account: spec.account?.(input as never) ?? null,
+        },
+        () => handler(input, call),
         (output) => spec.result?.(output as never, input as never) ?? {},
       )
   }

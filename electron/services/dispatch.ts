@@ -1,33 +1,53 @@
 import { z } from 'zod'
 import { contract, isMethodName, type MethodName, type MethodOutput } from '../shared/contract'
 import { KioskError, type Envelope } from '../shared/errors'
+import { roleAllows } from '../shared/staff'
+import type { SessionActor } from './staff/sessions'
+
+/** Who is calling: the session the transport found for the caller, resolved by the services. */
+export interface Call {
+  actor: SessionActor
+  /** The transport's key for the caller's window or tab; null when it has none (no session possible). */
+  key: string | null
+}
 
 /** The handler table: one async function per contract method, given input already validated. */
 export type Handlers = {
-  [M in MethodName]: (input: z.infer<(typeof contract)[M]['input']>) => Promise<MethodOutput<M>>
+  [M in MethodName]: (input: z.infer<(typeof contract)[M]['input']>, call: Call) => Promise<MethodOutput<M>>
 }
 
-export type Dispatch = (method: unknown, input: unknown) => Promise<Envelope>
+/** One call from a transport: the method, its raw input, and the caller's session key. */
+export type Dispatch = (method: unknown, input: unknown, key?: string | null) => Promise<Envelope>
+
+/** Resolves a session key to its actor; `active` is false for status polls, which do not count as activity. */
+export type ResolveActor = (key: string | null, active: boolean) => SessionActor
 
 type Log = (message: string) => void
 
+const visitor: ResolveActor = () => ({ role: 'visitor', account: null })
+
 /**
  * Binds a handler table to the contract. Every transport (Electron IPC, the web bridge, tests)
- * calls through this one function, so input validation and error shaping happen in one place.
+ * calls through this one function, so the role check, input validation and error shaping happen
+ * in one place. A call whose session lacks the method's role is refused before validation or work.
  */
-export function createDispatch(handlers: Handlers, log: Log = (m) => console.error(m)): Dispatch {
-  return async (method, input) => {
+export function createDispatch(handlers: Handlers, resolveActor: ResolveActor = visitor, log: Log = (m) => console.error(m)): Dispatch {
+  return async (method, input, key = null) => {
     try {
       if (!isMethodName(method)) {
         throw new KioskError('UNKNOWN_METHOD', `There is no kiosk method named ${JSON.stringify(String(method)).slice(0, 80)}.`)
       }
-      const { input: inputSchema, output: outputSchema } = contract[method]
-      const parsed = inputSchema.safeParse(input)
+      const spec = contract[method]
+      const actor = resolveActor(key, !('poll' in spec))
+      if (!roleAllows(actor.role, spec.role)) {
+        throw new KioskError('FORBIDDEN', actor.role === 'visitor' ? 'Staff must sign in to do this.' : 'Your account may not do this: ask an administrator.')
+      }
+      const parsed = spec.input.safeParse(input)
       if (!parsed.success) {
         throw new KioskError('INVALID_INPUT', `Invalid input for ${method}: ${z.prettifyError(parsed.error)}`)
       }
-      const handler = handlers[method] as (input: unknown) => Promise<unknown>
-      const value = outputSchema.safeParse(await handler(parsed.data))
+      const handler = handlers[method] as (input: unknown, call: Call) => Promise<unknown>
+      const value = spec.output.safeParse(await handler(parsed.data, { actor, key }))
       if (!value.success) {
         log(`kiosk: ${method} produced output outside the contract: ${z.prettifyError(value.error)}`)
         throw new KioskError('INTERNAL', `The kiosk could not complete ${method}.`)

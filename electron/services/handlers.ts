@@ -6,6 +6,8 @@ import type { AuditLog } from './audit'
 import { auditView } from './audit-view'
 import type { Backend } from './backend'
 import type { Handlers } from './dispatch'
+import { outboxFor } from './role-views'
+import type { Staff } from './staff/staff-service'
 import { engineAdmin } from './workflows/engine-admin'
 import { faceMatch } from './workflows/face-match'
 import { identifyVisitor } from './workflows/identify-visitor'
@@ -31,6 +33,7 @@ export interface ServiceContext {
   outbox: { state(): Promise<OutboxState>; retry(id: string): Promise<OutboxItem>; discard(id: string): Promise<void> }
   /** The audit trail; throws AUDIT_UNAVAILABLE when it cannot be opened. */
   audit: () => AuditLog
+  staff: Staff
 }
 
 /** The kiosk's handler table: one entry per contract method, each a thin call into a workflow. */
@@ -41,6 +44,14 @@ export function createHandlers(ctx: ServiceContext): Handlers {
   let view: ReturnType<typeof auditView> | null = null
   const audit = () => (view ??= auditView(ctx.audit()))
   return {
+    getSession: (_input, call) => ctx.staff.session(call),
+    signIn: (input, call) => ctx.staff.signIn(input, call),
+    signOut: (_input, call) => ctx.staff.signOut(call),
+    createFirstAdmin: (input, call) => ctx.staff.createFirstAdmin(input, call),
+    listAccounts: () => ctx.staff.list(),
+    createAccount: (input) => ctx.staff.create(input),
+    setAccountDisabled: (input) => ctx.staff.setDisabled(input),
+
     getAppInfo: async () => ({
       name: 'Identity Kiosk',
       version: ctx.version,
@@ -51,7 +62,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     }),
     getEngineStatus: async () => ctx.engineStatus(),
 
-    enrollVisitor: (input) => ctx.enrollVisitor(input),
+    enrollVisitor: (input, call) => ctx.enrollVisitor(input, call),
     verifyVisitor: async (input) => verifyVisitor(await ctx.backend(), input),
     identifyVisitor: async (input) => identifyVisitor(await ctx.backend(), input),
     faceMatch: async (input) => faceMatch(await ctx.backend(), input),
@@ -76,7 +87,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     associateLiveness: async (input) => (await tenant()).associateLiveness(input),
     disassociateLiveness: async (input) => (await tenant()).disassociateLiveness(input),
 
-    getOutbox: () => ctx.outbox.state(),
+    getOutbox: async (_input, call) => outboxFor(call.actor.role, await ctx.outbox.state()),
     retryOutboxItem: (input) => ctx.outbox.retry(input.id),
     discardOutboxItem: async (input) => {
       await ctx.outbox.discard(input.id)

@@ -14,7 +14,11 @@ import { kioskId } from './kiosk-id'
 import { createCredentialStore } from './secrets/credentials'
 import { createKeychain, type Keychain } from './secrets/keychain'
 import { backendProbe, openOutbox, type Outbox } from './outbox'
+import { eventFor } from './role-views'
 import { createSettingsStore } from './settings-store'
+import { openAccounts, type Accounts } from './staff/accounts'
+import { Sessions } from './staff/sessions'
+import { createStaff } from './staff/staff-service'
 import { testConnection } from './workflows/connection-test'
 import { enrollOrQueue } from './workflows/enroll-or-queue'
 import { enrollVisitor } from './workflows/enroll-visitor'
@@ -31,8 +35,12 @@ export interface KioskServicesOptions {
 }
 
 export interface KioskServices {
+  /** One call from a transport, with its caller's session key (a window or tab; null: none). */
   dispatch: Dispatch
-  onEvent(listener: (event: KioskEvent) => void): () => void
+  /** Pushed events for the window or tab under `key`, shaped for its session's role. */
+  onEvent(key: string | null, listener: (event: KioskEvent) => void): () => void
+  /** The window or tab under `key` went away or reloaded: its staff session ends (audited). */
+  endSession(key: string, reason: string): void
   start(): Promise<void>
   stop(): Promise<void>
 }
@@ -101,8 +109,27 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   // The audit trail: opened on first use and kept; until it opens, audited acts do not happen.
   let auditLog: AuditLog | null = null
   const audit = (): AuditLog => (auditLog ??= openAuditLog({ dir: options.dataDir, kioskId: kioskId(options.dataDir) }))
-  // Staff sessions do not exist yet: whoever uses the kiosk acts as a visitor.
-  const actor = (): Actor => ({ role: 'visitor', account: null })
+  // What the kiosk does on its own (queued deliveries, retention) is recorded as the system's.
+  const system: Actor = { role: 'system', account: null }
+  /** A record of something that already happened (a session ended): logged if it cannot be written. */
+  const record = (entry: Omit<Parameters<AuditLog['append']>[0], 'outcome'>) => {
+    try {
+      audit().append({ ...entry, outcome: 'ok' })
+    } catch (error) {
+      log(`audit: ${entry.action} not recorded: ${error instanceof Error ? error.message : 'unknown error'}`)
+    }
+  }
+
+  // Staff accounts (opened on first use) and the sessions bound to windows and tabs.
+  let accounts: Accounts | null = null
+  const openedAccounts = (): Accounts => (accounts ??= openAccounts({ dir: options.dataDir }))
+  const sessions = new Sessions({
+    idleMs: () => (settings?.idleTimeoutSeconds ?? 90) * 1000,
+    onExpired: (_key, who) => record({ action: 'sign-out', ...who, detail: 'idle timeout' }),
+  })
+  const sweep = setInterval(() => sessions.sweep(), 5_000)
+  sweep.unref()
+  const staff = createStaff({ accounts: openedAccounts, sessions, idleTimeoutSeconds: async () => (await currentSettings()).idleTimeoutSeconds })
 
   // The outbox needs its key from the keychain; a locked keychain at start-up is retried on demand.
   let outbox: Outbox | null = null
@@ -116,7 +143,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
         audited(
           audit,
           log,
-          actor(),
+          system,
           { action: 'enroll-delivered', subject: { userId: item.userId } },
           async () => enrollVisitor(await backend(), item),
           (result) => ({ subject: { userId: item.userId, personUuid: result.person.uuid } }),
@@ -164,14 +191,20 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     },
     testConnection: async () => testConnection(await currentSettings(), backend),
     audit,
+    staff,
   })
-  const handlers = auditedHandlers(plainHandlers, audit, actor, log)
+  const handlers = auditedHandlers(plainHandlers, audit, log)
 
   return {
-    dispatch: createDispatch(handlers, log),
-    onEvent(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
+    dispatch: createDispatch(handlers, staff.resolveActor, log),
+    onEvent(key, listener) {
+      const shaped = (event: KioskEvent) => listener(eventFor(sessions.actor(key).role, event))
+      listeners.add(shaped)
+      return () => listeners.delete(shaped)
+    },
+    endSession(key, reason) {
+      const who = sessions.end(key)
+      if (who) record({ action: 'sign-out', ...who, detail: reason })
     },
     async start() {
       const current = await currentSettings()
@@ -186,6 +219,9 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       if (current.mode === 'embedded') await startEngine(current).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
     },
     async stop() {
+      clearInterval(sweep)
+      accounts?.close()
+      accounts = null
       await outbox?.close()
       outbox = null
       auditLog?.close()

@@ -8,6 +8,7 @@ import { z } from 'zod'
 export const auditActions = [
   'sign-in',
   'sign-out',
+  'account-change',
   'enroll',
   'enroll-queued',
   'enroll-delivered',
@@ -25,11 +26,13 @@ export const auditActions = [
   'engine-admin',
   'audit-export',
   'audit-prune',
+  'retention-purge',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 
 export const auditOutcomes = ['started', 'ok', 'refused', 'failed', 'queued'] as const
-export const auditRoles = ['visitor', 'operator', 'admin'] as const
+/** Who acted: a session's role, or 'system' for what the kiosk does on its own (queued deliveries, retention). */
+export const auditRoles = ['visitor', 'operator', 'admin', 'system'] as const
 
 export const auditEntrySchema = z.object({
   seq: z.number().int(),

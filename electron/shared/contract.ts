@@ -1,12 +1,14 @@
 import { z } from 'zod'
 import { auditExportInput, auditExportResult, auditLogResult, auditQueryInput, auditVerdictSchema } from './audit'
 import { outboxItemSchema, outboxStateSchema } from './outbox'
+import { accountViewSchema, createAccountInput, firstAdminInput, sessionViewSchema, setAccountDisabledInput, signInInput, type Role } from './staff'
 import { credentialStatusSchema, serverCredentialNames, serverCredentialsInputSchema, settingsPatchSchema, settingsSchema } from './settings'
 import * as w from './workflows'
 
 /**
  * The kiosk's one contract: every method the renderer may call, with the schemas that validate its
- * input (in the services, on every call) and describe its output. Types below are inferred from it.
+ * input (in the services, on every call), describe its output, and the least role a session needs
+ * to call it (refused in the services before any validation or work). Types are inferred from it.
  */
 
 const noInput = z.object({}).strict()
@@ -35,61 +37,80 @@ export const engineStatusSchema = z.object({
 
 const done = z.object({ ok: z.literal(true) })
 
+/** What every method declares: a method without a role does not compile. */
+interface MethodSpec {
+  input: z.ZodType
+  output: z.ZodType
+  role: Role
+  /** A status read the renderer polls: it does not keep a staff session from going idle. */
+  poll?: true
+}
+
 export const contract = {
-  getAppInfo: { input: noInput, output: appInfoSchema },
-  getEngineStatus: { input: noInput, output: engineStatusSchema },
+  // The session at this screen: visitor until staff sign in.
+  getSession: { input: noInput, output: sessionViewSchema, role: 'visitor', poll: true },
+  signIn: { input: signInInput, output: sessionViewSchema, role: 'visitor' },
+  signOut: { input: noInput, output: sessionViewSchema, role: 'visitor' },
+  /** Only while no account exists: the first launch's administrator, signed in at once. */
+  createFirstAdmin: { input: firstAdminInput, output: sessionViewSchema, role: 'visitor' },
+  listAccounts: { input: noInput, output: z.array(accountViewSchema), role: 'admin' },
+  createAccount: { input: createAccountInput, output: accountViewSchema, role: 'admin' },
+  setAccountDisabled: { input: setAccountDisabledInput, output: accountViewSchema, role: 'admin' },
+
+  getAppInfo: { input: noInput, output: appInfoSchema, role: 'visitor', poll: true },
+  getEngineStatus: { input: noInput, output: engineStatusSchema, role: 'visitor', poll: true },
 
   // Visitor workflows: each returns what its screen needs in one call.
-  enrollVisitor: { input: w.enrollVisitorInput, output: w.enrollVisitorResult },
-  verifyVisitor: { input: w.verifyVisitorInput, output: w.verifyVisitorResult },
-  identifyVisitor: { input: w.identifyVisitorInput, output: w.identifyVisitorResult },
-  faceMatch: { input: w.faceMatchInput, output: w.faceMatchResult },
-  removeVisitor: { input: w.removeVisitorInput, output: w.removeVisitorResult },
+  enrollVisitor: { input: w.enrollVisitorInput, output: w.enrollVisitorResult, role: 'visitor' },
+  verifyVisitor: { input: w.verifyVisitorInput, output: w.verifyVisitorResult, role: 'visitor' },
+  identifyVisitor: { input: w.identifyVisitorInput, output: w.identifyVisitorResult, role: 'operator' },
+  faceMatch: { input: w.faceMatchInput, output: w.faceMatchResult, role: 'operator' },
+  removeVisitor: { input: w.removeVisitorInput, output: w.removeVisitorResult, role: 'operator' },
 
   // Persons.
-  searchPersons: { input: w.searchPersonsInput, output: w.searchPersonsResult },
-  getPersonDetail: { input: w.personDetailInput, output: w.personDetailResult },
-  findPerson: { input: w.findPersonInput, output: w.findPersonResult },
-  getAppUser: { input: w.appUserInput, output: w.appUserResult },
-  getPersonTemplates: { input: w.personTemplatesInput, output: w.personTemplatesResult },
-  deleteTemplates: { input: w.deleteTemplatesInput, output: z.object({ remaining: z.number().int() }) },
-  checkSamples: { input: w.checkSamplesInput, output: w.checkSamplesResult },
+  searchPersons: { input: w.searchPersonsInput, output: w.searchPersonsResult, role: 'operator' },
+  getPersonDetail: { input: w.personDetailInput, output: w.personDetailResult, role: 'operator' },
+  findPerson: { input: w.findPersonInput, output: w.findPersonResult, role: 'operator' },
+  getAppUser: { input: w.appUserInput, output: w.appUserResult, role: 'operator' },
+  getPersonTemplates: { input: w.personTemplatesInput, output: w.personTemplatesResult, role: 'operator' },
+  deleteTemplates: { input: w.deleteTemplatesInput, output: z.object({ remaining: z.number().int() }), role: 'operator' },
+  checkSamples: { input: w.checkSamplesInput, output: w.checkSamplesResult, role: 'operator' },
 
   // Tenant administration (the kiosk's own tenant, from the settings).
-  getTenant: { input: noInput, output: w.tenantSchema },
-  updateTenant: { input: w.updateTenantInput, output: w.tenantSchema },
-  getTenantApps: { input: noInput, output: w.appsResult },
-  getTenantApp: { input: w.appInput, output: w.appResult },
-  associateApp: { input: w.appInput, output: w.tenantSchema },
-  disassociateApp: { input: w.appInput, output: w.tenantSchema },
-  associateAlgorithm: { input: w.algorithmInput, output: w.tenantSchema },
-  disassociateAlgorithm: { input: w.algorithmInput.pick({ algCode: true }), output: w.tenantSchema },
-  associateLiveness: { input: w.livenessInput, output: w.tenantSchema },
-  disassociateLiveness: { input: w.livenessInput, output: w.tenantSchema },
+  getTenant: { input: noInput, output: w.tenantSchema, role: 'admin' },
+  updateTenant: { input: w.updateTenantInput, output: w.tenantSchema, role: 'admin' },
+  getTenantApps: { input: noInput, output: w.appsResult, role: 'admin' },
+  getTenantApp: { input: w.appInput, output: w.appResult, role: 'admin' },
+  associateApp: { input: w.appInput, output: w.tenantSchema, role: 'admin' },
+  disassociateApp: { input: w.appInput, output: w.tenantSchema, role: 'admin' },
+  associateAlgorithm: { input: w.algorithmInput, output: w.tenantSchema, role: 'admin' },
+  disassociateAlgorithm: { input: w.algorithmInput.pick({ algCode: true }), output: w.tenantSchema, role: 'admin' },
+  associateLiveness: { input: w.livenessInput, output: w.tenantSchema, role: 'admin' },
+  disassociateLiveness: { input: w.livenessInput, output: w.tenantSchema, role: 'admin' },
 
-  // The offline outbox: enrollments waiting for the servers.
-  getOutbox: { input: noInput, output: outboxStateSchema },
-  retryOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: outboxItemSchema },
-  discardOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: done },
+  // The offline outbox: enrollments waiting for the servers (a visitor sees the counts, not the items).
+  getOutbox: { input: noInput, output: outboxStateSchema, role: 'visitor', poll: true },
+  retryOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: outboxItemSchema, role: 'operator' },
+  discardOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: done, role: 'operator' },
 
   // Settings and credentials (write-only: the renderer sees whether each is stored, never its value).
-  getSettings: { input: noInput, output: settingsSchema },
-  saveSettings: { input: settingsPatchSchema, output: settingsSchema },
-  getCredentialStatus: { input: noInput, output: credentialStatusSchema },
-  setCredentials: { input: serverCredentialsInputSchema, output: credentialStatusSchema },
-  clearCredentials: { input: z.strictObject({ names: z.array(z.enum(serverCredentialNames)).min(1).optional() }), output: credentialStatusSchema },
-  testConnection: { input: noInput, output: w.connectionTestResult },
+  getSettings: { input: noInput, output: settingsSchema, role: 'operator' },
+  saveSettings: { input: settingsPatchSchema, output: settingsSchema, role: 'admin' },
+  getCredentialStatus: { input: noInput, output: credentialStatusSchema, role: 'admin' },
+  setCredentials: { input: serverCredentialsInputSchema, output: credentialStatusSchema, role: 'admin' },
+  clearCredentials: { input: z.strictObject({ names: z.array(z.enum(serverCredentialNames)).min(1).optional() }), output: credentialStatusSchema, role: 'admin' },
+  testConnection: { input: noInput, output: w.connectionTestResult, role: 'admin' },
 
   // The audit trail: entries newest first, the chain's last verdict, a full verification, exports.
-  getAuditLog: { input: auditQueryInput, output: auditLogResult },
-  verifyAuditLog: { input: noInput, output: auditVerdictSchema },
-  exportAuditLog: { input: auditExportInput, output: auditExportResult },
+  getAuditLog: { input: auditQueryInput, output: auditLogResult, role: 'operator' },
+  verifyAuditLog: { input: noInput, output: auditVerdictSchema, role: 'operator' },
+  exportAuditLog: { input: auditExportInput, output: auditExportResult, role: 'admin' },
 
   // Engine administration.
-  getTemplateTypes: { input: noInput, output: w.templateTypesResult },
-  rebuildCaches: { input: w.rebuildCachesInput, output: done },
-  getEngineLogs: { input: noInput, output: w.engineLogsResult },
-} as const
+  getTemplateTypes: { input: noInput, output: w.templateTypesResult, role: 'visitor' },
+  rebuildCaches: { input: w.rebuildCachesInput, output: done, role: 'admin' },
+  getEngineLogs: { input: noInput, output: w.engineLogsResult, role: 'admin' },
+} as const satisfies Record<string, MethodSpec>
 
 export type Contract = typeof contract
 export type MethodName = keyof Contract

@@ -26,6 +26,8 @@ export const errorCodes = [
   'KEYCHAIN_LOCKED',
   /** The audit trail cannot be written: the act was not done (an act that cannot be audited does not happen). */
   'AUDIT_UNAVAILABLE',
+  /** Too many failed sign-ins for this account: wait before the next try (the message says how long). */
+  'TOO_MANY_ATTEMPTS',
   'INTERNAL',
 ] as const
 

@@ -21,7 +21,7 @@ describe('web host bridge', () => {
     host = createWebHost({
       dispatch: createDispatch(handlersWithoutServers(engineStatus)),
       rendererDir,
-      subscribe: (listener) => {
+      subscribe: (_key, listener) => {
         listeners.add(listener)
         return () => listeners.delete(listener)
       },

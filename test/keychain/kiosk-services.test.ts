@@ -11,6 +11,7 @@ import { createKeychain } from '../../electron/services/secrets/keychain'
 import type { KioskEvent } from '../../electron/shared/events'
 import { startTestEngine, TEST_CLIENT, TEST_TENANT } from '../support/engine'
 import { projectRoot } from '../support/process'
+import { adminDispatch, type SessionCall } from '../support/staff'
 
 // The kiosk services as the web host and Electron compose them: the real keychain (gnome-keyring),
 // the embedded engine as a child process on its per-install credentials, every call through dispatch.
@@ -22,13 +23,14 @@ describe('kiosk services on the embedded engine', () => {
   const events: KioskEvent[] = []
   const logLines: string[] = []
   let services: KioskServices
+  let dispatch: SessionCall
   const call = async (method: string, input: unknown = {}) => {
-    const reply = await services.dispatch(method, input)
+    const reply = await dispatch(method, input)
     if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code })
     return reply.value as any
   }
   const failure = async (method: string, input: unknown = {}) => {
-    const reply = await services.dispatch(method, input)
+    const reply = await dispatch(method, input)
     if (reply.ok) throw new Error(`${method} unexpectedly succeeded`)
     return reply.error
   }
@@ -41,7 +43,8 @@ describe('kiosk services on the embedded engine', () => {
 
   beforeAll(async () => {
     services = createKioskServices({ shell: 'web', version: '0.0.0-test', dataDir, launchEngine: launchEngineFromSource(projectRoot), keychain: createKeychain(keychainService), log: (line) => logLines.push(line) })
-    services.onEvent((event) => events.push(event))
+    services.onEvent('test:admin', (event) => events.push(event))
+    dispatch = await adminDispatch(services.dispatch)
     await services.start()
     await waitForEngine()
   })

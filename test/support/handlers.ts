@@ -1,9 +1,24 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { KioskError } from '../../electron/shared/errors'
 import type { EngineStatus } from '../../electron/shared/contract'
 import { createHandlers, type ServiceContext } from '../../electron/services/handlers'
+import { openAccounts, type Accounts } from '../../electron/services/staff/accounts'
+import { Sessions } from '../../electron/services/staff/sessions'
+import { createStaff, type Staff } from '../../electron/services/staff/staff-service'
 
 const notConfigured = async (): Promise<never> => {
   throw new KioskError('NOT_CONFIGURED', 'No server in this test.')
+}
+
+/** Real staff accounts (in a fresh folder) and sessions, as the services compose them. */
+export function testStaff(): Staff & { accounts: () => Accounts; sessions: Sessions } {
+  const dir = mkdtempSync(join(tmpdir(), 'kiosk-staff-'))
+  let accounts: Accounts | null = null
+  const opened = () => (accounts ??= openAccounts({ dir }))
+  const sessions = new Sessions({ idleMs: () => 90_000 })
+  return { ...createStaff({ accounts: opened, sessions, idleTimeoutSeconds: async () => 90 }), accounts: opened, sessions }
 }
 
 /** The real handler table over a context with no servers behind it: for transport-level tests. */
@@ -21,6 +36,7 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, overrid
     audit: () => {
       throw new KioskError('AUDIT_UNAVAILABLE', 'No audit trail in this test.')
     },
+    staff: testStaff(),
     ...overrides,
   })
 }

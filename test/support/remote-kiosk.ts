@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { createKioskServices, type KioskServices } from '../../electron/services/kiosk-services'
 import { createKeychain } from '../../electron/services/secrets/keychain'
 import type { SettingsPatch } from '../../electron/shared/settings'
+import { adminDispatch } from './staff'
 import { startStandin, TEMPLATE_TYPE, type Standin, type StandinOptions } from './vendor-standin'
 
 const TENANT = 'KIOSK'
@@ -54,15 +55,17 @@ export async function remoteKiosk(
     log: () => {},
   })
   const called = new Set<string>()
+  // Staff configure and run the kiosk here: an administrator's session.
+  const dispatch = await adminDispatch(services.dispatch)
   const call = async (method: string, input: unknown = {}) => {
     called.add(method)
-    const reply = await services.dispatch(method, input)
+    const reply = await dispatch(method, input)
     if (!reply.ok) throw Object.assign(new Error(`${method}: ${reply.error.message}`), { code: reply.error.code })
     return reply.value as any
   }
   const failure = async (method: string, input: unknown = {}) => {
     called.add(method)
-    const reply = await services.dispatch(method, input)
+    const reply = await dispatch(method, input)
     if (reply.ok) throw new Error(`${method} unexpectedly succeeded`)
     return reply.error
   }

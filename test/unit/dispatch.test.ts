@@ -8,7 +8,7 @@ const engineStatus = () => ({ mode: 'embedded' as const, state: 'running' as con
 
 describe('dispatch', () => {
   const logs: string[] = []
-  const dispatch = createDispatch(handlersWithoutServers(engineStatus), (m) => logs.push(m))
+  const dispatch = createDispatch(handlersWithoutServers(engineStatus), undefined, (m) => logs.push(m))
 
   it('answers a valid call with the handler value', async () => {
     const reply = await dispatch('getAppInfo', {})
@@ -40,18 +40,18 @@ describe('dispatch', () => {
         throw error
       },
     })
-    const known = await createDispatch(failing(new KioskError('NOT_FOUND', 'No such visitor.')), () => {})('getAppInfo', {})
+    const known = await createDispatch(failing(new KioskError('NOT_FOUND', 'No such visitor.')), undefined, () => {})('getAppInfo', {})
     expect(known).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'No such visitor.' } })
 
     const seen: string[] = []
-    const unknown = await createDispatch(failing(new TypeError('secret=hunter2 boom')), (m) => seen.push(m))('getAppInfo', {})
+    const unknown = await createDispatch(failing(new TypeError('secret=hunter2 boom')), undefined, (m) => seen.push(m))('getAppInfo', {})
     expect(unknown).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'The kiosk could not complete getAppInfo.' } })
     expect(seen.join('\n')).toContain('TypeError')
   })
 
   it('refuses handler output that breaks the contract', async () => {
     const broken = { ...handlersWithoutServers(engineStatus), getEngineStatus: async () => ({ state: 'dancing' }) } as unknown as Handlers
-    const reply = await createDispatch(broken, () => {})('getEngineStatus', {})
+    const reply = await createDispatch(broken, undefined, () => {})('getEngineStatus', {})
     expect(reply).toMatchObject({ ok: false, error: { code: 'INTERNAL' } })
   })
 

@@ -1,6 +1,6 @@
 import { KioskError } from '../../../electron/shared/errors'
 import { createKioskApi, type KioskApi } from '../../../electron/shared/kiosk-api'
-import { BRIDGE_PATH, BRIDGE_TOKEN_HEADER } from '../../../electron/shared/web-security'
+import { BRIDGE_PATH, BRIDGE_SESSION_HEADER, BRIDGE_TOKEN_HEADER, SESSION_GONE_STATUS } from '../../../electron/shared/web-security'
 
 const TOKEN_KEY = 'kiosk-launch-token'
 
@@ -17,39 +17,78 @@ export function takeLaunchToken(): string | null {
   return sessionStorage.getItem(TOKEN_KEY)
 }
 
-/** The kiosk API over the web host's loopback bridge. */
-export function createWebBridge(token: string | null): KioskApi {
-  return createKioskApi(async (method, input) => {
+const unreachable = () => new KioskError('ENGINE_UNAVAILABLE', 'The kiosk host is not answering. Is `npm run start:web` still running?')
+const unauthorized = () => new KioskError('UNAUTHORIZED', 'This page was opened without its launch link. Open the URL the kiosk printed when it started.')
+
+/**
+ * This tab's session id, issued by the host. It lives in this page's memory only: a reload or a
+ * new tab gets a new one, so a staff sign-in never outlives its page.
+ */
+function tabSession(token: string | null) {
+  let current: Promise<string> | null = null
+  const request = async (): Promise<string> => {
     let response: Response
     try {
-      response = await fetch(`${BRIDGE_PATH}/${method}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [BRIDGE_TOKEN_HEADER]: token ?? '' },
-        body: JSON.stringify(input),
-      })
+      response = await fetch(`${BRIDGE_PATH}/session`, { method: 'POST', headers: { [BRIDGE_TOKEN_HEADER]: token ?? '' } })
     } catch {
-      throw new KioskError('ENGINE_UNAVAILABLE', 'The kiosk host is not answering. Is `npm run start:web` still running?')
+      throw unreachable()
     }
-    if (response.status === 401 || response.status === 403) {
-      throw new KioskError('UNAUTHORIZED', 'This page was opened without its launch link. Open the URL the kiosk printed when it started.')
+    if (response.status === 401 || response.status === 403) throw unauthorized()
+    if (!response.ok) throw new KioskError('INTERNAL', `The kiosk host answered ${response.status}.`)
+    return ((await response.json()) as { session: string }).session
+  }
+  return {
+    get: (): Promise<string> => {
+      current ??= request().catch((error: unknown) => {
+        current = null
+        throw error
+      })
+      return current
+    },
+    /** The host no longer knows this id (it restarted): the next call asks for a new one. */
+    renew: () => {
+      current = null
+    },
+  }
+}
+
+/** The kiosk API over the web host's loopback bridge. */
+export function createWebBridge(token: string | null): KioskApi {
+  const session = tabSession(token)
+  const headers = async () => ({ 'content-type': 'application/json', [BRIDGE_TOKEN_HEADER]: token ?? '', [BRIDGE_SESSION_HEADER]: await session.get() })
+  return createKioskApi(async (method, input) => {
+    let response: Response
+    for (let attempt = 0; ; attempt++) {
+      try {
+        response = await fetch(`${BRIDGE_PATH}/${method}`, { method: 'POST', headers: await headers(), body: JSON.stringify(input) })
+      } catch {
+        throw unreachable()
+      }
+      if (response.status !== SESSION_GONE_STATUS || attempt > 0) break
+      session.renew()
     }
+    if (response.status === 401 || response.status === 403) throw unauthorized()
     if (!response.ok) throw new KioskError('INTERNAL', `The kiosk host answered ${response.status}.`)
     return response.json()
-  }, (listener) => streamEvents(token, listener))
+  }, (listener) => streamEvents(headers, session.renew, listener))
 }
 
 /**
  * Reads the host's server-sent events with fetch (EventSource cannot send the token header) and
  * reconnects with a growing delay while the host is away. Returns the function that stops it.
  */
-function streamEvents(token: string | null, listener: (raw: unknown) => void): () => void {
+function streamEvents(headers: () => Promise<Record<string, string>>, renew: () => void, listener: (raw: unknown) => void): () => void {
   const controller = new AbortController()
   let delay = 500
   const run = async () => {
     while (!controller.signal.aborted) {
       try {
-        const response = await fetch(`${BRIDGE_PATH}/events`, { headers: { [BRIDGE_TOKEN_HEADER]: token ?? '' }, signal: controller.signal })
+        const response = await fetch(`${BRIDGE_PATH}/events`, { headers: await headers(), signal: controller.signal })
         if (response.status === 401 || response.status === 403) return
+        if (response.status === SESSION_GONE_STATUS) {
+          renew()
+          throw new Error('session renewed')
+        }
         const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
         let buffer = ''
         delay = 500

@@ -4,6 +4,7 @@ import type { AuditAction, AuditEntryView } from '../../../../electron/shared/au
 export const actionWords: Record<AuditAction, string> = {
   'sign-in': 'Sign-in',
   'sign-out': 'Sign-out',
+  'account-change': 'Staff account change',
   enroll: 'Enrollment',
   'enroll-queued': 'Enrollment queued',
   'enroll-delivered': 'Queued enrollment delivered',
@@ -21,6 +22,7 @@ export const actionWords: Record<AuditAction, string> = {
   'engine-admin': 'Engine administration',
   'audit-export': 'Audit export',
   'audit-prune': 'Audit pruning',
+  'retention-purge': 'Enrollment retention',
 }
 
 export const outcomeWords: Record<AuditEntryView['outcome'], string> = {
