@@ -5,6 +5,7 @@ import type { KioskSettings } from '../shared/settings'
 import { openAuditLog, type AuditLog } from './audit'
 import { audited, auditedHandlers, type Actor } from './audited-handlers'
 import { BackendResolver } from './backend-resolver'
+import { KioskError } from '../shared/errors'
 import { ApiError } from './clients/api-error'
 import { createDispatch, type Dispatch } from './dispatch'
 import type { LaunchEngine } from './engine-launch'
@@ -41,6 +42,11 @@ export interface KioskServices {
   onEvent(key: string | null, listener: (event: KioskEvent) => void): () => void
   /** The window or tab under `key` went away or reloaded: its staff session ends (audited). */
   endSession(key: string, reason: string): void
+  /**
+   * An administrator's sign-in outside any window (Electron kiosk mode's exit prompt): the same
+   * accounts, back-off and audit as signIn. Resolves when it is a valid, active administrator.
+   */
+  verifyAdmin(name: string, secret: string): Promise<void>
   start(): Promise<void>
   stop(): Promise<void>
 }
@@ -201,6 +207,12 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       const shaped = (event: KioskEvent) => listener(eventFor(sessions.actor(key).role, event))
       listeners.add(shaped)
       return () => listeners.delete(shaped)
+    },
+    async verifyAdmin(name, secret) {
+      await audited(audit, log, { role: 'visitor', account: null }, { action: 'sign-in', account: name, detail: 'leave kiosk mode' }, async () => {
+        const account = await openedAccounts().verify(name, secret)
+        if (account.role !== 'admin') throw new KioskError('FORBIDDEN', 'Only an administrator may leave kiosk mode.')
+      })
     },
     endSession(key, reason) {
       const who = sessions.end(key)
