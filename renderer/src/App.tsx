@@ -1,20 +1,26 @@
 import { useEffect } from 'react'
+import { roleAllows } from '../../electron/shared/staff'
 import { NavBar } from './components/NavBar'
 import { OfflineBanner } from './components/OfflineBanner'
 import { StatusBar } from './components/StatusBar'
-import { useIdleTimeout } from './components/useIdleTimeout'
+import { useActivityPing, useIdleTimeout } from './components/useIdleTimeout'
 import { screenComponents } from './screens'
+import { FirstRunScreen } from './screens/FirstRunScreen'
+import { HomeScreen } from './screens/HomeScreen'
 import { useLive } from './store/live'
-import { useNavigation } from './store/navigation'
+import { screenRole, useNavigation } from './store/navigation'
 import { useSession } from './store/session'
 import { useStatus } from './store/status'
+
+/** How often the session is read back: an expiry in the services (idle, a disabled account) shows soon. */
+const SESSION_POLL_MS = 5000
 
 export function App() {
   const screen = useNavigation((s) => s.screen)
   const refresh = useStatus((s) => s.refresh)
   const follow = useLive((s) => s.follow)
-  const idleSeconds = useLive((s) => s.settings?.idleTimeoutSeconds)
-  const { generation, reset } = useSession()
+  const loadSettings = useLive((s) => s.loadSettings)
+  const { generation, reset, role, firstRun, idleTimeoutSeconds, load } = useSession()
 
   useEffect(() => {
     void refresh()
@@ -22,16 +28,26 @@ export function App() {
     return () => clearInterval(timer)
   }, [refresh])
   useEffect(() => follow(), [follow])
-  // Idle: back to Home, and every screen's visitor data is dropped with its component.
-  useIdleTimeout(idleSeconds, reset)
+  // getSession is a status read: it never keeps a staff session alive by itself.
+  useEffect(() => {
+    void load()
+    const timer = setInterval(() => void load(), SESSION_POLL_MS)
+    return () => clearInterval(timer)
+  }, [load])
+  // Idle: signed out, back to Home, and every screen's visitor data is dropped with its component.
+  useIdleTimeout(idleTimeoutSeconds, reset)
+  // Staff typing or pointing make no call: tell the services they are still there, now and then.
+  const staff = role !== 'visitor'
+  useActivityPing(staff, Math.max(5, Math.floor((idleTimeoutSeconds ?? 90) / 3)) * 1000, loadSettings)
 
-  const Screen = screenComponents[screen]
+  const allowed = roleAllows(role, screenRole(screen))
+  const Screen = firstRun ? FirstRunScreen : allowed ? screenComponents[screen] : HomeScreen
   return (
     <div className="app">
       <NavBar />
       <OfflineBanner />
       <main className="content" aria-labelledby="screen-title">
-        <Screen key={`${screen}-${generation}`} />
+        <Screen key={`${firstRun ? 'first-run' : allowed ? screen : 'home'}-${generation}`} />
       </main>
       <StatusBar />
     </div>

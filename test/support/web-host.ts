@@ -3,24 +3,70 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startUntil, tsxArgs, type Started } from './process'
 
+/** The administrator every test host gets (unless started with firstRun): sign in with these. */
+export const TEST_ADMIN = Object.freeze({ name: 'Test Admin', secret: 'test-admin-secret-1' })
+
 export interface TestWebHost {
   launchUrl: string
   origin: string
   token: string
-  /** A bridge call as the page makes it (with the launch token); throws on an error envelope. */
+  /**
+   * A bridge call as the page makes it (launch token and a tab session), signed in as TEST_ADMIN;
+   * throws on an error envelope. On a host started with firstRun the session is a visitor's until
+   * someone creates the first administrator and this helper can sign in as TEST_ADMIN.
+   */
   bridge<T = any>(method: string, input?: unknown): Promise<T>
   stop(): Promise<number | null>
   process: Started
 }
 
+interface Envelope {
+  ok: boolean
+  value?: unknown
+  error?: { code: string; message: string }
+}
+
+export class BridgeError extends Error {
+  constructor(
+    readonly method: string,
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${method}: ${code} ${message}`)
+  }
+}
+
 /** The kiosk as `npm run start:web` runs it (the real host CLI, which starts the embedded engine), on its own data folder. */
-export async function startWebHost(): Promise<TestWebHost> {
+export async function startWebHost(options: { firstRun?: boolean } = {}): Promise<TestWebHost> {
   const data = mkdtempSync(join(tmpdir(), 'kiosk-e2e-'))
   const [command, args] = tsxArgs('electron/host/cli.ts', ['--port', '0', '--data', data])
   const host = await startUntil(command, args, /^kiosk (http:\/\/127\.0\.0\.1:\d+\/#token=(\S+))$/)
   const launchUrl = host.match[1]!
   const origin = new URL(launchUrl).origin
   const token = host.match[2]!
+
+  const newSession = async (): Promise<string> => {
+    const reply = await fetch(`${origin}/bridge/session`, { method: 'POST', headers: { 'x-kiosk-token': token } })
+    if (!reply.ok) throw new Error(`bridge session: the host answered ${reply.status}`)
+    return ((await reply.json()) as { session: string }).session
+  }
+  let session = await newSession()
+  const call = async (method: string, input: unknown): Promise<Envelope> => {
+    const post = () => fetch(`${origin}/bridge/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-kiosk-token': token, 'x-kiosk-session': session }, body: JSON.stringify(input) })
+    let reply = await post()
+    if (reply.status === 409) {
+      // The host no longer knows this session (it restarted): a new one, as the page would.
+      session = await newSession()
+      reply = await post()
+    }
+    return (await reply.json()) as Envelope
+  }
+  const unwrap = (method: string, envelope: Envelope) => {
+    if (!envelope.ok) throw new BridgeError(method, envelope.error?.code ?? 'INTERNAL', envelope.error?.message ?? '')
+    return envelope.value
+  }
+  if (!options.firstRun) unwrap('createFirstAdmin', await call('createFirstAdmin', TEST_ADMIN))
+
   return {
     launchUrl,
     origin,
@@ -32,10 +78,13 @@ export async function startWebHost(): Promise<TestWebHost> {
       return code
     },
     async bridge(method, input = {}) {
-      const reply = await fetch(`${origin}/bridge/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-kiosk-token': token }, body: JSON.stringify(input) })
-      const envelope = (await reply.json()) as { ok: boolean; value?: unknown; error?: { code: string; message: string } }
-      if (!envelope.ok) throw new Error(`${method}: ${envelope.error?.code} ${envelope.error?.message}`)
-      return envelope.value as any
+      let envelope = await call(method, input)
+      if (!envelope.ok && envelope.error?.code === 'FORBIDDEN') {
+        // The admin session went idle (or this host started without one): sign in again, once.
+        const signedIn = await call('signIn', TEST_ADMIN)
+        if (signedIn.ok) envelope = await call(method, input)
+      }
+      return unwrap(method, envelope) as any
     },
   }
 }

@@ -1,29 +1,37 @@
+import { roleAllows } from '../../../electron/shared/staff'
 import { screens, useNavigation } from '../store/navigation'
-import { useSession } from '../store/session'
+import { roleWords, useSession } from '../store/session'
 
 export function NavBar() {
   const { screen, go } = useNavigation()
-  const { staff, reset } = useSession()
+  const { role, account, firstRun, reset } = useSession()
+  // Until the first administrator exists there is nowhere to go but the set-up.
+  const visible = firstRun ? [] : screens.filter((s) => roleAllows(role, s.role))
   return (
     <header className="navbar">
       <span className="brand">Identity Kiosk</span>
-      <nav aria-label="Main">
-        <ul>
-          {screens
-            .filter((s) => staff || !s.staff)
-            .map((s) => (
-              <li key={s.id} className={s.staff ? 'staff' : undefined}>
+      {visible.length > 0 ? (
+        <nav aria-label="Main">
+          <ul>
+            {visible.map((s) => (
+              <li key={s.id} className={s.role === 'visitor' ? undefined : 'staff'}>
                 <button type="button" aria-current={s.id === screen ? 'page' : undefined} onClick={() => go(s.id)}>
                   {s.title}
                 </button>
               </li>
             ))}
-        </ul>
-      </nav>
-      {staff ? (
-        <button type="button" className="leave-staff" onClick={reset}>
-          Leave staff area
-        </button>
+          </ul>
+        </nav>
+      ) : null}
+      {role !== 'visitor' && account ? (
+        <div className="signed-in">
+          <span data-testid="signed-in-as">
+            Signed in as {account} ({roleWords[role]})
+          </span>
+          <button type="button" className="leave-staff" onClick={reset}>
+            Sign out
+          </button>
+        </div>
       ) : null}
     </header>
   )

@@ -5,7 +5,7 @@ import { useSession } from '../store/session'
 /** On every screen: the servers are unreachable, or enrollments are waiting or need attention. */
 export function OfflineBanner() {
   const outbox = useLive((s) => s.outbox)
-  const staff = useSession((s) => s.staff)
+  const staff = useSession((s) => s.role !== 'visitor')
   const go = useNavigation((s) => s.go)
   if (!outbox) return null
   const waiting = outbox.counts.queued + outbox.counts.inFlight

@@ -1,4 +1,7 @@
-import { useNavigation, type ScreenId } from '../store/navigation'
+import { useState } from 'react'
+import { roleAllows } from '../../../electron/shared/staff'
+import { StaffSignIn } from '../components/StaffSignIn'
+import { screenRole, useNavigation, type ScreenId } from '../store/navigation'
 import { useSession } from '../store/session'
 
 const tasks: Array<{ id: ScreenId; title: string; hint: string }> = [
@@ -10,29 +13,31 @@ const tasks: Array<{ id: ScreenId; title: string; hint: string }> = [
 
 export function HomeScreen() {
   const go = useNavigation((s) => s.go)
-  const enterStaff = useSession((s) => s.enterStaff)
+  const role = useSession((s) => s.role)
+  const [signingIn, setSigningIn] = useState(false)
   return (
     <section className="screen home">
       <h1 id="screen-title">Welcome</h1>
       <p className="purpose">What would you like to do?</p>
       <div className="tiles">
-        {tasks.map((t) => (
-          <button key={t.id} type="button" className="tile" onClick={() => go(t.id)}>
-            <span className="tile-title">{t.title}</span>
-            <span className="tile-hint">{t.hint}</span>
-          </button>
-        ))}
+        {tasks
+          .filter((t) => roleAllows(role, screenRole(t.id)))
+          .map((t) => (
+            <button key={t.id} type="button" className="tile" onClick={() => go(t.id)}>
+              <span className="tile-title">{t.title}</span>
+              <span className="tile-hint">{t.hint}</span>
+            </button>
+          ))}
       </div>
-      <button
-        type="button"
-        className="staff-entry"
-        onClick={() => {
-          enterStaff()
-          go('persons')
-        }}
-      >
-        Staff area
-      </button>
+      {role === 'visitor' ? (
+        signingIn ? (
+          <StaffSignIn onSignedIn={() => go('persons')} onCancel={() => setSigningIn(false)} />
+        ) : (
+          <button type="button" className="staff-entry" onClick={() => setSigningIn(true)}>
+            Staff sign-in
+          </button>
+        )
+      ) : null}
     </section>
   )
 }

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react'
 import type { ScreenId } from '../store/navigation'
+import { AccountsScreen } from './AccountsScreen'
 import { AdminScreen } from './AdminScreen'
 import { AuditScreen } from './AuditScreen'
 import { EnrollScreen } from './EnrollScreen'
@@ -23,4 +24,5 @@ export const screenComponents: Record<ScreenId, ComponentType> = {
   outbox: OutboxScreen,
   audit: AuditScreen,
   settings: SettingsScreen,
+  accounts: AccountsScreen,
 }

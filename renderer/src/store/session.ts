@@ -1,22 +1,100 @@
 import { create } from 'zustand'
-import { useNavigation } from './navigation'
+import { KioskError } from '../../../electron/shared/errors'
+import { roleAllows, type Role, type SessionView } from '../../../electron/shared/staff'
+import { kiosk, onForbidden } from '../bridge/kiosk'
+import { useLive } from './live'
+import { screenRole, useNavigation } from './navigation'
 
 interface SessionState {
-  /** Staff areas (Persons, Admin, Outbox, Settings) are shown. */
-  staff: boolean
+  /** Who is at the screen, as the services see this window or tab: a visitor until staff sign in. */
+  role: Role
+  /** The signed-in account's name; null for a visitor. */
+  account: string | null
+  /** No staff account exists yet: the kiosk asks for its first administrator. */
+  firstRun: boolean
+  /** The kiosk's idle timeout, from the session (a visitor may not read the settings). */
+  idleTimeoutSeconds: number | null
+  /** The services answered getSession at least once. */
+  loaded: boolean
+  /** Why the session could not be read (the services are away); null once they answer. */
+  loadError: unknown
   /** Bumped at every reset: screens are keyed by it, so their visitor data is dropped with them. */
   generation: number
-  enterStaff: () => void
-  /** Back to Home, staff mode off, every screen's state (e-mails, photos, results) forgotten. */
+  /** Reads the session from the services (at start, and now and then to follow an idle expiry). */
+  load: () => Promise<void>
+  /** Takes a session view the services answered with. */
+  apply: (view: SessionView) => void
+  /** Signs staff in; throws the services' KioskError (UNAUTHORIZED, TOO_MANY_ATTEMPTS…). */
+  signIn: (name: string, secret: string) => Promise<void>
+  /** Creates the first administrator, who is then signed in; throws the services' KioskError. */
+  createFirstAdmin: (name: string, secret: string) => Promise<void>
+  /** Ends the staff session in the services; the screen stays where it is allowed to. */
+  signOut: () => Promise<void>
+  /** Sign-out, back to Home as a visitor, every screen's state (e-mails, photos, results) forgotten. */
   reset: () => void
 }
 
-export const useSession = create<SessionState>((set) => ({
-  staff: false,
+export const roleWords: Record<Role, string> = { visitor: 'Visitor', operator: 'Operator', admin: 'Administrator' }
+
+/** Leaves a screen the role may not see (after a sign-out or an expiry) for Home. */
+function leaveForbiddenScreen(role: Role): void {
+  const { screen, go } = useNavigation.getState()
+  if (!roleAllows(role, screenRole(screen))) go('home')
+}
+
+export const useSession = create<SessionState>((set, get) => ({
+  role: 'visitor',
+  account: null,
+  firstRun: false,
+  idleTimeoutSeconds: null,
+  loaded: false,
+  loadError: null,
   generation: 0,
-  enterStaff: () => set({ staff: true }),
+  apply: (view) => {
+    const before = get()
+    const droppedToVisitor = before.role !== 'visitor' && view.role === 'visitor'
+    set({ role: view.role, account: view.account, firstRun: view.firstRun, idleTimeoutSeconds: view.idleTimeoutSeconds, loaded: true, loadError: null })
+    if (view.role !== 'visitor' && (before.role !== view.role || before.account !== view.account)) {
+      // Staff may read the settings (the template type, the kiosk's app): load them now.
+      useLive.getState().loadSettings()
+    }
+    if (droppedToVisitor) {
+      // The services ended the session (idle, or the account was disabled): nothing of it stays.
+      useLive.getState().setSettings(null)
+      useNavigation.getState().go('home')
+      set((state) => ({ generation: state.generation + 1 }))
+    } else {
+      leaveForbiddenScreen(view.role)
+    }
+  },
+  load: async () => {
+    try {
+      get().apply(await kiosk.getSession({}))
+    } catch (error) {
+      set({ loadError: error instanceof KioskError ? error : new KioskError('INTERNAL', 'The kiosk service could not be reached.') })
+    }
+  },
+  signIn: async (name, secret) => {
+    get().apply(await kiosk.signIn({ name, secret }))
+  },
+  createFirstAdmin: async (name, secret) => {
+    get().apply(await kiosk.createFirstAdmin({ name, secret }))
+  },
+  signOut: async () => {
+    try {
+      get().apply(await kiosk.signOut({}))
+    } catch {
+      // The services are away: the page forgets the staff session all the same.
+      get().apply({ role: 'visitor', account: null, firstRun: get().firstRun, idleTimeoutSeconds: get().idleTimeoutSeconds ?? 0 })
+    }
+  },
   reset: () => {
     useNavigation.getState().go('home')
-    set((state) => ({ staff: false, generation: state.generation + 1 }))
+    set((state) => ({ generation: state.generation + 1 }))
+    // Always asked, even when the page believes it holds no staff session: the services decide.
+    void get().signOut()
   },
 }))
+
+// A refused call means the page's idea of its session is out of date: read it again at once.
+onForbidden(() => void useSession.getState().load())

@@ -1,0 +1,79 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { KioskError } from '../../../electron/shared/errors'
+import { useSession } from '../store/session'
+import { Button, describeError, Field } from './ui'
+
+/** What to say when a sign-in fails: the services' own words where they speak to the person. */
+function signInFailure(error: unknown): string {
+  if (error instanceof KioskError) {
+    if (error.code === 'UNAUTHORIZED' || error.code === 'TOO_MANY_ATTEMPTS') return error.message
+    // A name the services cannot accept matches no account either.
+    if (error.code === 'INVALID_INPUT') return 'That name and PIN or password do not match an active staff account.'
+  }
+  return describeError(error).message
+}
+
+/**
+ * Staff sign-in: name and PIN or password, checked by the services. The inputs are uncontrolled
+ * and emptied after each try, so a typed secret never lingers in the page's state.
+ */
+export function StaffSignIn({ onSignedIn, onCancel }: { onSignedIn: () => void; onCancel: () => void }) {
+  const signIn = useSession((s) => s.signIn)
+  const form = useRef<HTMLFormElement>(null)
+  const [busy, setBusy] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+  const [missing, setMissing] = useState<{ name?: string; secret?: string }>({})
+
+  useEffect(() => {
+    const name = form.current?.elements.namedItem('name')
+    if (name instanceof HTMLInputElement) name.focus()
+  }, [])
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const data = new FormData(event.currentTarget)
+    const name = String(data.get('name') ?? '').trim()
+    const secret = String(data.get('secret') ?? '')
+    const empty = { ...(name ? {} : { name: 'Enter your name.' }), ...(secret ? {} : { secret: 'Enter your PIN or password.' }) }
+    setMissing(empty)
+    setFailure(null)
+    if (empty.name || empty.secret) return
+    setBusy(true)
+    try {
+      await signIn(name, secret)
+      onSignedIn()
+    } catch (error) {
+      setFailure(signInFailure(error))
+      const secretInput = form.current?.elements.namedItem('secret')
+      if (secretInput instanceof HTMLInputElement) {
+        secretInput.value = ''
+        secretInput.focus()
+      }
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <section className="sign-in" aria-labelledby="sign-in-title">
+      <h2 id="sign-in-title">Staff sign-in</h2>
+      <form ref={form} onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
+        <Field label="Name" name="name" autoComplete="off" autoCapitalize="off" spellCheck={false} error={missing.name ?? null} />
+        <Field label="PIN or password" name="secret" type="password" autoComplete="off" error={missing.secret ?? null} />
+        {failure ? (
+          <p className="field-error sign-in-error" role="alert">
+            {failure}
+          </p>
+        ) : null}
+        <div className="actions">
+          <Button type="submit" busy={busy}>
+            Sign in
+          </Button>
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </section>
+  )
+}
