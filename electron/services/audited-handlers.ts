@@ -40,17 +40,28 @@ export const auditSpecs: AuditSpecs = {
   enrollVisitor: {
     action: 'enroll',
     subject: (i) => ({ userId: i.userId }),
-    // Consent is part of the input's contract (a literal true): the entry records that it was given.
-    detail: () => 'consent given',
-    result: (o, i) =>
-      o.outcome === 'queued'
-        ? { outcome: 'queued', subject: { userId: i.userId, outboxId: o.outboxId } }
-        : { subject: { userId: i.userId, personUuid: o.person.uuid }, detail: o.created ? 'created' : 'existing person' },
+    // Consent is a record: the text's version (the entry's time and account say when and who collected it).
+    detail: (i) => [`consent ${i.consentVersion}`, i.onExisting && `existing record: ${i.onExisting}`, i.acceptDuplicates && 'duplicate face accepted by staff'].filter(Boolean).join('; '),
+    result: (o, i) => {
+      switch (o.outcome) {
+        case 'queued':
+          return { outcome: 'queued', subject: { userId: i.userId, outboxId: o.outboxId } }
+        case 'enrolled':
+          return { subject: { userId: i.userId, personUuid: o.person.uuid }, detail: `consent ${i.consentVersion}; ${o.created ? 'created' : 'existing person'}` }
+        case 'needs-staff':
+          return { outcome: 'refused', detail: `needs staff: ${o.reason}` }
+        case 'needs-decision':
+          return {
+            outcome: 'refused',
+            detail: `needs a decision: ${[o.existing && 'e-mail already enrolled', o.duplicates.length > 0 && `face matches ${o.duplicates.map((d) => d.personUuid).join(', ')}`].filter(Boolean).join('; ')}`.slice(0, 256),
+          }
+      }
+    },
   },
   verifyVisitor: {
     action: 'verify',
     subject: (i) => ({ ...(i.userId ? { userId: i.userId } : {}), ...(i.personUuid ? { personUuid: i.personUuid } : {}) }),
-    result: (o) => ({ subject: { userId: o.person.userId, personUuid: o.person.uuid }, score: o.score, detail: o.decision }),
+    result: (o, i) => ({ subject: o.person ? { userId: o.person.userId, personUuid: o.person.uuid } : { userId: i.userId ?? '' }, score: o.score, detail: o.decision }),
   },
   identifyVisitor: {
     action: 'identify',

@@ -3,6 +3,7 @@ import { contract, isMethodName, type MethodName, type MethodOutput } from '../s
 import { KioskError, type Envelope } from '../shared/errors'
 import { roleAllows } from '../shared/staff'
 import type { SessionActor } from './staff/sessions'
+import { visitorError } from './visitor-errors'
 
 /** Who is calling: the session the transport found for the caller, resolved by the services. */
 export interface Call {
@@ -33,12 +34,13 @@ const visitor: ResolveActor = () => ({ role: 'visitor', account: null })
  */
 export function createDispatch(handlers: Handlers, resolveActor: ResolveActor = visitor, log: Log = (m) => console.error(m)): Dispatch {
   return async (method, input, key = null) => {
+    let actor: SessionActor = { role: 'visitor', account: null }
     try {
       if (!isMethodName(method)) {
         throw new KioskError('UNKNOWN_METHOD', `There is no kiosk method named ${JSON.stringify(String(method)).slice(0, 80)}.`)
       }
       const spec = contract[method]
-      const actor = resolveActor(key, !('poll' in spec))
+      actor = resolveActor(key, !('poll' in spec))
       if (!roleAllows(actor.role, spec.role)) {
         throw new KioskError('FORBIDDEN', actor.role === 'visitor' ? 'Staff must sign in to do this.' : 'Your account may not do this: ask an administrator.')
       }
@@ -54,7 +56,12 @@ export function createDispatch(handlers: Handlers, resolveActor: ResolveActor = 
       }
       return { ok: true, value: value.data }
     } catch (error) {
-      if (error instanceof KioskError) return { ok: false, error: error.toJSON() }
+      if (error instanceof KioskError) {
+        if (actor.role !== 'visitor') return { ok: false, error: error.toJSON() }
+        // A visitor gets plain words; the detail goes to the log for staff.
+        log(`kiosk: ${String(method)} refused for a visitor: ${error.code}: ${error.message}`)
+        return { ok: false, error: visitorError(error.toJSON()) }
+      }
       // Unexpected errors are logged by name and message only: no payloads, which may hold secrets.
       log(`kiosk: ${String(method)} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error'}`)
       return { ok: false, error: { code: 'INTERNAL', message: `The kiosk could not complete ${String(method)}.` } }

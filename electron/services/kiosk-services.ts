@@ -15,14 +15,13 @@ import { kioskId } from './kiosk-id'
 import { createCredentialStore } from './secrets/credentials'
 import { createKeychain, type Keychain } from './secrets/keychain'
 import { backendProbe, openOutbox, type Outbox } from './outbox'
-import { eventFor } from './role-views'
+import { eventFor, roleViews } from './role-views'
 import { createSettingsStore } from './settings-store'
 import { openAccounts, type Accounts } from './staff/accounts'
 import { Sessions } from './staff/sessions'
 import { createStaff } from './staff/staff-service'
 import { testConnection } from './workflows/connection-test'
-import { enrollOrQueue } from './workflows/enroll-or-queue'
-import { enrollVisitor } from './workflows/enroll-visitor'
+import { deliverQueued, enrollOrQueue, enrollPolicy } from './workflows/enroll-or-queue'
 
 export interface KioskServicesOptions {
   shell: 'electron' | 'web'
@@ -151,7 +150,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
           log,
           system,
           { action: 'enroll-delivered', subject: { userId: item.userId } },
-          async () => enrollVisitor(await backend(), item),
+          async () => deliverQueued(await backend(), item),
           (result) => ({ subject: { userId: item.userId, personUuid: result.person.uuid } }),
         ),
       probe: async (signal) => backendProbe(await backend())(signal).catch(() => false),
@@ -168,7 +167,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     version: options.version,
     engineStatus: () => ({ ...engine.getStatus(), mode: settings?.mode ?? 'embedded' }),
     backend,
-    enrollVisitor: (input) => enrollOrQueue({ backend, templateType: async () => (await currentSettings()).templateType, outbox: openedOutbox }, input),
+    enrollVisitor: (input, call) =>
+      enrollOrQueue({ backend, templateType: async () => (await currentSettings()).templateType, outbox: openedOutbox }, input, enrollPolicy(input, call.actor.role)),
     outbox: {
       state: async () => (await openedOutbox()).state(),
       retry: async (id) => (await openedOutbox()).retry(id),
@@ -199,7 +199,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     audit,
     staff,
   })
-  const handlers = auditedHandlers(plainHandlers, audit, log)
+  const handlers = roleViews(auditedHandlers(plainHandlers, audit, log))
 
   return {
     dispatch: createDispatch(handlers, staff.resolveActor, log),

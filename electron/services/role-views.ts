@@ -1,16 +1,45 @@
 import type { KioskEvent } from '../shared/events'
 import type { OutboxState } from '../shared/outbox'
 import { roleAllows, type Role } from '../shared/staff'
+import { KioskError } from '../shared/errors'
+import type { VerifyVisitorResult } from '../shared/workflows'
+import type { Handlers } from './dispatch'
 
 /**
- * What each role may see of shared state. A visitor sees that enrollments are waiting, never whose:
- * the outbox's items (e-mails, errors) are for staff.
+ * What each role may see. Results are shaped here, outside the audit (which records the full
+ * result), so a visitor's answer carries no other person's identifiers and nothing that tells
+ * whether an e-mail is registered.
  */
+
+/** A visitor sees that enrollments are waiting, never whose: the outbox's items (e-mails, errors) are for staff. */
 export function outboxFor(role: Role, state: OutboxState): OutboxState {
   return roleAllows(role, 'operator') ? state : { ...state, items: [], truncated: false }
+}
+
+/**
+ * A visitor's verification: confirmed, or not; an unknown e-mail, one without a face and a
+ * different face all read 'no-match' without a score, and no person record comes back.
+ */
+export function verifyFor(role: Role, result: VerifyVisitorResult): VerifyVisitorResult {
+  if (roleAllows(role, 'operator')) return result
+  const match = result.decision === 'match'
+  return { ...result, decision: match ? 'match' : 'no-match', score: match ? result.score : null, person: null }
 }
 
 /** A pushed event as the session at that window may see it. */
 export function eventFor(role: Role, event: KioskEvent): KioskEvent {
   return event.type === 'outbox' ? { ...event, state: outboxFor(role, event.state) } : event
+}
+
+/** The handler table with each result shaped for the calling session's role. */
+export function roleViews(handlers: Handlers): Handlers {
+  return {
+    ...handlers,
+    getOutbox: async (input, call) => outboxFor(call.actor.role, await handlers.getOutbox(input, call)),
+    verifyVisitor: async (input, call) => {
+      // A visitor names themselves by e-mail; trying person ids is for staff.
+      if (input.personUuid !== undefined && !roleAllows(call.actor.role, 'operator')) throw new KioskError('FORBIDDEN', 'Staff must sign in to do this.')
+      return verifyFor(call.actor.role, await handlers.verifyVisitor(input, call))
+    },
+  }
 }

@@ -26,10 +26,29 @@ export const enrollVisitorInput = z.strictObject({
   samples: z.array(base64Image).min(1).max(10),
   /** The consent the visitor gave on screen; enrollment refuses to run without it. */
   consent: z.literal(true, 'the visitor must consent first'),
+  /** The version of the consent text shown (electron/shared/consent.ts); recorded with the enrollment. */
+  consentVersion: z.string().min(1).max(32),
+  /** Staff only: the e-mail already has a face enrolled; add these samples to it, or replace it. */
+  onExisting: z.enum(['add', 'replace']).optional(),
+  /** Staff only: enroll although the face matches another enrolled person (they looked at both). */
+  acceptDuplicates: z.literal(true).optional(),
 })
+
+/** An enrolled person whose face matches the new samples at or above the identify threshold. */
+export const faceCandidateSchema = z.object({ personUuid: z.string(), userId: z.string().nullable(), score: z.number() })
+export type FaceCandidate = z.infer<typeof faceCandidateSchema>
+
 export const enrollVisitorResult = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('enrolled'), person: personSchema, created: z.boolean(), quality: z.number().nullable(), enrollmentStatus: z.string().nullable() }),
   z.object({ outcome: z.literal('queued'), outboxId: z.string(), reason: z.string() }),
+  /** A visitor alone cannot go on: the e-mail is enrolled with another face, or the face is someone else's. */
+  z.object({ outcome: z.literal('needs-staff'), reason: z.enum(['already-enrolled', 'duplicate-face']) }),
+  /** Staff decide: the existing record of this e-mail and/or the other persons the face matches. */
+  z.object({
+    outcome: z.literal('needs-decision'),
+    existing: z.object({ person: personSchema, templates: z.number().int(), sameFace: z.boolean() }).nullable(),
+    duplicates: z.array(faceCandidateSchema),
+  }),
 ])
 
 export const verifyVisitorInput = z.strictObject({
@@ -45,18 +64,27 @@ const appliedThreshold = {
 }
 
 export const verifyVisitorResult = z.object({
-  decision: z.enum(['match', 'no-match', 'not-enrolled']),
+  /** 'not-found': nobody has that e-mail; 'not-enrolled': they have no face of the kiosk's type. */
+  decision: z.enum(['match', 'no-match', 'not-enrolled', 'not-found']),
   score: z.number().nullable(),
   ...appliedThreshold,
-  person: personSchema,
+  /**
+   * The person checked, for staff. A visitor gets null, and 'no-match' without a score for an
+   * unknown e-mail, a missing face and a different face alike: Verify tells nobody which e-mails exist.
+   */
+  person: personSchema.nullable(),
 })
 
 export const identifyVisitorInput = z.strictObject({ sample: base64Image, maxResults: z.number().int().min(1).max(100).optional() })
 export const identifyVisitorResult = z.object({
-  decision: z.enum(['match', 'no-match']),
+  /** 'tie': the two best persons are within TIE_MARGIN of each other, so neither is declared the match. */
+  decision: z.enum(['match', 'no-match', 'tie']),
   ...appliedThreshold,
-  candidates: z.array(z.object({ personUuid: z.string(), userId: z.string().nullable(), score: z.number() })),
+  candidates: z.array(faceCandidateSchema),
 })
+
+/** Two persons whose scores differ by less than this share of the scale are a tie. */
+export const TIE_MARGIN = 0.02
 
 export const faceMatchInput = z.strictObject({ image1: base64Image, image2: base64Image })
 /** The BioEngine's own verdict: its `pass` and score; `threshold` is the reference's pass mark (48 of 100). */

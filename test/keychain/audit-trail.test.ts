@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectRoot } from '../support/process'
 import { remoteKiosk, remoteSettings, type RemoteKiosk } from '../support/remote-kiosk'
+import { CONSENT } from '../../electron/shared/consent'
 
 // The audit trail as the kiosk services write it: every act through dispatch leaves a 'started'
 // entry and its outcome; an act whose entry cannot be written does not happen.
@@ -21,7 +22,7 @@ describe('the audit trail of the kiosk services', () => {
   it('records each act before it happens and its outcome after, with whom it concerned', async () => {
     // Configuring the kiosk (settings, credentials) was audited already; this test looks past it.
     const before = (await k.call('getAuditLog', { limit: 1 })).entries[0].seq
-    const enrolled = await k.call('enrollVisitor', { userId: 'ana@example.org', samples: [ANA], consent: true })
+    const enrolled = await k.call('enrollVisitor', { userId: 'ana@example.org', samples: [ANA], consent: true, consentVersion: CONSENT.version })
     await k.call('verifyVisitor', { userId: 'ana@example.org', sample: ANA })
     expect((await k.failure('verifyVisitor', { userId: 'nobody@example.org', sample: ANA })).code).toBe('NOT_FOUND')
     await k.call('faceMatch', { image1: ANA, image2: BO })
@@ -81,7 +82,7 @@ describe('an audit trail that cannot be written', () => {
     try {
       // Configuring is an act too: with no trail, the credentials cannot even be stored.
       expect((await k.failure('setCredentials', { clientId: 'kiosk-remote', clientSecret: 'vendor-secret-0123' })).code).toBe('AUDIT_UNAVAILABLE')
-      const refused = await k.failure('enrollVisitor', { userId: 'blocked@example.org', samples: [ANA], consent: true })
+      const refused = await k.failure('enrollVisitor', { userId: 'blocked@example.org', samples: [ANA], consent: true, consentVersion: CONSENT.version })
       expect(refused).toMatchObject({ code: 'AUDIT_UNAVAILABLE', message: expect.stringContaining('ask staff') })
       expect(k.standin.state().persons.filter((p) => p.userId === 'blocked@example.org')).toEqual([])
       expect(k.standin.requests.filter((r) => r.method !== 'GET' && !r.path.includes('oauth'))).toEqual([])

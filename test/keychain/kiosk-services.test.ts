@@ -12,6 +12,7 @@ import type { KioskEvent } from '../../electron/shared/events'
 import { startTestEngine, TEST_CLIENT, TEST_TENANT } from '../support/engine'
 import { projectRoot } from '../support/process'
 import { adminDispatch, type SessionCall } from '../support/staff'
+import { CONSENT } from '../../electron/shared/consent'
 
 // The kiosk services as the web host and Electron compose them: the real keychain (gnome-keyring),
 // the embedded engine as a child process on its per-install credentials, every call through dispatch.
@@ -83,7 +84,7 @@ describe('kiosk services on the embedded engine', () => {
   })
 
   it('runs every visitor workflow end to end', async () => {
-    const enrolled = await call('enrollVisitor', { userId: 'visitor@kiosk.example', samples: [sample('person-a1.jpg')], consent: true })
+    const enrolled = await call('enrollVisitor', { userId: 'visitor@kiosk.example', samples: [sample('person-a1.jpg')], consent: true, consentVersion: CONSENT.version })
     expect(enrolled).toMatchObject({ outcome: 'enrolled', created: true, enrollmentStatus: 'ENROLLED' })
     expect((await failure('enrollVisitor', { userId: 'x@kiosk.example', samples: [sample('person-a1.jpg')] })).code).toBe('INVALID_INPUT') // no consent
 
@@ -102,14 +103,14 @@ describe('kiosk services on the embedded engine', () => {
 
   it('creates a tenant chosen in Settings on the embedded engine, so the seed rule can be exercised across tenants', async () => {
     await call('saveSettings', { tenantCode: 'BRANCH' })
-    await call('enrollVisitor', { userId: 'twice@kiosk.example', samples: [sample('person-e.jpg')], consent: true })
+    await call('enrollVisitor', { userId: 'twice@kiosk.example', samples: [sample('person-e.jpg')], consent: true, consentVersion: CONSENT.version })
     await call('saveSettings', { tenantCode: 'KIOSK' })
-    await call('enrollVisitor', { userId: 'twice@kiosk.example', samples: [sample('person-e.jpg')], consent: true })
+    await call('enrollVisitor', { userId: 'twice@kiosk.example', samples: [sample('person-e.jpg')], consent: true, consentVersion: CONSENT.version })
     expect(await call('removeVisitor', { userId: 'twice@kiosk.example' })).toEqual({ outcome: 'disassociated', otherTenants: ['BRANCH'] })
   })
 
   it('restarts the engine after it is killed, and keeps its data', async () => {
-    await call('enrollVisitor', { userId: 'survivor@kiosk.example', samples: [sample('person-b.jpg')], consent: true })
+    await call('enrollVisitor', { userId: 'survivor@kiosk.example', samples: [sample('person-b.jpg')], consent: true, consentVersion: CONSENT.version })
     const { pid } = await call('getEngineStatus')
     process.kill(pid, 'SIGKILL')
     await expect.poll(async () => (await call('getEngineStatus')).pid, { timeout: 60_000, interval: 200 }).not.toBe(pid)
@@ -121,7 +122,7 @@ describe('kiosk services on the embedded engine', () => {
   it('queues an enrollment while the engine is down and delivers it when the engine is back', async () => {
     const { pid } = await call('getEngineStatus')
     process.kill(pid, 'SIGKILL')
-    const queued = await call('enrollVisitor', { userId: 'offline@kiosk.example', samples: [sample('person-c.jpg')], consent: true })
+    const queued = await call('enrollVisitor', { userId: 'offline@kiosk.example', samples: [sample('person-c.jpg')], consent: true, consentVersion: CONSENT.version })
     expect(queued).toMatchObject({ outcome: 'queued', outboxId: expect.any(String) })
 
     const itemState = async () => (await call('getOutbox')).items.find((i: { id: string }) => i.id === queued.outboxId)
@@ -167,7 +168,7 @@ describe('kiosk services on the embedded engine', () => {
       await call('saveSettings', { mode: 'remote', personServerUrl: remote.url, bioEngineUrl: remote.bio, tenantCode: TEST_TENANT })
       await expect.poll(async () => (await call('getEngineStatus')).state, { timeout: 30_000 }).toBe('stopped') // no embedded engine in remote mode
       expect((await call('testConnection')).ok).toBe(true)
-      expect(await call('enrollVisitor', { userId: 'remote@kiosk.example', samples: [sample('person-d.jpg')], consent: true })).toMatchObject({ outcome: 'enrolled' })
+      expect(await call('enrollVisitor', { userId: 'remote@kiosk.example', samples: [sample('person-d.jpg')], consent: true, consentVersion: CONSENT.version })).toMatchObject({ outcome: 'enrolled' })
       expect((await call('identifyVisitor', { sample: sample('person-d.jpg') })).candidates[0]).toMatchObject({ userId: 'remote@kiosk.example' })
 
       await call('setCredentials', { bioengineJwt: await remote.token() })

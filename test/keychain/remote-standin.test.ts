@@ -5,6 +5,7 @@ import { methodNames } from '../../electron/shared/contract'
 import { projectRoot } from '../support/process'
 import { remoteKiosk, type RemoteKiosk } from '../support/remote-kiosk'
 import { VARIANTS, type ReplyVariant, type Standin, type VariantName } from '../support/vendor-standin'
+import { CONSENT } from '../../electron/shared/consent'
 
 // The kiosk in remote mode, composed as the web host and Electron compose it (real keychain, real
 // clients, every call through dispatch), against a strict stand-in of the vendor's two servers in
@@ -60,14 +61,14 @@ describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_
   })
 
   it('enrolls a new visitor, reads their UUID whatever the person shape, and reuses the record on a second enrollment', async () => {
-    const first = await k.call('enrollVisitor', { userId: 'ana@example.org', samples: [ANA], consent: true })
+    const first = await k.call('enrollVisitor', { userId: 'ana@example.org', samples: [ANA], consent: true, consentVersion: CONSENT.version })
     expect(first).toMatchObject({ outcome: 'enrolled', created: true, person: { userId: 'ana@example.org' } })
     expect(first.person.uuid).toBe(k.standin.state().persons.find((p) => p.userId === 'ana@example.org')?.uuid)
-    const again = await k.call('enrollVisitor', { userId: 'ana@example.org', samples: [ANA_AGAIN], consent: true })
+    const again = await k.call('enrollVisitor', { userId: 'ana@example.org', samples: [ANA_AGAIN], consent: true, consentVersion: CONSENT.version })
     expect(again).toMatchObject({ outcome: 'enrolled', created: false, person: { uuid: first.person.uuid } })
     // A visitor known to another tenant is associated, not created again (reference §4.2 rule 1).
     const boUuid = k.standin.addPerson('bo@example.org', ['OTHER'], 'device-bo')
-    expect(await k.call('enrollVisitor', { userId: 'bo@example.org', samples: [BO], consent: true })).toMatchObject({ outcome: 'enrolled', created: false, person: { uuid: boUuid } })
+    expect(await k.call('enrollVisitor', { userId: 'bo@example.org', samples: [BO], consent: true, consentVersion: CONSENT.version })).toMatchObject({ outcome: 'enrolled', created: false, person: { uuid: boUuid } })
     expect(k.standin.state().persons.find((p) => p.uuid === boUuid)?.tenants.sort()).toEqual(['KIOSK', 'OTHER'])
   })
 
@@ -144,7 +145,7 @@ describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_
     const [template] = await k.call('getPersonTemplates', { personUuid: ana.uuid })
     expect(await k.call('deleteTemplates', { personUuid: ana.uuid, templateType: TYPE, templateContext: template.templateContext })).toEqual({ remaining: 1 })
     expect(await k.call('deleteTemplates', { personUuid: ana.uuid, templateType: TYPE })).toEqual({ remaining: 0 })
-    await k.call('enrollVisitor', { userId: 'ana@example.org', samples: [ANA], consent: true })
+    await k.call('enrollVisitor', { userId: 'ana@example.org', samples: [ANA], consent: true, consentVersion: CONSENT.version })
     expect(await k.call('deleteTemplates', { personUuid: ana.uuid })).toEqual({ remaining: 0 })
   })
 
@@ -187,7 +188,7 @@ describe.each(variants)('the kiosk against the vendor stand-in under faults (%s 
     // A fresh token for each case, so that a fault on the token call meets one.
     if (rule.fault === 'reset' && /token/.test(rule.path.source)) await k.call('setCredentials', { clientSecret: 'vendor-secret-0123' })
     k.standin.inject(rule)
-    const result = await k.call('enrollVisitor', { userId, samples: [ANA], consent: true })
+    const result = await k.call('enrollVisitor', { userId, samples: [ANA], consent: true, consentVersion: CONSENT.version })
     if (result.outcome === 'queued') {
       await k.outboxUntil((s) => s.items.some((i: { id: string; state: string }) => i.id === result.outboxId && i.state === 'delivered'), `${name} delivered`)
     }
@@ -196,7 +197,7 @@ describe.each(variants)('the kiosk against the vendor stand-in under faults (%s 
 
   it('queues while the servers are offline, probes only with credentials, and delivers exactly once when they are back', async () => {
     k.standin.setOnline(false)
-    const queued = await k.call('enrollVisitor', { userId: 'offline@faults.example', samples: [BO], consent: true })
+    const queued = await k.call('enrollVisitor', { userId: 'offline@faults.example', samples: [BO], consent: true, consentVersion: CONSENT.version })
     expect(queued).toMatchObject({ outcome: 'queued' })
     await k.outboxUntil((s) => s.online === false, 'offline')
     k.standin.setOnline(true)
@@ -209,7 +210,7 @@ describe.each(variants)('the kiosk against the vendor stand-in under faults (%s 
   })
 
   it('gives up on a hung server after the request timeout set in Settings, not a fixed 30 s', async () => {
-    await k.call('enrollVisitor', { userId: 'hung@faults.example', samples: [ANA], consent: true })
+    await k.call('enrollVisitor', { userId: 'hung@faults.example', samples: [ANA], consent: true, consentVersion: CONSENT.version })
     k.standin.inject({ method: 'POST', path: /\/verify$/, fault: 'hang' })
     const started = performance.now()
     expect((await k.failure('verifyVisitor', { userId: 'hung@faults.example', sample: ANA })).code).toBe('TIMEOUT')
@@ -220,7 +221,7 @@ describe.each(variants)('the kiosk against the vendor stand-in under faults (%s 
   })
 
   it('verify renews an expired token by itself', async () => {
-    await k.call('enrollVisitor', { userId: 'renew@faults.example', samples: [ANA], consent: true })
+    await k.call('enrollVisitor', { userId: 'renew@faults.example', samples: [ANA], consent: true, consentVersion: CONSENT.version })
     k.standin.inject({ method: 'POST', path: /\/verify$/, fault: 'expired-token' })
     expect(await k.call('verifyVisitor', { userId: 'renew@faults.example', sample: ANA })).toMatchObject({ decision: 'match' })
   })
@@ -249,7 +250,7 @@ describe('the kiosk against the vendor stand-in: credentials', () => {
     try {
       await k.outboxUntil((s) => s.online === true, 'the first probe, on the right secret')
       await k.call('setCredentials', { clientSecret: 'a-wrong-secret' })
-      const queued = await k.call('enrollVisitor', { userId: 'locked-out@faults.example', samples: [ANA], consent: true })
+      const queued = await k.call('enrollVisitor', { userId: 'locked-out@faults.example', samples: [ANA], consent: true, consentVersion: CONSENT.version })
       expect(queued).toMatchObject({ outcome: 'queued', reason: expect.stringContaining('HTTP 401') })
       // The dispatcher retries on its own (backing off); each attempt needs a token.
       const item = (s: any) => s.items.find((i: { id: string }) => i.id === queued.outboxId)
@@ -272,7 +273,7 @@ describe('the kiosk against the vendor stand-in: credentials', () => {
     const k = await remoteKiosk({ bioEngineJwt: jwt }, { bioEngineAuth: 'stored-jwt' })
     try {
       await k.call('setCredentials', { bioengineJwt: jwt })
-      expect(await k.call('enrollVisitor', { userId: 'jwt@example.org', samples: [ANA], consent: true })).toMatchObject({ outcome: 'enrolled' })
+      expect(await k.call('enrollVisitor', { userId: 'jwt@example.org', samples: [ANA], consent: true, consentVersion: CONSENT.version })).toMatchObject({ outcome: 'enrolled' })
       expect(await k.call('verifyVisitor', { userId: 'jwt@example.org', sample: ANA })).toMatchObject({ decision: 'match' })
       expect(k.standin.departures).toEqual([])
     } finally {

@@ -14,6 +14,8 @@ export interface EnrollmentRequest {
    * replaces its own template instead of adding another.
    */
   templateContext: string
+  /** Staff chose to replace the person's face: their other templates of this type go once the new one is in. */
+  replace?: boolean
 }
 
 export interface EnrollmentResult {
@@ -56,6 +58,11 @@ export async function enrollVisitor(backend: Backend, request: EnrollmentRequest
     // The refusal is what the caller needs to hear; a failed undo leaves what the old code left.
     if (created && !isQueueable(error)) await removeVisitor(backend, request.userId).catch(() => undefined)
     throw error
+  }
+  if (request.replace) {
+    // New first, old after: a failure in between leaves the person with both faces, never none.
+    const old = (await bio.biometrics(person.uuid, request.templateType)).filter((t) => t.templateContext !== request.templateContext)
+    for (const template of old) await bio.deleteBiometrics(person.uuid, request.templateType, template.templateContext)
   }
   const inTenant = await persons.tenantPerson(tenantCode, person.uuid)
   return { person, created, quality: enrolled.quality, enrollmentStatus: inTenant?.enrollmentStatus ?? null }

@@ -12,12 +12,12 @@ export async function verifyVisitor(backend: Backend, input: z.infer<typeof veri
     throw new KioskError('INVALID_INPUT', 'Give the visitor’s e-mail or their person id.')
   }
   const person = input.userId ? await backend.persons.findPersonByUserId(input.userId) : await backend.persons.getPerson(input.personUuid!)
-  if (!person) throw new KioskError('NOT_FOUND', 'No visitor is registered under that e-mail.')
   const threshold = await decisionThreshold(backend, 'verify')
+  const applied = { threshold: threshold.value, scaleMax: threshold.scaleMax, thresholdSource: threshold.source }
+  if (!person) return { decision: 'not-found', score: null, ...applied, person: null }
   const reply = await backend.bio.verify(person.uuid, [{ templateType: backend.templateType, sample: input.sample, thresholdValue: threshold.value }])
   const results = reply.allMatchResults[0]?.matchResults
   if (!results) throw new ApiError('BAD_REPLY', 'The BioEngine sent no result for the verification.', 200)
-  const applied = { threshold: threshold.value, scaleMax: threshold.scaleMax, thresholdSource: threshold.source }
   // No result, or an empty placeholder: nothing of this type is enrolled for the person.
   const result = results.find((r) => r.score !== undefined || r.errorCode !== undefined)
   if (!result) return { decision: 'not-enrolled', score: null, ...applied, person }
