@@ -1,5 +1,6 @@
 import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react'
 import { KioskError } from '../../../electron/shared/errors'
+import { useSession } from '../store/session'
 
 /** A button that can show it is working; busy buttons stay focusable but do nothing. */
 export function Button({
@@ -90,8 +91,11 @@ export function describeError(error: unknown): { message: string; next: string |
   return { message: 'Something went wrong.', next: 'Try again; if it keeps happening, ask staff.' }
 }
 
+/** An error as the screen's person may read it: a visitor gets the services' plain words, which already say what to do. */
 export function ErrorNotice({ error, title = 'That did not work' }: { error: unknown; title?: string }) {
-  const { message, next } = describeError(error)
+  const staff = useSession((s) => s.role !== 'visitor')
+  const described = describeError(error)
+  const { message, next } = staff ? described : { message: described.message, next: null }
   return (
     <Notice kind="error" title={title}>
       <p>{message}</p>

@@ -1,9 +1,12 @@
 import { useState } from 'react'
+import { CONSENT } from '../../../electron/shared/consent'
 import type { EnrollVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { GuidedCapture, type CapturedSample } from '../components/GuidedCapture'
 import { Busy, Button, ErrorNotice, Field, Notice } from '../components/ui'
 import { useNavigation } from '../store/navigation'
+import { useSession } from '../store/session'
+import { EnrollDecision, type StaffDecision } from './EnrollDecision'
 import { ScreenFrame } from './ScreenFrame'
 import { formatQuality } from './scores'
 import { useTemplateInfo } from './useTemplateInfo'
@@ -19,6 +22,7 @@ const statusWords = (status: string | null): string => (status === 'ENROLLED' ? 
 export function EnrollScreen() {
   const info = useTemplateInfo()
   const go = useNavigation((s) => s.go)
+  const staff = useSession((s) => s.role !== 'visitor')
   const [step, setStep] = useState<Step>('details')
   const [email, setEmail] = useState('')
   const [emailError, setEmailError] = useState<string | null>(null)
@@ -37,11 +41,12 @@ export function EnrollScreen() {
     setStep('capture')
   }
 
-  const submit = async () => {
+  /** Sends the enrollment; staff send it again with their decision when the services ask for one. */
+  const submit = async (decision: StaffDecision = {}) => {
     setStep('sending')
     setError(null)
     try {
-      setResult(await kiosk.enrollVisitor({ userId: email.trim(), samples: samples.map((s) => s.base64), consent: true }))
+      setResult(await kiosk.enrollVisitor({ userId: email.trim(), samples: samples.map((s) => s.base64), consent: true, consentVersion: CONSENT.version, ...decision }))
       setStep('done')
     } catch (caught) {
       setError(caught)
@@ -62,10 +67,7 @@ export function EnrollScreen() {
           <Field label="Visitor’s e-mail" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} required />
           <fieldset className="consent">
             <legend>Consent</legend>
-            <p>
-              The kiosk will store a face template for this visitor, used only to recognise them at this site. The visitor can ask staff to remove it at
-              any time.
-            </p>
+            <p>{CONSENT.text}</p>
             <label>
               <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} /> The visitor has read this and agrees
             </label>
@@ -117,24 +119,49 @@ export function EnrollScreen() {
 
       {step === 'done' && result ? (
         <section aria-labelledby="result-title">
-          {result.outcome === 'enrolled' ? (
-            <Notice kind="success" title="Enrolled">
-              <p id="result-title">
-                {result.person.userId} is enrolled{result.created ? '' : ' (they were already known: their record was reused)'}.
-                {result.quality === null ? '' : ` Photo quality ${formatQuality(result.quality)}.`} Status: {statusWords(result.enrollmentStatus)}.
-              </p>
-            </Notice>
-          ) : (
-            <Notice kind="warning" title="Saved, will be sent later">
-              <p id="result-title">The servers cannot be reached right now, so this enrollment is queued on this kiosk and will be sent automatically.</p>
-              <p>Reason: {result.reason}</p>
-            </Notice>
-          )}
-          <div className="actions">
-            <Button onClick={() => go('home')}>Done</Button>
-          </div>
+          <EnrollOutcome result={result} staff={staff} onDecide={(decision) => void submit(decision)} onCancel={() => go('home')} />
+          {result.outcome !== 'needs-decision' ? (
+            <div className="actions">
+              <Button onClick={() => go('home')}>Done</Button>
+            </div>
+          ) : null}
         </section>
       ) : null}
     </ScreenFrame>
   )
+}
+
+function EnrollOutcome({ result, staff, onDecide, onCancel }: { result: EnrollVisitorResult; staff: boolean; onDecide: (decision: StaffDecision) => void; onCancel: () => void }) {
+  switch (result.outcome) {
+    case 'enrolled':
+      return (
+        <Notice kind="success" title="Enrolled">
+          <p id="result-title">
+            {result.person.userId} is enrolled{result.created ? '' : ' (they were already known: their record was reused)'}.
+            {result.quality === null ? '' : ` Photo quality ${formatQuality(result.quality)}.`}
+            {staff ? ` Status: ${statusWords(result.enrollmentStatus)}.` : ''}
+          </p>
+        </Notice>
+      )
+    case 'queued':
+      return (
+        <Notice kind="warning" title="Saved, will be sent later">
+          <p id="result-title">The servers cannot be reached right now, so this enrollment is queued on this kiosk and will be sent automatically.</p>
+          {staff ? <p>Reason: {result.reason}</p> : null}
+        </Notice>
+      )
+    case 'needs-staff':
+      return (
+        <Notice kind="warning" title="Please ask staff">
+          <p id="result-title" data-testid="enroll-needs-staff">
+            {result.reason === 'already-enrolled'
+              ? 'This e-mail is already enrolled — please ask staff.'
+              : 'We cannot finish this enrollment on your own — please ask staff.'}{' '}
+            Nothing was saved.
+          </p>
+        </Notice>
+      )
+    case 'needs-decision':
+      return <EnrollDecision result={result} onDecide={onDecide} onCancel={onCancel} />
+  }
 }

@@ -44,11 +44,19 @@ export function IdentifyScreen() {
             </Notice>
           ) : (
             <>
-              <Notice kind="success" title="Match found">
-                <p className="result" data-testid="identify-decision">
-                  Best match: {result.candidates[0]?.userId ?? result.candidates[0]?.personUuid}
-                </p>
-              </Notice>
+              {result.decision === 'tie' ? (
+                <Notice kind="warning" title="No single match">
+                  <p className="result" data-testid="identify-decision">
+                    Two or more people score almost the same against this face, so the kiosk names none of them. Check the visitor’s identity another way.
+                  </p>
+                </Notice>
+              ) : (
+                <Notice kind="success" title="Match found">
+                  <p className="result" data-testid="identify-decision">
+                    Best match: {result.candidates[0]?.userId ?? result.candidates[0]?.personUuid}
+                  </p>
+                </Notice>
+              )}
               <table className="data">
                 <caption>
                   Candidates at or above {mark}, best first (scores on a {scaleLabel(result.scaleMax)} scale)

@@ -51,7 +51,7 @@ export function VerifyScreen() {
       {step === 'checking' ? <Busy label="Comparing with the enrolled face…" /> : null}
       {step === 'done' && result ? (
         <section>
-          <VerifyOutcome result={result} />
+          <VerifyOutcome result={result} userId={email.trim()} />
           <div className="actions">
             <Button
               onClick={() => {
@@ -74,13 +74,16 @@ function passMark(result: VerifyVisitorResult): string {
   return `${formatMark(result.threshold, result.scaleMax)}${result.thresholdSource === 'settings' ? ' (the threshold set in Settings)' : ''}`
 }
 
-function VerifyOutcome({ result }: { result: VerifyVisitorResult }) {
-  const score = result.score === null ? null : `score ${formatScore(result.score, result.scaleMax)}, needs ${passMark(result)}`
+/** The decision; a visitor's result holds no person record (the services shape it), so the typed e-mail names them. */
+function VerifyOutcome({ result, userId }: { result: VerifyVisitorResult; userId: string }) {
+  const who = result.person?.userId ?? userId
+  const score = result.score === null ? '' : `: score ${formatScore(result.score, result.scaleMax)}, needs ${passMark(result)}`
   if (result.decision === 'match') {
     return (
       <Notice kind="success" title="Identity confirmed">
         <p className="result" data-testid="verify-decision">
-          This is {result.person.userId}: {score}.
+          This is {who}
+          {score}.
         </p>
       </Notice>
     )
@@ -89,7 +92,18 @@ function VerifyOutcome({ result }: { result: VerifyVisitorResult }) {
     return (
       <Notice kind="error" title="Not confirmed">
         <p className="result" data-testid="verify-decision">
-          This face does not match {result.person.userId}: {score}. Check their identity another way.
+          {result.person
+            ? `This face does not match ${who}${score}. Check their identity another way.`
+            : `We could not confirm that this is ${who}. Try again, or please ask staff.`}
+        </p>
+      </Notice>
+    )
+  }
+  if (result.decision === 'not-found') {
+    return (
+      <Notice kind="warning" title="Not registered">
+        <p className="result" data-testid="verify-decision">
+          Nobody is registered under {who}. Check the e-mail, or enroll them first.
         </p>
       </Notice>
     )
@@ -97,7 +111,7 @@ function VerifyOutcome({ result }: { result: VerifyVisitorResult }) {
   return (
     <Notice kind="warning" title="Not enrolled">
       <p className="result" data-testid="verify-decision">
-        {result.person.userId} has no enrolled face yet. Enroll them first.
+        {who} has no enrolled face yet. Enroll them first.
       </p>
     </Notice>
   )
