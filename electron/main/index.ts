@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path'
-import { app, BrowserWindow, dialog, protocol, session, utilityProcess } from 'electron'
+import { app, BrowserWindow, protocol, session, utilityProcess } from 'electron'
 import { defaultDataDir } from '../services/data-dir'
 import { createKioskServices } from '../services/kiosk-services'
 import { EVENT_CHANNEL } from '../shared/events'
@@ -7,7 +7,7 @@ import { CONTENT_SECURITY_POLICY } from '../shared/web-security'
 import { serveRendererRequest } from './app-protocol'
 import { applyDevServerCsp, applySessionPolicy, hardenAllWebContents } from './hardening'
 import { bindIpc, sessionKeyOf } from './ipc'
-import { PinGate, readKioskConfig } from './kiosk-mode'
+import { readKioskConfig } from './kiosk-mode'
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, PIN_ORIGIN, devRendererUrl, originOf, type TrustedOrigins } from './origins'
 import { isTrustedSenderUrl } from './sender-guard'
 import { createStaffPinPrompt } from './staff-pin'
@@ -54,11 +54,13 @@ function startShell(): void {
   let quitting = false
   let unlocked = false
 
-  const prompt = kiosk.staffPin
+  // Leaving kiosk mode is an administrator's sign-in (audited by the services). With no account yet
+  // the kiosk still starts: its first-run screen creates the first administrator.
+  const prompt = kiosk.kioskMode
     ? createStaffPinPrompt({
-        gate: new PinGate(kiosk.staffPin),
+        verify: (name, secret) => services.verifyAdmin(name, secret),
         onUnlock: () => {
-          log('staff PIN accepted: leaving kiosk mode')
+          log('administrator signed in: leaving kiosk mode')
           unlocked = true
           pinWindow?.destroy()
           app.quit()
@@ -107,11 +109,6 @@ function startShell(): void {
   hardenAllWebContents(trusted, log)
 
   void app.whenReady().then(() => {
-    if (kiosk.kioskMode && kiosk.staffPin === null) {
-      dialog.showErrorBox('Identity Kiosk', 'problem' in kiosk ? kiosk.problem : 'Kiosk mode needs a staff PIN.')
-      app.exit(1)
-      return
-    }
     protocol.handle(APP_SCHEME, (request) => {
       if (prompt && originOf(request.url) === PIN_ORIGIN) return prompt.handle(request)
       return serveRendererRequest(request, rendererRoot, CONTENT_SECURITY_POLICY)

@@ -2,8 +2,9 @@
  * The kiosk's own origins. Plain functions, no 'electron' import: unit-tested in Node.
  *
  * The packaged renderer is served by main through the custom scheme `app://kiosk/…` (registered as
- * standard + secure), never through file://. The staff PIN prompt is served by main too, on its own
- * origin `app://staff-pin`, so the kiosk's page cannot reach it (its CSP allows 'self' only).
+ * standard + secure), never through file://. The prompt that leaves kiosk mode is served by main
+ * too, on its own origin `app://staff-pin`, so the kiosk's page cannot reach it (its CSP allows
+ * 'self' only).
  */
 export const APP_SCHEME = 'app'
 export const APP_HOST = 'kiosk'

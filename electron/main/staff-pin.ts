@@ -1,16 +1,18 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { KioskError } from '../shared/errors'
+import { signInInput } from '../shared/staff'
 import { securityHeaders } from './app-protocol'
-import type { PinGate } from './kiosk-mode'
 import { PIN_HOST, PIN_ORIGIN, APP_SCHEME } from './origins'
 
 /**
- * The staff PIN prompt that leaves kiosk mode, served by main on its own origin (app://staff-pin):
- * a sandboxed window with no preload and no IPC, whose page POSTs the PIN back to this handler.
- * No 'electron' import: unit-tested in Node with real Request objects.
+ * The prompt that leaves kiosk mode, served by main on its own origin (app://staff-pin): a
+ * sandboxed window with no preload and no IPC, whose page POSTs an administrator's name and PIN or
+ * password back to this handler. No 'electron' import: unit-tested in Node with real Request objects.
  *
  * Why it is safe: the kiosk's page (app://kiosk) cannot reach this origin (its CSP's connect-src is
  * 'self'; navigation away from the kiosk is denied), each prompt has a one-time session token that
- * only its own URL carries, and the PIN check is constant-time with lockout (PinGate).
+ * only its own URL carries, and the credentials are checked by the staff accounts (scrypt, per-account
+ * back-off, audited) — the same sign-in as everywhere else, not a second secret.
  */
 
 export const PIN_PAGE_CSP = [
@@ -27,19 +29,22 @@ const PAGE = `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
-    <title>Staff PIN</title>
+    <title>Leave kiosk mode</title>
     <link rel="stylesheet" href="pin.css" />
   </head>
   <body>
     <main>
       <h1>Leave kiosk mode</h1>
       <form id="pin-form" autocomplete="off">
-        <label for="pin">Staff PIN</label>
-        <input id="pin" name="pin" type="password" inputmode="numeric" maxlength="12" required autofocus />
+        <p class="hint">An administrator signs in to leave.</p>
+        <label for="name">Administrator name</label>
+        <input id="name" name="name" type="text" maxlength="64" autocapitalize="off" spellcheck="false" required autofocus />
+        <label for="secret">PIN or password</label>
+        <input id="secret" name="secret" type="password" maxlength="128" required />
         <p id="message" role="alert"></p>
         <div class="actions">
           <button type="button" id="cancel">Cancel</button>
-          <button type="submit">Unlock</button>
+          <button type="submit" id="unlock">Unlock</button>
         </div>
       </form>
     </main>
@@ -51,7 +56,9 @@ const PAGE = `<!doctype html>
 const SCRIPT = `'use strict'
 const session = new URLSearchParams(location.search).get('s') || ''
 const form = document.getElementById('pin-form')
-const pin = document.getElementById('pin')
+const nameInput = document.getElementById('name')
+const secretInput = document.getElementById('secret')
+const unlockButton = document.getElementById('unlock')
 const message = document.getElementById('message')
 async function post(path, body) {
   try {
@@ -63,10 +70,13 @@ async function post(path, body) {
 }
 form.addEventListener('submit', async (event) => {
   event.preventDefault()
-  const reply = await post('/unlock', { pin: pin.value })
-  pin.value = ''
+  unlockButton.disabled = true
+  message.textContent = 'Checking…'
+  const reply = await post('/unlock', { name: nameInput.value, secret: secretInput.value })
+  secretInput.value = ''
+  unlockButton.disabled = false
   message.textContent = reply.ok ? 'Unlocked.' : reply.message
-  pin.focus()
+  secretInput.focus()
 })
 document.getElementById('cancel').addEventListener('click', () => void post('/cancel', {}))
 document.addEventListener('keydown', (event) => {
@@ -76,9 +86,10 @@ document.addEventListener('keydown', (event) => {
 
 const STYLE = `body { margin: 0; font: 16px system-ui, sans-serif; background: #f5f6f8; color: #111; }
 main { padding: 20px 24px; }
-h1 { font-size: 20px; margin: 0 0 16px; }
-label { display: block; font-weight: 600; margin-bottom: 6px; }
-input { width: 100%; box-sizing: border-box; font-size: 24px; padding: 8px; letter-spacing: 4px; }
+h1 { font-size: 20px; margin: 0 0 8px; }
+.hint { margin: 0 0 12px; color: #444; }
+label { display: block; font-weight: 600; margin: 10px 0 6px; }
+input { width: 100%; box-sizing: border-box; font-size: 20px; padding: 8px; }
 #message { min-height: 1.4em; color: #a00; }
 .actions { display: flex; justify-content: flex-end; gap: 8px; }
 button { font-size: 16px; padding: 8px 16px; }
@@ -87,8 +98,12 @@ button { font-size: 16px; padding: 8px 16px; }
 const MAX_BODY_BYTES = 1024
 
 export interface StaffPinPromptOptions {
-  gate: PinGate
-  /** Called once the right PIN was entered (after the reply is built). */
+  /**
+   * Checks an administrator's name and PIN or password (the services' verifyAdmin): resolves when
+   * they may leave kiosk mode, throws a KioskError whose message the prompt shows otherwise.
+   */
+  verify: (name: string, secret: string) => Promise<void>
+  /** Called once an administrator signed in (after the reply is built). */
   onUnlock: () => void
   /** Called when the person cancels the prompt. */
   onCancel: () => void
@@ -133,12 +148,8 @@ async function readSmallJson(request: Request): Promise<Record<string, unknown> 
 
 export function createStaffPinPrompt(options: StaffPinPromptOptions): StaffPinPrompt {
   let session: string | null = null
-
-  function message(verdict: Exclude<ReturnType<PinGate['verify']>, { ok: true }>): string {
-    if (verdict.reason === 'locked') return `Too many wrong PINs. Try again in ${verdict.retryAfterSeconds} seconds.`
-    if (verdict.reason === 'malformed') return 'Enter the staff PIN: 4 to 12 digits.'
-    return `Wrong PIN. ${verdict.attemptsLeft} ${verdict.attemptsLeft === 1 ? 'attempt' : 'attempts'} left before a pause.`
-  }
+  // One check at a time: each costs a scrypt (32 MB), and the page only ever sends one.
+  let checking = false
 
   return {
     begin() {
@@ -180,8 +191,20 @@ export function createStaffPinPrompt(options: StaffPinPromptOptions): StaffPinPr
         options.onCancel()
         return json(200, { ok: true })
       }
-      const verdict = options.gate.verify(body.pin)
-      if (!verdict.ok) return json(200, { ok: false, message: message(verdict), retryAfterSeconds: verdict.retryAfterSeconds })
+      const input = signInInput.safeParse({ name: body.name, secret: body.secret })
+      if (!input.success) return json(200, { ok: false, message: "Enter an administrator's name and PIN or password." })
+      if (checking) return json(429, { ok: false, message: 'Still checking the previous attempt.' })
+      checking = true
+      try {
+        await options.verify(input.data.name, input.data.secret)
+      } catch (error) {
+        // The services' message says which: no match, or too many attempts and how long to wait.
+        return json(200, { ok: false, message: error instanceof KioskError ? error.message : 'The sign-in could not be checked. Try again.' })
+      } finally {
+        checking = false
+      }
+      // The prompt may have closed (or been reopened) while the sign-in was being checked.
+      if (session !== current) return json(403, { ok: false, message: 'This prompt has expired. Press Ctrl+Shift+Q again.' })
       session = null
       queueMicrotask(options.onUnlock)
       return json(200, { ok: true })

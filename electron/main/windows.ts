@@ -5,8 +5,8 @@ import type { StaffPinPrompt } from './staff-pin'
 import { loadWindowState, restoreBounds, saveWindowState, WINDOW_STATE_FILE } from './window-state'
 
 /**
- * The kiosk's windows: the main window (kiosk mode or a normal, restored window) and the small staff
- * PIN prompt. Both are sandboxed, context-isolated, without Node; only the main one has a preload.
+ * The kiosk's windows: the main window (kiosk mode or a normal, restored window) and the small
+ * administrator prompt that leaves kiosk mode. Both are sandboxed, context-isolated, without Node; only the main one has a preload.
  */
 
 // Every window's webPreferences are spelled out as literals (Electron's secure defaults, made
@@ -19,9 +19,9 @@ export interface MainWindowOptions {
   /** Developer tools: never in kiosk mode or a packaged app. */
   devTools: boolean
   userDataDir: string
-  /** Kiosk mode: a close attempt or Ctrl+Shift+Q asks for the staff PIN instead. */
+  /** Kiosk mode: a close attempt or Ctrl+Shift+Q asks for an administrator's sign-in instead. */
   onExitRequest: () => void
-  /** Whether the window may close now (the PIN was entered, or the app is quitting). */
+  /** Whether the window may close now (an administrator signed in, or the app is quitting). */
   mayClose: () => boolean
   log: (line: string) => void
 }
@@ -95,8 +95,9 @@ export function removeApplicationMenu(): void {
 }
 
 /**
- * The staff PIN prompt: a small modal window over the kiosk, served by main on app://staff-pin (see
- * staff-pin.ts). No preload, so the page can do nothing but POST the PIN back to main.
+ * The prompt that leaves kiosk mode: a small modal window over the kiosk, served by main on
+ * app://staff-pin (see staff-pin.ts). No preload, so the page can do nothing but POST an
+ * administrator's name and PIN or password back to main.
  */
 export function openPinPrompt(parent: BrowserWindow, prompt: StaffPinPrompt, existing: BrowserWindow | null): BrowserWindow {
   if (existing && !existing.isDestroyed()) {
@@ -107,14 +108,14 @@ export function openPinPrompt(parent: BrowserWindow, prompt: StaffPinPrompt, exi
     parent,
     modal: true,
     width: 380,
-    height: 290,
+    height: 400,
     resizable: false,
     minimizable: false,
     maximizable: false,
     fullscreenable: false,
     alwaysOnTop: true,
     show: false,
-    title: 'Staff PIN',
+    title: 'Leave kiosk mode',
     webPreferences: {
       contextIsolation: true,
       sandbox: true,

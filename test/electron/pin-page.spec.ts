@@ -1,9 +1,9 @@
 import { expect, test, type Page } from '@playwright/test'
-import { PinGate } from '../../electron/main/kiosk-mode'
 import { PIN_ORIGIN } from '../../electron/main/origins'
 import { createStaffPinPrompt, PIN_PAGE_CSP, type StaffPinPrompt } from '../../electron/main/staff-pin'
+import { KioskError } from '../../electron/shared/errors'
 
-// The staff PIN prompt is the only way out of kiosk mode, so its page runs here in a real browser:
+// The administrator prompt is the only way out of kiosk mode, so its page runs here in a real browser:
 // Debian's Chromium loads it from https://staff-pin.test, which Playwright routes (https, a secure context like app://) to the very handler
 // main gives protocol.handle for app://staff-pin (same bytes, same headers, CSP included).
 const HOST = 'https://staff-pin.test'
@@ -24,31 +24,60 @@ async function serve(page: Page, prompt: StaffPinPrompt): Promise<string[]> {
   return problems
 }
 
+const ADMIN = { name: 'Kiosk Admin', secret: 'right-secret' }
+
+/** Stands in for the services' verifyAdmin (the accounts themselves are tested in the services). */
 function setup() {
   const events: string[] = []
-  const prompt = createStaffPinPrompt({ gate: new PinGate('2468', { maxAttempts: 3 }), onUnlock: () => events.push('unlock'), onCancel: () => events.push('cancel') })
+  let failures = 0
+  const verify = async (name: string, secret: string) => {
+    if (failures >= 2) throw new KioskError('TOO_MANY_ATTEMPTS', 'Too many failed sign-ins. Try again in 5 seconds.')
+    if (name === ADMIN.name && secret === ADMIN.secret) return
+    failures += 1
+    throw new KioskError('UNAUTHORIZED', 'That name and PIN or password do not match an active staff account.')
+  }
+  const prompt = createStaffPinPrompt({ verify, onUnlock: () => events.push('unlock'), onCancel: () => events.push('cancel') })
   return { prompt, events }
 }
 
-test('the right PIN unlocks, a wrong one says how many tries are left, under the page’s strict CSP', async ({ page }) => {
+test('an administrator’s sign-in unlocks, a wrong one says so, under the page’s strict CSP', async ({ page }) => {
   const { prompt, events } = setup()
   const problems = await serve(page, prompt)
   const response = await page.goto(prompt.begin().replace(PIN_ORIGIN, HOST))
   expect(response?.headers()['content-security-policy']).toBe(PIN_PAGE_CSP)
   await expect(page.getByRole('heading', { name: 'Leave kiosk mode' })).toBeVisible()
-  const pin = page.getByLabel('Staff PIN')
-  await expect(pin).toBeFocused()
-  await pin.fill('1357')
+  const name = page.getByLabel('Administrator name')
+  const secret = page.getByLabel('PIN or password')
+  await expect(name).toBeFocused()
+  await name.fill(ADMIN.name)
+  await secret.fill('wrong-secret')
   await page.getByRole('button', { name: 'Unlock' }).click()
-  await expect(page.getByRole('alert')).toHaveText('Wrong PIN. 2 attempts left before a pause.')
-  await page.setViewportSize({ width: 380, height: 290 })
+  await expect(page.getByRole('alert')).toHaveText('That name and PIN or password do not match an active staff account.')
+  await page.setViewportSize({ width: 380, height: 400 })
   await page.screenshot({ path: 'test-results/screens/staff-pin.png' })
-  await expect(pin).toHaveValue('')
-  await pin.fill('2468')
-  await pin.press('Enter')
+  // The secret is cleared after each try; the name stays.
+  await expect(secret).toHaveValue('')
+  await expect(secret).toBeFocused()
+  await expect(name).toHaveValue(ADMIN.name)
+  await secret.fill(ADMIN.secret)
+  await secret.press('Enter')
   await expect(page.getByRole('alert')).toHaveText('Unlocked.')
   expect(events).toEqual(['unlock'])
   expect(problems).toEqual([])
+})
+
+test('after repeated failures the prompt says how long to wait', async ({ page }) => {
+  const { prompt, events } = setup()
+  await serve(page, prompt)
+  await page.goto(prompt.begin().replace(PIN_ORIGIN, HOST))
+  await page.getByLabel('Administrator name').fill(ADMIN.name)
+  for (const attempt of ['wrong-1', 'wrong-2', ADMIN.secret]) {
+    await page.getByLabel('PIN or password').fill(attempt)
+    await page.getByRole('button', { name: 'Unlock' }).click()
+    await expect(page.getByRole('button', { name: 'Unlock' })).toBeEnabled()
+  }
+  await expect(page.getByRole('alert')).toHaveText('Too many failed sign-ins. Try again in 5 seconds.')
+  expect(events).toEqual([])
 })
 
 test('Cancel and Escape close the prompt without unlocking', async ({ page }) => {
@@ -58,7 +87,7 @@ test('Cancel and Escape close the prompt without unlocking', async ({ page }) =>
   await page.getByRole('button', { name: 'Cancel' }).click()
   await expect.poll(() => events).toEqual(['cancel'])
   await page.goto(prompt.begin().replace(PIN_ORIGIN, HOST))
-  await page.getByLabel('Staff PIN').press('Escape')
+  await page.getByLabel('Administrator name').press('Escape')
   await expect.poll(() => events).toEqual(['cancel', 'cancel'])
 })
 
@@ -67,7 +96,8 @@ test('a page without the prompt’s session token cannot unlock', async ({ page 
   await serve(page, prompt)
   prompt.begin()
   await page.goto(`${HOST}/?s=guessed`)
-  await page.getByLabel('Staff PIN').fill('2468')
+  await page.getByLabel('Administrator name').fill(ADMIN.name)
+  await page.getByLabel('PIN or password').fill(ADMIN.secret)
   await page.getByRole('button', { name: 'Unlock' }).click()
   await expect(page.getByRole('alert')).toContainText('This prompt has expired')
   expect(events).toEqual([])

@@ -117,18 +117,23 @@ function fakeElectron() {
 let fake: ReturnType<typeof fakeElectron>
 let dataDir: string
 const saved = { ...process.env }
+/** The services' verifyAdmin, as main calls it: one administrator, 'Kiosk Admin'. */
+const verifyAdmin = vi.fn(async (name: string, secret: string) => {
+  const { KioskError } = await import('../../electron/shared/errors')
+  if (name !== 'Kiosk Admin' || secret !== 'right-secret') throw new KioskError('UNAUTHORIZED', 'That name and PIN or password do not match an active staff account.')
+})
 
 beforeEach(() => {
   vi.resetModules()
+  verifyAdmin.mockClear()
   fake = fakeElectron()
   dataDir = mkdtempSync(join(tmpdir(), 'kiosk-main-'))
   process.env.KIOSK_DATA_DIR = dataDir
   delete process.env.KIOSK_MODE
-  delete process.env.KIOSK_STAFF_PIN
   delete process.env.ELECTRON_RENDERER_URL
   vi.doMock('electron', () => fake.module)
   vi.doMock('../../electron/services/kiosk-services', () => ({
-    createKioskServices: () => ({ dispatch: async (method: string) => ({ ok: true, value: method }), onEvent: () => () => {}, start: async () => {}, stop: async () => {} }),
+    createKioskServices: () => ({ dispatch: async (method: string) => ({ ok: true, value: method }), onEvent: () => () => {}, endSession: () => {}, verifyAdmin, start: async () => {}, stop: async () => {} }),
   }))
 })
 
@@ -167,9 +172,9 @@ describe('electron/main/index.ts wiring', () => {
     const calls = await startMain()
     expect(calls.ipc.size).toBeGreaterThan(10)
     const handler = calls.ipc.get('kiosk:getAppInfo')!
-    expect(await handler({ senderFrame: { url: 'app://kiosk/index.html', parent: null } }, {})).toEqual({ ok: true, value: 'getAppInfo' })
+    expect(await handler({ senderFrame: { url: 'app://kiosk/index.html', parent: null }, sender: { id: 7 } }, {})).toEqual({ ok: true, value: 'getAppInfo' })
     for (const frame of [null, { url: 'app://kiosk/index.html', parent: {} }, { url: 'https://example.com/', parent: null }, { url: 'app://staff-pin/', parent: null }, { url: 'file:///x/index.html', parent: null }]) {
-      expect(await handler({ senderFrame: frame }, {}), JSON.stringify(frame)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+      expect(await handler({ senderFrame: frame, sender: { id: 7 } }, {}), JSON.stringify(frame)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
     }
   })
 
@@ -211,10 +216,10 @@ describe('electron/main/index.ts wiring', () => {
     expect(webview.preventDefault).toHaveBeenCalled()
   })
 
-  it('kiosk mode: fullscreen kiosk window without menu or devtools; a close asks for the PIN, which the app:// handler serves', async () => {
+  it("kiosk mode: fullscreen kiosk window without menu or devtools; a close asks for an administrator's sign-in, which the app:// handler serves", async () => {
     process.env.KIOSK_MODE = '1'
-    process.env.KIOSK_STAFF_PIN = '2468'
     const calls = await startMain()
+    expect(calls.errorBox).toEqual([])
     const [window] = calls.windows
     expect(window.options).toMatchObject({ kiosk: true, fullscreen: true })
     expect(window.options.webPreferences.devTools).toBe(false)
@@ -235,13 +240,20 @@ describe('electron/main/index.ts wiring', () => {
     for (const fn of window.webContents.events.get('before-input-event') ?? []) fn(key, { type: 'keyDown', key: 'Q', control: true, shift: true, alt: false, meta: false })
     expect(key.preventDefault).toHaveBeenCalled()
     expect(calls.windows).toHaveLength(2)
-    // The right PIN, posted by the prompt's page, quits; after that the window may close.
+    // An administrator's sign-in, posted by the prompt's page and checked by the services' verifyAdmin,
+    // quits; after that the window may close.
     const session = new URL(prompt.url).searchParams.get('s')
-    const unlock = (pin: string) =>
-      calls.protocolHandlers.get('app')!(new Request('app://staff-pin/unlock', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'app://staff-pin' }, body: JSON.stringify({ session, pin }) }))
-    expect(await (await unlock('1111')).json()).toMatchObject({ ok: false })
+    const unlock = (name: string, secret: string) =>
+      calls.protocolHandlers.get('app')!(
+        new Request('app://staff-pin/unlock', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'app://staff-pin' }, body: JSON.stringify({ session, name, secret }) }),
+      )
+    expect(await (await unlock('Kiosk Admin', 'wrong-secret')).json()).toEqual({ ok: false, message: 'That name and PIN or password do not match an active staff account.' })
     expect(calls.quit).toBe(0)
-    expect(await (await unlock('2468')).json()).toEqual({ ok: true })
+    expect(await (await unlock('Kiosk Admin', 'right-secret')).json()).toEqual({ ok: true })
+    expect(verifyAdmin.mock.calls).toEqual([
+      ['Kiosk Admin', 'wrong-secret'],
+      ['Kiosk Admin', 'right-secret'],
+    ])
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(calls.quit).toBe(1)
     expect(prompt.destroy).toHaveBeenCalled()
@@ -250,12 +262,29 @@ describe('electron/main/index.ts wiring', () => {
     expect(closeAgain.preventDefault).not.toHaveBeenCalled()
   })
 
-  it('kiosk mode without a valid PIN says why and exits instead of locking everyone out', async () => {
+  it('kiosk mode needs no PIN in the environment: an old KIOSK_STAFF_PIN is ignored and unlocks nothing', async () => {
     process.env.KIOSK_MODE = '1'
+    process.env.KIOSK_STAFF_PIN = '2468'
     const calls = await startMain()
-    expect(calls.errorBox[0]).toMatch(/KIOSK_STAFF_PIN/)
-    expect(calls.exit).toEqual([1])
-    expect(calls.windows).toHaveLength(0)
+    expect(calls.errorBox).toEqual([])
+    expect(calls.exit).toEqual([])
+    const [window] = calls.windows
+    expect(window.options.kiosk).toBe(true)
+    for (const fn of window.events.get('close') ?? []) fn({ preventDefault: vi.fn() })
+    const prompt = calls.windows[1]
+    const session = new URL(prompt.url).searchParams.get('s')
+    const post = (body: object) =>
+      calls.protocolHandlers.get('app')!(new Request('app://staff-pin/unlock', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'app://staff-pin' }, body: JSON.stringify({ session, ...body }) }))
+    expect(await (await post({ pin: '2468' })).json()).toMatchObject({ ok: false })
+    expect(await (await post({ name: 'Kiosk Admin', secret: '2468' })).json()).toMatchObject({ ok: false })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(calls.quit).toBe(0)
+  })
+
+  it('outside kiosk mode there is no prompt: app://staff-pin serves nothing', async () => {
+    const calls = await startMain()
+    expect((await calls.protocolHandlers.get('app')!(new Request('app://staff-pin/'))).status).toBe(404)
+    expect(verifyAdmin).not.toHaveBeenCalled()
   })
 
   it('a second instance hands over and quits without opening anything', async () => {
