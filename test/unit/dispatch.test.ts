@@ -6,9 +6,12 @@ import { handlersWithoutServers } from '../support/handlers'
 
 const engineStatus = () => ({ mode: 'embedded' as const, state: 'running' as const, url: 'http://127.0.0.1:1', pid: 1, restarts: 0, lastError: null })
 
+// Staff see the services' own messages; what a visitor sees is tested below.
+const operator = () => ({ role: 'operator' as const, account: 'op' })
+
 describe('dispatch', () => {
   const logs: string[] = []
-  const dispatch = createDispatch(handlersWithoutServers(engineStatus), undefined, (m) => logs.push(m))
+  const dispatch = createDispatch(handlersWithoutServers(engineStatus), operator, (m) => logs.push(m))
 
   it('answers a valid call with the handler value', async () => {
     const reply = await dispatch('getAppInfo', {})
@@ -40,13 +43,34 @@ describe('dispatch', () => {
         throw error
       },
     })
-    const known = await createDispatch(failing(new KioskError('NOT_FOUND', 'No such visitor.')), undefined, () => {})('getAppInfo', {})
+    const known = await createDispatch(failing(new KioskError('NOT_FOUND', 'No such visitor.')), operator, () => {})('getAppInfo', {})
     expect(known).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'No such visitor.' } })
 
     const seen: string[] = []
-    const unknown = await createDispatch(failing(new TypeError('secret=hunter2 boom')), undefined, (m) => seen.push(m))('getAppInfo', {})
+    const unknown = await createDispatch(failing(new TypeError('secret=hunter2 boom')), operator, (m) => seen.push(m))('getAppInfo', {})
     expect(unknown).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'The kiosk could not complete getAppInfo.' } })
     expect(seen.join('\n')).toContain('TypeError')
+  })
+
+  it('gives a visitor plain words with the next step, never the services’ detail, which goes to the log', async () => {
+    const seen: string[] = []
+    const failing: Handlers = {
+      ...handlersWithoutServers(engineStatus),
+      verifyVisitor: async () => {
+        throw new KioskError('SERVER_ERROR', 'The BioEngine answered 503: upstream pool exhausted at 10.0.0.7')
+      },
+    }
+    const visitorDispatch = createDispatch(failing, undefined, (m) => seen.push(m))
+    const reply = await visitorDispatch('verifyVisitor', { userId: 'ana@example.com', sample: 'x'.repeat(32) })
+    expect(reply).toEqual({ ok: false, error: { code: 'SERVER_ERROR', message: 'The kiosk cannot do this right now. Please ask staff for help.' } })
+    expect(seen.join('\n')).toContain('upstream pool exhausted')
+    const invalid = await visitorDispatch('verifyVisitor', { userId: 'not-an-email', sample: 'x' })
+    expect(invalid).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
+    expect(JSON.stringify(invalid)).not.toMatch(/verifyVisitor|✖/)
+    // Staff get the detail.
+    expect(await createDispatch(failing, operator, () => {})('verifyVisitor', { userId: 'ana@example.com', sample: 'x'.repeat(32) })).toMatchObject({
+      error: { message: expect.stringContaining('503') },
+    })
   })
 
   it('refuses handler output that breaks the contract', async () => {
