@@ -22,6 +22,8 @@ import { Sessions } from './staff/sessions'
 import { createStaff } from './staff/staff-service'
 import { testConnection } from './workflows/connection-test'
 import { deliverQueued, enrollOrQueue, enrollPolicy } from './workflows/enroll-or-queue'
+import { removeVisitor } from './workflows/remove-visitor'
+import { expiredEnrollments } from './workflows/retention-purge'
 
 export interface KioskServicesOptions {
   shell: 'electron' | 'web'
@@ -31,6 +33,8 @@ export interface KioskServicesOptions {
   launchEngine: LaunchEngine
   /** The OS keychain; tests pass one under a throwaway service name. */
   keychain?: Keychain
+  /** The clock visitor retention is measured by (tests move it forward). */
+  now?: () => number
   log?: (line: string) => void
 }
 
@@ -46,6 +50,8 @@ export interface KioskServices {
    * accounts, back-off and audit as signIn. Resolves when it is a valid, active administrator.
    */
   verifyAdmin(name: string, secret: string): Promise<void>
+  /** Applies the visitor retention now (it also runs when the engine starts and every hour). */
+  purgeExpired(): Promise<void>
   start(): Promise<void>
   stop(): Promise<void>
 }
@@ -72,7 +78,10 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     },
     log: (line) => log(`engine: ${line}`),
   })
-  engine.onChange((status) => emit({ type: 'engine', status }))
+  engine.onChange((status) => {
+    emit({ type: 'engine', status })
+    if (status.state === 'running') void purgeExpired()
+  })
   let launchSpec: Parameters<LaunchEngine>[0] | null = null
 
   const resolver = new BackendResolver(credentials, { url: () => engine.getStatus().url, state: () => engine.getStatus().state })
@@ -134,6 +143,29 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   })
   const sweep = setInterval(() => sessions.sweep(), 5_000)
   sweep.unref()
+
+  /** Removes visitors enrolled longer ago than the retention setting, each by the removal rule, audited. */
+  let purging: Promise<void> | null = null
+  const purgeExpired = (): Promise<void> =>
+    (purging ??= (async () => {
+      const days = (await currentSettings()).visitorRetentionDays
+      if (days === null) return
+      const servers = await backend()
+      for (const expired of await expiredEnrollments(servers, days, (options.now ?? Date.now)())) {
+        await audited(
+          audit,
+          log,
+          system,
+          { action: 'retention-purge', subject: { userId: expired.userId, personUuid: expired.personUuid }, detail: `older than ${days} days` },
+          () => removeVisitor(servers, expired.userId),
+          (result) => ({ detail: `older than ${days} days: ${result.outcome}` }),
+        )
+      }
+    })()
+      .catch((error: unknown) => log(`retention: not applied this time: ${error instanceof Error ? error.message : 'unknown error'}`))
+      .finally(() => (purging = null)))
+  const retention = setInterval(() => void purgeExpired(), 60 * 60_000)
+  retention.unref()
   const staff = createStaff({ accounts: openedAccounts, sessions, idleTimeoutSeconds: async () => (await currentSettings()).idleTimeoutSeconds })
 
   // The outbox needs its key from the keychain; a locked keychain at start-up is retried on demand.
@@ -179,6 +211,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       async update(patch) {
         const saved = await settingsStore.update(patch)
         await applySettings(saved)
+        void purgeExpired()
         return saved
       },
     },
@@ -230,8 +263,10 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       await openedOutbox().catch((error: Error) => log(`outbox not opened yet: ${error.message}`))
       if (current.mode === 'embedded') await startEngine(current).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
     },
+    purgeExpired,
     async stop() {
       clearInterval(sweep)
+      clearInterval(retention)
       accounts?.close()
       accounts = null
       await outbox?.close()

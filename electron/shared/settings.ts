@@ -83,6 +83,11 @@ const fields = {
   idleTimeoutSeconds: z.number().int('must be a whole number').min(15, 'must be from 15 to 3600').max(3600, 'must be from 15 to 3600'),
   /** Audit entries older than this are pruned (at start-up); the remaining chain stays verifiable. */
   auditRetentionDays: z.number().int('must be a whole number').min(30, 'must be from 30 to 3650').max(3650, 'must be from 30 to 3650'),
+  /**
+   * Visitor enrollments older than this many days (their newest template) are removed by the
+   * reference's removal rule, audited; null (the default): kept until staff remove them.
+   */
+  visitorRetentionDays: z.number().int('must be a whole number').min(1, 'must be from 1 to 3650').max(3650, 'must be from 1 to 3650').nullable(),
   bioEngineAuth: z.enum(bioEngineAuthModes),
   basicAuthEncoding: z.enum(basicAuthEncodings),
   /** How long to wait for a connection to either server. */
@@ -103,6 +108,7 @@ export const defaultSettings = Object.freeze({
   identifyMaxResults: 5,
   idleTimeoutSeconds: 90,
   auditRetentionDays: 365,
+  visitorRetentionDays: null,
   bioEngineAuth: 'person-server-token',
   basicAuthEncoding: 'form-urlencoded',
   connectTimeoutSeconds: 5,
@@ -121,6 +127,7 @@ const shapeWithDefaults = {
   identifyMaxResults: fields.identifyMaxResults.default(defaultSettings.identifyMaxResults),
   idleTimeoutSeconds: fields.idleTimeoutSeconds.default(defaultSettings.idleTimeoutSeconds),
   auditRetentionDays: fields.auditRetentionDays.default(defaultSettings.auditRetentionDays),
+  visitorRetentionDays: fields.visitorRetentionDays.default(defaultSettings.visitorRetentionDays),
   bioEngineAuth: fields.bioEngineAuth.default(defaultSettings.bioEngineAuth),
   basicAuthEncoding: fields.basicAuthEncoding.default(defaultSettings.basicAuthEncoding),
   connectTimeoutSeconds: fields.connectTimeoutSeconds.default(defaultSettings.connectTimeoutSeconds),

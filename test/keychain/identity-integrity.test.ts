@@ -21,6 +21,8 @@ describe('identity integrity', () => {
   const logLines: string[] = []
   let services: KioskServices
   let staff: SessionCall
+  // The clock visitor retention is measured by: moved forward in the last test.
+  let clock = Date.now()
   const visitor = (method: string, input: unknown) => services.dispatch(method, input, 'test:visitor-screen')
   const value = async (reply: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<any> => {
     const settled = await reply
@@ -40,6 +42,7 @@ describe('identity integrity', () => {
       launchEngine: launchEngineFromSource(projectRoot),
       keychain: createKeychain(`identity-kiosk-integrity-${randomBytes(4).toString('hex')}`),
       log: (line) => logLines.push(line),
+      now: () => clock,
     })
     await services.start()
     staff = await adminDispatch(services.dispatch)
@@ -141,5 +144,27 @@ describe('identity integrity', () => {
     expect(done[0]).toMatchObject({ role: 'admin', account: 'Test Admin', detail: expect.stringContaining(`consent ${CONSENT.version}`) })
     const refusals = entries.filter((e: { outcome: string }) => e.outcome === 'refused')
     expect(refusals.some((e: { detail: string }) => e.detail.includes('e-mail already enrolled'))).toBe(true)
+  })
+
+  it('removes visitors past the retention by the removal rule, audited as the system; off by default', async () => {
+    const before = (await value(staff('searchPersons', {}))).totalElements
+    expect(before).toBeGreaterThan(0)
+    clock = Date.now() + 400 * 86_400_000
+    await services.purgeExpired() // retention is off by default: nobody goes
+    expect((await value(staff('searchPersons', {}))).totalElements).toBe(before)
+
+    clock = Date.now()
+    expect(await value(staff('saveSettings', { visitorRetentionDays: 30 }))).toMatchObject({ visitorRetentionDays: 30 })
+    await services.purgeExpired()
+    expect((await value(staff('searchPersons', {}))).totalElements).toBe(before) // nobody is 30 days old yet
+
+    clock = Date.now() + 31 * 86_400_000
+    await services.purgeExpired()
+    expect((await value(staff('searchPersons', {}))).totalElements).toBe(0)
+    expect((await value(staff('findPerson', { userId: 'ana@integrity.example' }))).person).toBeNull()
+    const { entries } = await value(staff('getAuditLog', { actions: ['retention-purge'] }))
+    const done = entries.filter((e: { outcome: string }) => e.outcome === 'ok')
+    expect(done).toHaveLength(before)
+    expect(done[0]).toMatchObject({ role: 'system', account: null, detail: 'older than 30 days: deleted' })
   })
 })

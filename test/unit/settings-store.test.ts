@@ -78,6 +78,7 @@ describe('settings store (real files)', () => {
       appCode: 'front.desk',
       templateType: 'Face:FaceApiResNet',
       verifyThresholdOverride: 0.85,
+      visitorRetentionDays: 30,
       identifyThresholdOverride: 60,
       identifyMaxResults: 10,
       idleTimeoutSeconds: 300,
