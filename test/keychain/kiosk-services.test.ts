@@ -11,7 +11,7 @@ import { createKeychain } from '../../electron/services/secrets/keychain'
 import type { KioskEvent } from '../../electron/shared/events'
 import { startTestEngine, TEST_CLIENT, TEST_TENANT } from '../support/engine'
 import { projectRoot } from '../support/process'
-import { adminDispatch, type SessionCall } from '../support/staff'
+import { adminDispatch, TEST_ADMIN, type SessionCall } from '../support/staff'
 import { CONSENT } from '../../electron/shared/consent'
 
 // The kiosk services as the web host and Electron compose them: the real keychain (gnome-keyring),
@@ -132,7 +132,7 @@ describe('kiosk services on the embedded engine', () => {
     expect(events.some((e) => e.type === 'outbox')).toBe(true)
   })
 
-  it('leaves no secret, token or image in the data folder', async () => {
+  it('leaves no secret, token or image in the data folder (the audit trail and staff accounts included)', async () => {
     const engineSecret = (await createCredentialStore(createKeychain(keychainService)).embeddedEngineCredentials()).clientSecret
     const files: string[] = []
     const walk = (dir: string) => {
@@ -143,12 +143,13 @@ describe('kiosk services on the embedded engine', () => {
       }
     }
     walk(dataDir)
-    expect(files.length).toBeGreaterThan(3)
+    expect(files).toEqual(expect.arrayContaining([join(dataDir, 'audit.db'), join(dataDir, 'accounts.db')]))
     expect(logLines.length).toBeGreaterThan(0)
     const logText = Buffer.from(logLines.join('\n'))
     // JPEG as FF D8 FF + a segment marker: three random bytes turn up in ciphertext now and then.
     const jpegs = [0xdb, 0xe0, 0xe1, 0xee].map((marker) => Buffer.from([0xff, 0xd8, 0xff, marker]))
-    const needles = [Buffer.from(engineSecret), Buffer.from('remote-client'), Buffer.from('eyJhbGciOi'), Buffer.from('\x89PNG', 'binary'), ...jpegs]
+    // The staff secret, in the two encodings a careless store would use.
+    const needles = [Buffer.from(engineSecret), Buffer.from(TEST_ADMIN.secret), Buffer.from(TEST_ADMIN.secret, 'utf16le'), Buffer.from('remote-client'), Buffer.from('eyJhbGciOi'), Buffer.from('\x89PNG', 'binary'), ...jpegs]
     // The person server and the audit trail (whom each act concerned) keep e-mails by design; the
     // kiosk's other files (outbox, settings) must not.
     const kioskOwn = (file: string) => !file.startsWith(join(dataDir, 'engine')) && !file.startsWith(join(dataDir, 'audit.db'))
