@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { projectRoot } from '../support/process'
-import { startWebHost, type TestWebHost } from '../support/web-host'
+import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // The audit trail as staff read it, after acts done through the services on the real web host.
 let host: TestWebHost
@@ -27,7 +27,7 @@ test.afterAll(async () => {
 async function openStaffScreen(page: Page, title: 'Audit' | 'Persons'): Promise<void> {
   await page.goto(host.launchUrl)
   await expect(page.getByTestId('engine-state')).toHaveText('Engine: running', { timeout: 60_000 })
-  await page.getByRole('button', { name: 'Staff area' }).click()
+  await signInAs(page)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
 }

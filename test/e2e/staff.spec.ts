@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { projectRoot } from '../support/process'
-import { startWebHost, type TestWebHost } from '../support/web-host'
+import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // The staff screens on the kiosk as `npm run start:web` runs it: the real host CLI and embedded engine.
 let host: TestWebHost
@@ -34,20 +34,24 @@ async function personUuidOf(userId: string): Promise<string> {
   return found.person!.uuid
 }
 
-/** Home → "Staff area" → the staff screen named `title`. */
+/** Home → "Staff sign-in" as the test administrator → the staff screen named `title`. */
 async function openStaffScreen(page: Page, title: 'Persons' | 'Admin' | 'Outbox' | 'Settings'): Promise<void> {
   await page.goto(launchUrl)
   await expect(page.getByTestId('engine-state')).toHaveText('Engine: running', { timeout: 60_000 })
-  await page.getByRole('button', { name: 'Staff area' }).click()
+  await signInAs(page)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
 }
 
-/** Re-enters the staff area after a reload (the launch token stays in this tab's session storage). */
+/**
+ * Signs in again after a reload, which ends the tab's session (the launch token stays in this
+ * tab's session storage), and opens the staff screen named `title`.
+ */
 async function reloadToStaffScreen(page: Page, title: 'Persons' | 'Admin' | 'Outbox' | 'Settings'): Promise<void> {
   await page.reload()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome')
-  await page.getByRole('button', { name: 'Staff area' }).click()
+  await expect(page.getByTestId('signed-in-as')).toHaveCount(0)
+  await signInAs(page)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
 }

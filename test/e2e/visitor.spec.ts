@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { projectRoot } from '../support/process'
-import { startWebHost, type TestWebHost } from '../support/web-host'
+import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // The visitor flows in Debian Chromium against the web host and the real embedded engine. The
 // fake webcam shows the face in test/fixtures/generated/face.png (a photo shipped in face-api).
@@ -26,9 +26,14 @@ test.afterAll(async () => {
   await host.stop()
 })
 
-async function open(page: Page, tile: string) {
+/** A fresh page on Home, staff signed in first for an operator's task (identify, face match), then the task's tile. */
+async function open(page: Page, tile: string, as: 'visitor' | 'staff' = 'visitor') {
   await page.goto('about:blank') // a fresh load: going to the launch URL again would only change the hash
   await page.goto(host.launchUrl)
+  if (as === 'staff') {
+    await signInAs(page)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Home', exact: true }).click()
+  }
   await page.locator('.tiles').getByRole('button', { name: new RegExp(`^${tile}`) }).click()
 }
 
@@ -86,7 +91,7 @@ test('verifies the same visitor, and refuses a different person', async ({ page 
 })
 
 test('identifies the enrolled visitor from the camera', async ({ page }) => {
-  await open(page, 'Who is this?')
+  await open(page, 'Who is this?', 'staff')
   await capture(page, () => page.getByTestId('identify-decision').isVisible())
   await expect(page.getByTestId('identify-decision')).toHaveText(`Best match: ${VISITOR}`)
   await expect(page.getByRole('table')).toContainText(VISITOR)
@@ -97,7 +102,7 @@ test('identifies the enrolled visitor from the camera', async ({ page }) => {
 })
 
 test('face match: same face passes, different faces fail, wrong and oversize files are refused with the reason', async ({ page }) => {
-  await open(page, 'Face match')
+  await open(page, 'Face match', 'staff')
   const slot = (n: number) => page.getByLabel(`Choose a file for image ${n}`)
   await slot(1).setInputFiles(fixture('person-a1.jpg'))
   await slot(2).setInputFiles(fixture('person-a2.jpg'))
@@ -149,7 +154,7 @@ test('removing a visitor another tenant also holds only takes them out of this t
 
   await page.goto('about:blank')
   await page.goto(host.launchUrl)
-  await page.getByRole('button', { name: 'Staff area' }).click()
+  await signInAs(page)
   await page.getByRole('button', { name: 'Details of shared.visitor@example.com' }).click()
   const detail = page.getByTestId('person-detail')
   await detail.getByRole('button', { name: 'Remove visitor' }).click()

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Page } from '@playwright/test'
 import { startUntil, tsxArgs, type Started } from './process'
 
 /** The administrator every test host gets (unless started with firstRun): sign in with these. */
@@ -87,4 +88,17 @@ export async function startWebHost(options: { firstRun?: boolean } = {}): Promis
       return unwrap(method, envelope) as any
     },
   }
+}
+
+/**
+ * Signs staff in through the UI from Home ("Staff sign-in", name, PIN or password) and waits until
+ * the page says who is signed in. A reload ends a tab's session: sign in again after one.
+ */
+export async function signInAs(page: Page, name: string = TEST_ADMIN.name, secret: string = TEST_ADMIN.secret): Promise<void> {
+  await page.getByRole('button', { name: 'Staff sign-in' }).click()
+  const form = page.getByRole('region', { name: 'Staff sign-in' })
+  await form.getByLabel('Name', { exact: true }).fill(name)
+  await form.getByLabel('PIN or password', { exact: true }).fill(secret)
+  await form.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByTestId('signed-in-as').filter({ hasText: `Signed in as ${name} ` }).waitFor({ timeout: 30_000 })
 }
