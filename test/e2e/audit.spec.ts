@@ -2,8 +2,9 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
+import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
-import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
+import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
 
 // The audit trail as staff read it, after acts done through the services on the real web host.
 let host: TestWebHost
@@ -15,7 +16,7 @@ test.beforeAll(async () => {
   host = await startWebHost()
   mkdirSync(screensDir, { recursive: true })
   await expect.poll(async () => (await host.bridge<{ state: string }>('getEngineStatus', {})).state, { timeout: 60_000 }).toBe('running')
-  await host.bridge('enrollVisitor', { userId, samples: [fixture('person-a1.jpg')], consent: true })
+  await host.bridge('enrollVisitor', { userId, samples: [fixture('person-a1.jpg')], consent: true, consentVersion: CONSENT.version })
   await host.bridge('faceMatch', { image1: fixture('person-a1.jpg'), image2: fixture('person-b.jpg') })
   await host.bridge('saveSettings', { idleTimeoutSeconds: 95 })
 })
@@ -38,7 +39,8 @@ test('Audit: shows the acts with their outcomes, filters them, verifies the chai
   const table = page.getByTestId('audit-entries')
   await expect(table.getByRole('row', { name: /Face match Done/ })).toHaveCount(1)
   await expect(table.getByRole('row', { name: /Enrollment Started/ })).toHaveCount(1)
-  await expect(table.getByRole('row', { name: new RegExp(`Enrollment Done visitor ${userId}`) })).toHaveCount(1)
+  // The seed acts were the test administrator's (the host helper signs in as them).
+  await expect(table.getByRole('row', { name: new RegExp(`Enrollment Done ${TEST_ADMIN.name} \\(admin\\) ${userId}`) })).toHaveCount(1)
   await expect(table.getByRole('row', { name: /Settings change Done/ })).toHaveCount(1)
 
   const results = await new AxeBuilder({ page }).analyze()

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
+import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
@@ -13,6 +14,8 @@ const screensDir = join(projectRoot, 'test-results/screens')
 const fixturePath = (name: string) => join(projectRoot, 'test/fixtures/generated', name)
 const fixture = (name: string) => readFileSync(fixturePath(name)).toString('base64')
 const bridge = <T = any>(method: string, input: unknown): Promise<T> => host.bridge<T>(method, input)
+/** A seed enrollment by staff: another photo of an enrolled e-mail adds a template; a face someone else has is accepted. */
+const seed = (userId: string, photo: string) => ({ userId, samples: [fixture(photo)], consent: true, consentVersion: CONSENT.version, onExisting: 'add', acceptDuplicates: true })
 
 test.beforeAll(async () => {
   host = await startWebHost()
@@ -337,7 +340,7 @@ test('Persons: search, sort, page, detail, delete templates, remove a visitor wi
     ['e2e-frank@example.com', 'person-a1.jpg'],
   ]
   for (const [userId, photo] of seeds) {
-    const result = await bridge<{ outcome: string }>('enrollVisitor', { userId, samples: [fixture(photo)], consent: true })
+    const result = await bridge<{ outcome: string }>('enrollVisitor', seed(userId, photo))
     expect(result.outcome).toBe('enrolled')
   }
 
@@ -436,7 +439,7 @@ test('Persons: device look-up, templates filtered by type, the three deletes, ap
   await engineRunning()
   const userId = 'e2e-gina@example.com'
   for (const photo of ['person-a1.jpg', 'person-a2.jpg', 'person-b.jpg']) {
-    expect((await bridge<{ outcome: string }>('enrollVisitor', { userId, samples: [fixture(photo)], consent: true })).outcome).toBe('enrolled')
+    expect((await bridge<{ outcome: string }>('enrollVisitor', seed(userId, photo))).outcome).toBe('enrolled')
   }
   await openStaffScreen(page, 'Persons')
 
@@ -498,7 +501,7 @@ test('Persons: device look-up, templates filtered by type, the three deletes, ap
   await expect(detail.getByTestId('templates')).toHaveCount(0)
 
   // All of the person's templates: enroll once more, then delete them all.
-  await bridge('enrollVisitor', { userId, samples: [fixture('person-c.jpg')], consent: true })
+  await bridge('enrollVisitor', seed(userId, 'person-c.jpg'))
   await detail.getByRole('button', { name: 'Close details' }).click()
   await page.getByRole('button', { name: `Details of ${userId}` }).click()
   await expect(rows).toHaveCount(2)

@@ -59,8 +59,10 @@ export function createWebBridge(token: string | null): KioskApi {
   return createKioskApi(async (method, input) => {
     let response: Response
     for (let attempt = 0; ; attempt++) {
+      // Outside the try: a refused session request (no launch token) must stay UNAUTHORIZED.
+      const sent = await headers()
       try {
-        response = await fetch(`${BRIDGE_PATH}/${method}`, { method: 'POST', headers: await headers(), body: JSON.stringify(input) })
+        response = await fetch(`${BRIDGE_PATH}/${method}`, { method: 'POST', headers: sent, body: JSON.stringify(input) })
       } catch {
         throw unreachable()
       }

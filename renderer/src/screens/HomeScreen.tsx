@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { roleAllows } from '../../../electron/shared/staff'
 import { StaffSignIn } from '../components/StaffSignIn'
 import { screenRole, useNavigation, type ScreenId } from '../store/navigation'
@@ -15,6 +15,15 @@ export function HomeScreen() {
   const go = useNavigation((s) => s.go)
   const role = useSession((s) => s.role)
   const [signingIn, setSigningIn] = useState(false)
+  const entry = useRef<HTMLButtonElement>(null)
+  const cancelled = useRef(false)
+  // Back from a cancelled sign-in: focus returns to the button that opened it.
+  useEffect(() => {
+    if (!signingIn && cancelled.current) {
+      cancelled.current = false
+      entry.current?.focus()
+    }
+  }, [signingIn])
   return (
     <section className="screen home">
       <h1 id="screen-title">Welcome</h1>
@@ -31,9 +40,15 @@ export function HomeScreen() {
       </div>
       {role === 'visitor' ? (
         signingIn ? (
-          <StaffSignIn onSignedIn={() => go('persons')} onCancel={() => setSigningIn(false)} />
+          <StaffSignIn
+            onSignedIn={() => go('persons')}
+            onCancel={() => {
+              cancelled.current = true
+              setSigningIn(false)
+            }}
+          />
         ) : (
-          <button type="button" className="staff-entry" onClick={() => setSigningIn(true)}>
+          <button ref={entry} type="button" className="staff-entry" onClick={() => setSigningIn(true)}>
             Staff sign-in
           </button>
         )

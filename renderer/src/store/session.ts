@@ -89,10 +89,12 @@ export const useSession = create<SessionState>((set, get) => ({
     }
   },
   reset: () => {
+    const staff = get().role !== 'visitor'
     useNavigation.getState().go('home')
     set((state) => ({ generation: state.generation + 1 }))
-    // Always asked, even when the page believes it holds no staff session: the services decide.
-    void get().signOut()
+    // Only a staff session is ended in the services (each sign-out is audited); a visitor's reset
+    // is the screen's alone. The session poll keeps the page's idea of its role current.
+    if (staff) void get().signOut()
   },
 }))
 
