@@ -24,7 +24,7 @@ describe('the audit trail of the kiosk services', () => {
     const before = (await k.call('getAuditLog', { limit: 1 })).entries[0].seq
     const enrolled = await k.call('enrollVisitor', { userId: 'ana@example.org', samples: [ANA], consent: true, consentVersion: CONSENT.version })
     await k.call('verifyVisitor', { userId: 'ana@example.org', sample: ANA })
-    expect((await k.failure('verifyVisitor', { userId: 'nobody@example.org', sample: ANA })).code).toBe('NOT_FOUND')
+    expect(await k.call('verifyVisitor', { userId: 'nobody@example.org', sample: ANA })).toMatchObject({ decision: 'not-found' })
     await k.call('faceMatch', { image1: ANA, image2: BO })
     await k.call('saveSettings', { idleTimeoutSeconds: 120 })
     await k.call('getSettings')
@@ -38,7 +38,6 @@ describe('the audit trail of the kiosk services', () => {
         ['enroll', 'started'],
         ['enroll', 'ok'],
         ['verify', 'ok'],
-        ['verify', 'refused'],
         ['face-match', 'ok'],
         ['settings-change', 'ok'],
       ]),
@@ -46,11 +45,12 @@ describe('the audit trail of the kiosk services', () => {
     // Reads are not acts: nothing for getSettings or searchPersons.
     expect(entries).toHaveLength(10)
     const enrollOk = entries.find((e: any) => e.action === 'enroll' && e.outcome === 'ok')
-    expect(enrollOk).toMatchObject({ role: 'visitor', account: null, subject: { userId: 'ana@example.org', personUuid: enrolled.person.uuid }, detail: 'created' })
+    expect(enrollOk).toMatchObject({ role: 'admin', account: 'Test Admin', subject: { userId: 'ana@example.org', personUuid: enrolled.person.uuid }, detail: `consent ${CONSENT.version}; created` })
     const started = entries.find((e: any) => e.action === 'enroll' && e.outcome === 'started')
     expect(started.correlationId).toBe(enrollOk.correlationId)
-    expect(entries.find((e: any) => e.action === 'verify' && e.outcome === 'ok')).toMatchObject({ score: 0.97, detail: 'match' })
-    expect(entries.find((e: any) => e.action === 'verify' && e.outcome === 'refused')).toMatchObject({ detail: 'NOT_FOUND' })
+    const verified = entries.filter((e: any) => e.action === 'verify' && e.outcome === 'ok')
+    expect(verified.map((e: any) => e.detail).sort()).toEqual(['match', 'not-found'])
+    expect(verified.find((e: any) => e.detail === 'match')).toMatchObject({ score: 0.97 })
     expect(entries.find((e: any) => e.action === 'settings-change' && e.outcome === 'started')).toMatchObject({ detail: 'idleTimeoutSeconds' })
   })
 
@@ -80,8 +80,9 @@ describe('an audit trail that cannot be written', () => {
       false,
     )
     try {
-      // Configuring is an act too: with no trail, the credentials cannot even be stored.
-      expect((await k.failure('setCredentials', { clientId: 'kiosk-remote', clientSecret: 'vendor-secret-0123' })).code).toBe('AUDIT_UNAVAILABLE')
+      // Signing in is an act too: with no trail, not even the first administrator can be made, so nothing can be configured.
+      expect((await k.failure('createFirstAdmin', { name: 'First Admin', secret: 'first-admin-secret' })).code).toBe('AUDIT_UNAVAILABLE')
+      expect((await k.failure('setCredentials', { clientId: 'kiosk-remote', clientSecret: 'vendor-secret-0123' })).code).toBe('FORBIDDEN')
       const refused = await k.failure('enrollVisitor', { userId: 'blocked@example.org', samples: [ANA], consent: true, consentVersion: CONSENT.version })
       expect(refused).toMatchObject({ code: 'AUDIT_UNAVAILABLE', message: expect.stringContaining('ask staff') })
       expect(k.standin.state().persons.filter((p) => p.userId === 'blocked@example.org')).toEqual([])

@@ -105,7 +105,11 @@ describe('kiosk services on the embedded engine', () => {
     await call('saveSettings', { tenantCode: 'BRANCH' })
     await call('enrollVisitor', { userId: 'twice@kiosk.example', samples: [sample('person-e.jpg')], consent: true, consentVersion: CONSENT.version })
     await call('saveSettings', { tenantCode: 'KIOSK' })
-    await call('enrollVisitor', { userId: 'twice@kiosk.example', samples: [sample('person-e.jpg')], consent: true, consentVersion: CONSENT.version })
+    // Staff see the face already enrolled under this e-mail (in the other tenant) and add to it.
+    expect(await call('enrollVisitor', { userId: 'twice@kiosk.example', samples: [sample('person-e.jpg')], consent: true, consentVersion: CONSENT.version, onExisting: 'add' })).toMatchObject({
+      outcome: 'enrolled',
+      created: false,
+    })
     expect(await call('removeVisitor', { userId: 'twice@kiosk.example' })).toEqual({ outcome: 'disassociated', otherTenants: ['BRANCH'] })
   })
 

@@ -37,7 +37,10 @@ export async function remoteKiosk(
   settings: SettingsPatch = {},
   /** Runs on the fresh data folder before the services are built (to plant files). */
   prepare: (dataDir: string, standin: Standin) => void = () => {},
-  /** False: the test configures the kiosk itself (the settings and credentials calls are skipped). */
+  /**
+   * False: nobody signs in and nothing is configured; every call is a visitor's at the screen
+   * (the test does what staff would do itself).
+   */
   configure = true,
 ): Promise<RemoteKiosk> {
   const credentials = { clientId: 'kiosk-remote', clientSecret: 'vendor-secret-0123' }
@@ -55,8 +58,8 @@ export async function remoteKiosk(
     log: () => {},
   })
   const called = new Set<string>()
-  // Staff configure and run the kiosk here: an administrator's session.
-  const dispatch = await adminDispatch(services.dispatch)
+  // Staff configure and run the kiosk here: an administrator's session (a visitor's without configure).
+  const dispatch = configure ? await adminDispatch(services.dispatch) : (method: string, input: unknown) => services.dispatch(method, input, 'test:visitor')
   const call = async (method: string, input: unknown = {}) => {
     called.add(method)
     const reply = await dispatch(method, input)
