@@ -42,6 +42,20 @@ function leaveForbiddenScreen(role: Role): void {
   if (!roleAllows(role, screenRole(screen))) go('home')
 }
 
+/**
+ * Each session request takes a number when it starts; an answer older than one already applied is
+ * dropped, so a status poll sent just before a sign-in cannot undo it when it lands after.
+ */
+let requested = 0
+let applied = 0
+async function ordered(request: () => Promise<SessionView>): Promise<SessionView | null> {
+  const mine = ++requested
+  const view = await request()
+  if (mine < applied) return null
+  applied = mine
+  return view
+}
+
 export const useSession = create<SessionState>((set, get) => ({
   role: 'visitor',
   account: null,
@@ -69,20 +83,24 @@ export const useSession = create<SessionState>((set, get) => ({
   },
   load: async () => {
     try {
-      get().apply(await kiosk.getSession({}))
+      const view = await ordered(() => kiosk.getSession({}))
+      if (view) get().apply(view)
     } catch (error) {
       set({ loadError: error instanceof KioskError ? error : new KioskError('INTERNAL', 'The kiosk service could not be reached.') })
     }
   },
   signIn: async (name, secret) => {
-    get().apply(await kiosk.signIn({ name, secret }))
+    const view = await ordered(() => kiosk.signIn({ name, secret }))
+    if (view) get().apply(view)
   },
   createFirstAdmin: async (name, secret) => {
-    get().apply(await kiosk.createFirstAdmin({ name, secret }))
+    const view = await ordered(() => kiosk.createFirstAdmin({ name, secret }))
+    if (view) get().apply(view)
   },
   signOut: async () => {
     try {
-      get().apply(await kiosk.signOut({}))
+      const view = await ordered(() => kiosk.signOut({}))
+      if (view) get().apply(view)
     } catch {
       // The services are away: the page forgets the staff session all the same.
       get().apply({ role: 'visitor', account: null, firstRun: get().firstRun, idleTimeoutSeconds: get().idleTimeoutSeconds ?? 0 })
