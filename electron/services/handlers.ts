@@ -46,6 +46,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     getSession: (_input, call) => ctx.staff.session(call),
     signIn: (input, call) => ctx.staff.signIn(input, call),
     signOut: (_input, call) => ctx.staff.signOut(call),
+    keepSession: (_input, call) => ctx.staff.session(call),
     createFirstAdmin: (input, call) => ctx.staff.createFirstAdmin(input, call),
     listAccounts: () => ctx.staff.list(),
     createAccount: (input) => ctx.staff.create(input),

@@ -166,7 +166,14 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       .finally(() => (purging = null)))
   const retention = setInterval(() => void purgeExpired(), 60 * 60_000)
   retention.unref()
-  const staff = createStaff({ accounts: openedAccounts, sessions, idleTimeoutSeconds: async () => (await currentSettings()).idleTimeoutSeconds })
+  const staff = createStaff({
+    accounts: openedAccounts,
+    sessions,
+    kiosk: async () => {
+      const { idleTimeoutSeconds, templateType } = await currentSettings()
+      return { idleTimeoutSeconds, templateType }
+    },
+  })
 
   // The outbox needs its key from the keychain; a locked keychain at start-up is retried on demand.
   let outbox: Outbox | null = null

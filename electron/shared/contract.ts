@@ -51,6 +51,8 @@ export const contract = {
   getSession: { input: noInput, output: sessionViewSchema, role: 'visitor', poll: true },
   signIn: { input: signInInput, output: sessionViewSchema, role: 'visitor' },
   signOut: { input: noInput, output: sessionViewSchema, role: 'visitor' },
+  /** Staff are at the screen (typing, tapping): counts as activity, so the session does not go idle under them. */
+  keepSession: { input: noInput, output: sessionViewSchema, role: 'visitor' },
   /** Only while no account exists: the first launch's administrator, signed in at once. */
   createFirstAdmin: { input: firstAdminInput, output: sessionViewSchema, role: 'visitor' },
   listAccounts: { input: noInput, output: z.array(accountViewSchema), role: 'admin' },

@@ -38,6 +38,8 @@ export const sessionViewSchema = z.object({
   firstRun: z.boolean(),
   /** The kiosk's idle timeout: the screen resets (and a staff session ends) after it. */
   idleTimeoutSeconds: z.number().int(),
+  /** The template type the kiosk enrolls and checks with (the capture screens read its sample count). */
+  templateType: z.string(),
 })
 export type SessionView = z.infer<typeof sessionViewSchema>
 

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { roleAllows } from '../../electron/shared/staff'
+import { kiosk } from './bridge/kiosk'
 import { NavBar } from './components/NavBar'
 import { OfflineBanner } from './components/OfflineBanner'
 import { StatusBar } from './components/StatusBar'
@@ -14,12 +15,13 @@ import { useStatus } from './store/status'
 
 /** How often the session is read back: an expiry in the services (idle, a disabled account) shows soon. */
 const SESSION_POLL_MS = 5000
+/** Staff are at the screen: the services count this call as the session's activity. */
+const keepSession = () => void kiosk.keepSession({}).catch(() => {})
 
 export function App() {
   const screen = useNavigation((s) => s.screen)
   const refresh = useStatus((s) => s.refresh)
   const follow = useLive((s) => s.follow)
-  const loadSettings = useLive((s) => s.loadSettings)
   const { generation, reset, role, firstRun, idleTimeoutSeconds, load } = useSession()
 
   useEffect(() => {
@@ -38,7 +40,7 @@ export function App() {
   useIdleTimeout(idleTimeoutSeconds, reset)
   // Staff typing or pointing make no call: tell the services they are still there, now and then.
   const staff = role !== 'visitor'
-  useActivityPing(staff, Math.max(5, Math.floor((idleTimeoutSeconds ?? 90) / 3)) * 1000, loadSettings)
+  useActivityPing(staff, Math.max(5, Math.floor((idleTimeoutSeconds ?? 90) / 3)) * 1000, keepSession)
 
   const allowed = roleAllows(role, screenRole(screen))
   const Screen = firstRun ? FirstRunScreen : allowed ? screenComponents[screen] : HomeScreen

@@ -116,9 +116,15 @@ test('the audit screen shows the refused attempts and the staff decision', async
   const table = page.getByTestId('audit-entries')
   await expect(table.getByRole('row', { name: new RegExp(`Enrollment Refused visitor ${TAKEN}`) })).toHaveCount(1)
   await expect(table.getByRole('row', { name: new RegExp(`Enrollment Refused visitor ${NEWCOMER}`) })).toHaveCount(1)
-  await expect(table.getByRole('row', { name: new RegExp(`Enrollment Refused admin Test Admin ${NEWCOMER}`) })).toHaveCount(1)
-  await expect(table.getByRole('row', { name: new RegExp(`Enrollment Done admin Test Admin ${TAKEN}`) })).toHaveCount(1)
+  await expect(table.getByRole('row', { name: new RegExp(`Enrollment Refused Test Admin \\(admin\\) ${NEWCOMER}`) })).toHaveCount(1)
+  // Ana's first enrollment (planted) and the replacement.
+  await expect(table.getByRole('row', { name: new RegExp(`Enrollment Done Test Admin \\(admin\\) ${TAKEN}`) })).toHaveCount(2)
   await expect(table).toContainText('existing record: replace')
+  // Filtered by who acted (as staff type the name): only the administrator's entries remain.
+  await page.getByLabel('Staff account').fill('test admin')
+  await page.getByRole('button', { name: 'Show entries' }).click()
+  await expect(table.getByRole('row', { name: new RegExp(`Enrollment Refused visitor ${NEWCOMER}`) })).toHaveCount(0)
+  await expect(table.getByRole('row', { name: new RegExp(`Enrollment Refused Test Admin \\(admin\\) ${NEWCOMER}`) })).toHaveCount(1)
   await axe(page)
   await page.screenshot({ path: join(screensDir, 'audit-identity.png'), fullPage: true })
 })

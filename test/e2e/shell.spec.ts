@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
-import { startWebHost, type TestWebHost } from '../support/web-host'
+import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // The kiosk as `npm run start:web` runs it: the real host CLI, which starts the embedded engine.
 let host: TestWebHost
@@ -28,13 +28,12 @@ test('opens on Home and shows values that came from the Node side through the br
   await page.screenshot({ path: 'test-results/screens/home.png', fullPage: true })
 })
 
-test('navigates to every screen of the kiosk; staff screens only behind the staff entry', async ({ page }) => {
+test('navigates to every screen of the kiosk; staff screens only after a staff sign-in', async ({ page }) => {
   await page.goto(launchUrl)
   const nav = page.getByRole('navigation', { name: 'Main' })
   await expect(nav.getByRole('button', { name: 'Settings' })).toHaveCount(0)
-  await page.getByRole('button', { name: 'Staff area' }).click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Persons')
-  for (const title of ['Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Admin', 'Outbox', 'Settings', 'Home']) {
+  await signInAs(page)
+  for (const title of ['Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Admin', 'Settings', 'Accounts', 'Home']) {
     await nav.getByRole('button', { name: title, exact: true }).click()
     await expect(nav.getByRole('button', { name: title, exact: true })).toHaveAttribute('aria-current', 'page')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title === 'Home' ? 'Welcome' : title)
@@ -42,7 +41,7 @@ test('navigates to every screen of the kiosk; staff screens only behind the staf
   }
   await page.getByRole('button', { name: /Face match/ }).first().click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Face match')
-  await page.getByRole('button', { name: 'Leave staff area' }).click()
+  await page.getByRole('button', { name: 'Sign out' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome')
   await expect(nav.getByRole('button', { name: 'Settings' })).toHaveCount(0)
 })

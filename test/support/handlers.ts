@@ -18,7 +18,7 @@ export function testStaff(): Staff & { accounts: () => Accounts; sessions: Sessi
   let accounts: Accounts | null = null
   const opened = () => (accounts ??= openAccounts({ dir }))
   const sessions = new Sessions({ idleMs: () => 90_000 })
-  return { ...createStaff({ accounts: opened, sessions, idleTimeoutSeconds: async () => 90 }), accounts: opened, sessions }
+  return { ...createStaff({ accounts: opened, sessions, kiosk: async () => ({ idleTimeoutSeconds: 90, templateType: 'Face:HumanFaceRes' }) }), accounts: opened, sessions }
 }
 
 /** The real handler table over a context with no servers behind it: for transport-level tests. */

@@ -144,7 +144,7 @@ export function openAuditLog(options: { dir: string; kioskId: string; now?: () =
     if (query.actions?.length) add(`action IN (${query.actions.map(() => '?').join(', ')})`, ...query.actions)
     if (query.userId !== undefined) add('user_id = ? COLLATE NOCASE', query.userId)
     if (query.personUuid !== undefined) add('person_uuid = ? COLLATE NOCASE', query.personUuid)
-    if (query.account !== undefined) add('account = ?', query.account)
+    if (query.account !== undefined) add('account = ? COLLATE NOCASE', query.account)
     if (query.beforeSeq !== undefined) add('seq < ?', query.beforeSeq)
     const sql = `SELECT * FROM entries ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`
     return db.prepare<unknown[], Row>(sql).all(...params, limit)
@@ -185,7 +185,7 @@ export function openAuditLog(options: { dir: string; kioskId: string; now?: () =
     exportJson: (query) => JSON.stringify(select(query, EXPORT_MAX).map(toEntry), null, 2),
     prune(at, retentionDays) {
       const removed = pruneTx.immediate(at - retentionDays * 86_400_000)
-      if (removed > 0) log.append({ action: 'audit-prune', outcome: 'ok', role: 'visitor', account: null, detail: `${removed} entries older than ${retentionDays} days removed` })
+      if (removed > 0) log.append({ action: 'audit-prune', outcome: 'ok', role: 'system', account: null, detail: `${removed} entries older than ${retentionDays} days removed` })
       return removed
     },
     close: () => db.close(),

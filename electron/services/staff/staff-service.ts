@@ -8,7 +8,8 @@ import type { SessionActor, Sessions } from './sessions'
 export interface StaffDeps {
   accounts: () => Accounts
   sessions: Sessions
-  idleTimeoutSeconds: () => Promise<number>
+  /** The settings a visitor's screen needs: the idle timeout and the template type. */
+  kiosk: () => Promise<{ idleTimeoutSeconds: number; templateType: string }>
 }
 
 export interface Staff {
@@ -29,7 +30,7 @@ export function createStaff(deps: StaffDeps): Staff {
     role: actor.role,
     account: actor.account,
     firstRun: accounts().count() === 0,
-    idleTimeoutSeconds: await deps.idleTimeoutSeconds(),
+    ...(await deps.kiosk()),
   })
   const bindable = (call: Call): string => {
     if (call.key === null) throw new KioskError('FORBIDDEN', 'This window cannot hold a staff session: open the kiosk page again.')

@@ -12,6 +12,7 @@ import './staff/staff.css'
 interface Filters {
   action: '' | AuditAction
   person: string
+  account: string
   from: string
   to: string
 }
@@ -24,8 +25,10 @@ function toQuery(f: Filters) {
   const from = dayToEpochMs(f.from)
   const to = dayToEpochMs(f.to)
   const person = f.person.trim()
+  const account = f.account.trim()
   return {
     ...(f.action ? { actions: [f.action] } : {}),
+    ...(account ? { account } : {}),
     ...(person ? (uuidLike.test(person) ? { personUuid: person } : { userId: person }) : {}),
     ...(from !== null ? { from } : {}),
     ...(to !== null ? { to: to + DAY - 1 } : {}),
@@ -34,7 +37,7 @@ function toQuery(f: Filters) {
 
 /** Every act the kiosk recorded: what, when, by whom, about whom, with what outcome; the chain's state; exports. */
 export function AuditScreen() {
-  const [draft, setDraft] = useState<Filters>({ action: '', person: '', from: '', to: '' })
+  const [draft, setDraft] = useState<Filters>({ action: '', person: '', account: '', from: '', to: '' })
   const [filters, setFilters] = useState<Filters>(draft)
   const [older, setOlder] = useState<AuditEntryView[]>([])
   const [verdict, setVerdict] = useState<AuditVerdictView | null>(null)
@@ -113,6 +116,7 @@ export function AuditScreen() {
             options={[{ value: '', label: 'Every action' }, ...auditActions.map((a) => ({ value: a, label: actionWords[a] }))]}
           />
           <Field label="Person" hint="An e-mail or a person id." value={draft.person} onChange={(e) => setDraft({ ...draft, person: e.target.value })} autoComplete="off" />
+          <Field label="Staff account" hint="Who acted, as they sign in." value={draft.account} onChange={(e) => setDraft({ ...draft, account: e.target.value })} autoComplete="off" />
           <Field label="From" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
           <Field label="To" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
           <Button type="submit">Show entries</Button>

@@ -213,6 +213,16 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
             hint="30–3650. Audit entries older than this are removed when the kiosk starts; the rest stays verifiable."
             error={errorOf('auditRetentionDays')}
           />
+          <Field
+            label="Visitor retention (days)"
+            type="number"
+            inputMode="numeric"
+            step={1}
+            value={draft.visitorRetentionDays}
+            onChange={(e) => set('visitorRetentionDays')(e.target.value)}
+            hint="1–3650, or empty to keep enrollments until staff remove them. Visitors enrolled longer ago are removed (hourly), each removal audited."
+            error={errorOf('visitorRetentionDays')}
+          />
         </fieldset>
 
         {fieldErrorCount > 0 && !unplacedError ? (

@@ -1,25 +1,17 @@
 import { useEffect, useState } from 'react'
 import type { TemplateTypeInfo } from '../../../electron/shared/api-models'
-import { defaultSettings } from '../../../electron/shared/settings'
 import { kiosk } from '../bridge/kiosk'
-import { useLive } from '../store/live'
+import { useSession } from '../store/session'
 
-/**
- * The configured template type's info (threshold, samples per enrollment), once known. Staff know
- * the configured type from the settings; a visitor may not read them, so the visitor's screens
- * take the only type the BioEngine has, or else the default one.
- */
+/** The configured template type's info (threshold, samples per enrollment), once known; the session names the type. */
 export function useTemplateInfo(): TemplateTypeInfo | null {
-  const configured = useLive((s) => s.settings?.templateType)
+  const configured = useSession((s) => s.templateType)
   const [info, setInfo] = useState<TemplateTypeInfo | null>(null)
   useEffect(() => {
+    if (!configured) return
     let live = true
     kiosk.getTemplateTypes({}).then(
-      (types) => {
-        if (!live) return
-        const wanted = configured ?? (types.length === 1 ? types[0]!.templateType : defaultSettings.templateType)
-        setInfo(types.find((t) => t.templateType === wanted) ?? null)
-      },
+      (types) => live && setInfo(types.find((t) => t.templateType === configured) ?? null),
       () => live && setInfo(null),
     )
     return () => {

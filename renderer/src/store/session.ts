@@ -14,6 +14,8 @@ interface SessionState {
   firstRun: boolean
   /** The kiosk's idle timeout, from the session (a visitor may not read the settings). */
   idleTimeoutSeconds: number | null
+  /** The template type the kiosk enrolls with (the capture screens read its sample count); null until loaded. */
+  templateType: string | null
   /** The services answered getSession at least once. */
   loaded: boolean
   /** Why the session could not be read (the services are away); null once they answer. */
@@ -61,13 +63,14 @@ export const useSession = create<SessionState>((set, get) => ({
   account: null,
   firstRun: false,
   idleTimeoutSeconds: null,
+  templateType: null,
   loaded: false,
   loadError: null,
   generation: 0,
   apply: (view) => {
     const before = get()
     const droppedToVisitor = before.role !== 'visitor' && view.role === 'visitor'
-    set({ role: view.role, account: view.account, firstRun: view.firstRun, idleTimeoutSeconds: view.idleTimeoutSeconds, loaded: true, loadError: null })
+    set({ role: view.role, account: view.account, firstRun: view.firstRun, idleTimeoutSeconds: view.idleTimeoutSeconds, templateType: view.templateType, loaded: true, loadError: null })
     if (view.role !== 'visitor' && (before.role !== view.role || before.account !== view.account)) {
       // Staff may read the settings (the template type, the kiosk's app): load them now.
       useLive.getState().loadSettings()
@@ -103,7 +106,7 @@ export const useSession = create<SessionState>((set, get) => ({
       if (view) get().apply(view)
     } catch {
       // The services are away: the page forgets the staff session all the same.
-      get().apply({ role: 'visitor', account: null, firstRun: get().firstRun, idleTimeoutSeconds: get().idleTimeoutSeconds ?? 0 })
+      get().apply({ role: 'visitor', account: null, firstRun: get().firstRun, idleTimeoutSeconds: get().idleTimeoutSeconds ?? 0, templateType: get().templateType ?? '' })
     }
   },
   reset: () => {

@@ -4,12 +4,14 @@ import { scaleLabel, scaleOf } from '../../../../electron/shared/score-scale'
 
 /** Threshold overrides: empty means "the template type's own threshold" (null). */
 export const overrideKeys = ['verifyThresholdOverride', 'identifyThresholdOverride'] as const
+/** Whole numbers that may be left empty (null): visitor retention off. */
+export const optionalNumberKeys = ['visitorRetentionDays'] as const
 /** Whole numbers every kiosk needs. */
 export const numberKeys = ['identifyMaxResults', 'idleTimeoutSeconds', 'auditRetentionDays', 'connectTimeoutSeconds', 'requestTimeoutSeconds'] as const
 export const textKeys = ['mode', 'personServerUrl', 'bioEngineUrl', 'tenantCode', 'appCode', 'templateType', 'bioEngineAuth', 'basicAuthEncoding'] as const
-export const settingKeys = [...textKeys, ...numberKeys, ...overrideKeys] as const
+export const settingKeys = [...textKeys, ...numberKeys, ...overrideKeys, ...optionalNumberKeys] as const
 export type SettingKey = (typeof settingKeys)[number]
-type TypedKey = (typeof numberKeys)[number] | (typeof overrideKeys)[number]
+type TypedKey = (typeof numberKeys)[number] | (typeof overrideKeys)[number] | (typeof optionalNumberKeys)[number]
 
 /** The form's values: numbers as typed, so a half-typed value is kept as it is. */
 export type Draft = Omit<KioskSettings, TypedKey> & Record<TypedKey, string>
@@ -23,13 +25,14 @@ export const toDraft = (s: KioskSettings): Draft => ({
   identifyMaxResults: asText(s.identifyMaxResults),
   idleTimeoutSeconds: asText(s.idleTimeoutSeconds),
   auditRetentionDays: asText(s.auditRetentionDays),
+  visitorRetentionDays: asText(s.visitorRetentionDays),
   connectTimeoutSeconds: asText(s.connectTimeoutSeconds),
   requestTimeoutSeconds: asText(s.requestTimeoutSeconds),
 })
 
 /** Whether any typed field differs from the saved settings as text (a half-typed number counts). */
 export function typedFieldsChanged(draft: Draft, saved: KioskSettings): boolean {
-  return [...numberKeys, ...overrideKeys].some((key) => draft[key].trim() !== asText(saved[key]))
+  return [...numberKeys, ...overrideKeys, ...optionalNumberKeys].some((key) => draft[key].trim() !== asText(saved[key]))
 }
 
 /** The template type's own threshold, as the BioEngine gives it for the type the draft names. */
@@ -54,6 +57,12 @@ export function diff(draft: Draft, saved: KioskSettings, types: TemplateTypeInfo
     const text = draft[key].trim()
     const value = Number(text)
     if (text === '' || !Number.isFinite(value)) errors[key] = 'Enter a number.'
+    else if (value !== saved[key]) patch[key] = value
+  }
+  for (const key of optionalNumberKeys) {
+    const text = draft[key].trim()
+    const value = text === '' ? null : Number(text)
+    if (value !== null && !Number.isFinite(value)) errors[key] = 'Enter a number of days, or leave it empty to keep enrollments.'
     else if (value !== saved[key]) patch[key] = value
   }
   const server = serverThreshold(types, draft.templateType)
