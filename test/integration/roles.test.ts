@@ -79,11 +79,17 @@ describe('roles are enforced in the services, on both transports', () => {
   let host: WebHost
   let origin: string
   let dispatch: Dispatch
+  const staff = testStaff()
+  const ended: string[] = []
 
   beforeAll(async () => {
-    const staff = testStaff()
     dispatch = createDispatch(handlersWithoutServers(engineStatus, { staff }), staff.resolveActor, () => {})
-    host = createWebHost({ dispatch })
+    host = createWebHost({
+      dispatch,
+      endSession: (key, reason) => {
+        if (staff.sessions.end(key)) ended.push(`${key}: ${reason}`)
+      },
+    })
     origin = (await host.listen(0)).origin
     const { bindIpc } = await import('../../electron/main/ipc')
     bindIpc(dispatch, () => true)
@@ -167,6 +173,22 @@ describe('roles are enforced in the services, on both transports', () => {
     expect(await operator('getAuditLog', {})).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
     expect(await operator('signIn', OPERATOR)).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } })
     await admin('setAccountDisabled', { name: OPERATOR.name, disabled: false })
+  })
+
+  it('ends a tab’s staff session when its page goes away (its event stream closes), and forgets the tab', async () => {
+    const auth = { [BRIDGE_TOKEN_HEADER]: host.token }
+    const { session } = (await (await request(`${origin}/bridge/session`, { method: 'POST', headers: auth })).body.json()) as { session: string }
+    const headers = { ...auth, [BRIDGE_SESSION_HEADER]: session, 'content-type': 'application/json' }
+    const signedIn = await request(`${origin}/bridge/signIn`, { method: 'POST', headers, body: JSON.stringify(ADMIN) })
+    expect(await signedIn.body.json()).toMatchObject({ ok: true, value: { role: 'admin' } })
+    const stream = await request(`${origin}/bridge/events`, { headers })
+    expect(stream.statusCode).toBe(200)
+    stream.body.destroy()
+    await expect.poll(() => ended).toEqual([`web:${session}: page closed or reloaded`])
+    expect(staff.sessions.actor(`web:${session}`)).toEqual({ role: 'visitor', account: null })
+    const after = await request(`${origin}/bridge/getSession`, { method: 'POST', headers, body: '{}' })
+    expect(after.statusCode).toBe(409)
+    await after.body.dump()
   })
 
   it('answers a session id the host never issued with 409, so the page asks for a new one', async () => {
