@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { KioskEvent } from '../shared/events'
+import { KioskError } from '../shared/errors'
 import type { KioskSettings } from '../shared/settings'
 import { openAuditLog, type AuditLog } from './audit'
 import { audited, auditedHandlers, type Actor } from './audited-handlers'
 import { BackendResolver } from './backend-resolver'
-import { KioskError } from '../shared/errors'
 import { ApiError } from './clients/api-error'
 import { createDispatch, type Dispatch } from './dispatch'
 import type { LaunchEngine } from './engine-launch'
@@ -23,7 +23,7 @@ import { createStaff } from './staff/staff-service'
 import { testConnection } from './workflows/connection-test'
 import { deliverQueued, enrollOrQueue, enrollPolicy } from './workflows/enroll-or-queue'
 import { removeVisitor } from './workflows/remove-visitor'
-import { expiredEnrollments } from './workflows/retention-purge'
+import { visitorRetention } from './workflows/retention-purge'
 
 export interface KioskServicesOptions {
   shell: 'electron' | 'web'
@@ -144,28 +144,25 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const sweep = setInterval(() => sessions.sweep(), 5_000)
   sweep.unref()
 
-  /** Removes visitors enrolled longer ago than the retention setting, each by the removal rule, audited. */
-  let purging: Promise<void> | null = null
-  const purgeExpired = (): Promise<void> =>
-    (purging ??= (async () => {
-      const days = (await currentSettings()).visitorRetentionDays
-      if (days === null) return
-      const servers = await backend()
-      for (const expired of await expiredEnrollments(servers, days, (options.now ?? Date.now)())) {
-        await audited(
-          audit,
-          log,
-          system,
-          { action: 'retention-purge', subject: { userId: expired.userId, personUuid: expired.personUuid }, detail: `older than ${days} days` },
-          () => removeVisitor(servers, expired.userId),
-          (result) => ({ detail: `older than ${days} days: ${result.outcome}` }),
-        )
-      }
-    })()
-      .catch((error: unknown) => log(`retention: not applied this time: ${error instanceof Error ? error.message : 'unknown error'}`))
-      .finally(() => (purging = null)))
-  const retention = setInterval(() => void purgeExpired(), 60 * 60_000)
-  retention.unref()
+  // Visitors enrolled longer ago than the retention setting go by the removal rule, audited as the system's act.
+  const retention = visitorRetention({
+    days: async () => (await currentSettings()).visitorRetentionDays,
+    backend,
+    now: options.now ?? Date.now,
+    remove: (servers, expired, days) =>
+      audited(
+        audit,
+        log,
+        system,
+        { action: 'retention-purge', subject: { userId: expired.userId, personUuid: expired.personUuid }, detail: `older than ${days} days` },
+        () => removeVisitor(servers, expired.userId),
+        (result) => ({ detail: `older than ${days} days: ${result.outcome}` }),
+      ),
+    log,
+  })
+  const purgeExpired = () => retention.run()
+  const hourly = setInterval(() => void purgeExpired(), 60 * 60_000)
+  hourly.unref()
   const staff = createStaff({
     accounts: openedAccounts,
     sessions,
@@ -273,7 +270,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     purgeExpired,
     async stop() {
       clearInterval(sweep)
-      clearInterval(retention)
+      clearInterval(hourly)
       accounts?.close()
       accounts = null
       await outbox?.close()

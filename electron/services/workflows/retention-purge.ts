@@ -29,3 +29,33 @@ export async function expiredEnrollments(backend: Backend, days: number, now: nu
     if (page.content.length < PAGE || pageNo + 1 >= page.totalPages) return expired
   }
 }
+
+export interface VisitorRetentionDeps {
+  /** The retention in days; null: off. */
+  days: () => Promise<number | null>
+  backend: () => Promise<Backend>
+  now: () => number
+  /** Removes one visitor by the removal rule as an audited act of the system. */
+  remove: (backend: Backend, expired: ExpiredEnrollment, days: number) => Promise<unknown>
+  log: (line: string) => void
+}
+
+/**
+ * The visitor retention: `run` removes every visitor past it, one run at a time (a run asked for
+ * while one is going joins it); a failure is logged and the next run tries again.
+ */
+export function visitorRetention(deps: VisitorRetentionDeps): { run(): Promise<void> } {
+  let running: Promise<void> | null = null
+  const once = async () => {
+    const days = await deps.days()
+    if (days === null) return
+    const backend = await deps.backend()
+    for (const expired of await expiredEnrollments(backend, days, deps.now())) await deps.remove(backend, expired, days)
+  }
+  return {
+    run: () =>
+      (running ??= once()
+        .catch((error: unknown) => deps.log(`retention: not applied this time: ${error instanceof Error ? error.message : 'unknown error'}`))
+        .finally(() => (running = null))),
+  }
+}
