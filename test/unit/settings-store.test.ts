@@ -36,6 +36,7 @@ describe('settings schema', () => {
       identifyMaxResults: 5,
       idleTimeoutSeconds: 90,
       auditRetentionDays: 365,
+      visitorRetentionDays: null,
       bioEngineAuth: 'person-server-token',
       basicAuthEncoding: 'form-urlencoded',
       connectTimeoutSeconds: 5,
