@@ -1,3 +1,4 @@
+import type { EngineStatus } from '../shared/contract'
 import type { KioskEvent } from '../shared/events'
 import type { OutboxState } from '../shared/outbox'
 import { roleAllows, type Role } from '../shared/staff'
@@ -26,9 +27,14 @@ export function verifyFor(role: Role, result: VerifyVisitorResult): VerifyVisito
   return { ...result, decision: match ? 'match' : 'no-match', score: match ? result.score : null, person: null }
 }
 
+/** A visitor sees whether the engine runs, not where, as which process, or its last error. */
+export function engineFor(role: Role, status: EngineStatus): EngineStatus {
+  return roleAllows(role, 'operator') ? status : { ...status, url: null, pid: null, lastError: null }
+}
+
 /** A pushed event as the session at that window may see it. */
 export function eventFor(role: Role, event: KioskEvent): KioskEvent {
-  return event.type === 'outbox' ? { ...event, state: outboxFor(role, event.state) } : event
+  return event.type === 'outbox' ? { ...event, state: outboxFor(role, event.state) } : { ...event, status: engineFor(role, event.status) }
 }
 
 /** The handler table with each result shaped for the calling session's role. */
@@ -36,6 +42,7 @@ export function roleViews(handlers: Handlers): Handlers {
   return {
     ...handlers,
     getOutbox: async (input, call) => outboxFor(call.actor.role, await handlers.getOutbox(input, call)),
+    getEngineStatus: async (input, call) => engineFor(call.actor.role, await handlers.getEngineStatus(input, call)),
     verifyVisitor: async (input, call) => {
       // A visitor names themselves by e-mail; trying person ids is for staff.
       if (input.personUuid !== undefined && !roleAllows(call.actor.role, 'operator')) throw new KioskError('FORBIDDEN', 'Staff must sign in to do this.')

@@ -27,7 +27,7 @@ test.afterAll(async () => {
 
 async function openStaffScreen(page: Page, title: 'Audit' | 'Persons'): Promise<void> {
   await page.goto(host.launchUrl)
-  await expect(page.getByTestId('engine-state')).toHaveText('Engine: running', { timeout: 60_000 })
+  await expect(page.getByTestId('engine-state')).toHaveText('Ready', { timeout: 60_000 })
   await signInAs(page)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)

@@ -40,7 +40,7 @@ async function personUuidOf(userId: string): Promise<string> {
 /** Home → "Staff sign-in" as the test administrator → the staff screen named `title`. */
 async function openStaffScreen(page: Page, title: 'Persons' | 'Admin' | 'Outbox' | 'Settings'): Promise<void> {
   await page.goto(launchUrl)
-  await expect(page.getByTestId('engine-state')).toHaveText('Engine: running', { timeout: 60_000 })
+  await expect(page.getByTestId('engine-state')).toHaveText('Ready', { timeout: 60_000 })
   await signInAs(page)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)

@@ -126,6 +126,11 @@ describe('identity integrity', () => {
     expect(own.score).toBeGreaterThanOrEqual(own.threshold)
   })
 
+  it('shows a visitor whether the engine runs, not where or as which process', async () => {
+    expect(await value(visitor('getEngineStatus', {}))).toMatchObject({ state: 'running', url: null, pid: null, lastError: null })
+    expect(await value(staff('getEngineStatus', {}))).toMatchObject({ state: 'running', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:/), pid: expect.any(Number) })
+  })
+
   it('gives a visitor plain words with the next step, and staff the detail', async () => {
     const visitorReply = await visitor('verifyVisitor', { userId: 'ana@integrity.example', sample: sample('no-face.jpg') })
     expect(visitorReply).toEqual({ ok: false, error: { code: 'NO_FACE', message: 'No face was found in the photo. Look straight at the camera and try again.' } })
