@@ -44,7 +44,7 @@ const LOCAL_METHODS = new Set([
   'getAppInfo', 'getEngineStatus', 'getOutbox', 'retryOutboxItem', 'discardOutboxItem', 'getSettings', 'saveSettings', 'getCredentialStatus', 'setCredentials', 'clearCredentials',
   'getAuditLog', 'verifyAuditLog', 'exportAuditLog',
   // Staff sessions and accounts live in the kiosk's own data folder.
-  'getSession', 'signIn', 'signOut', 'createFirstAdmin', 'listAccounts', 'createAccount', 'setAccountDisabled',
+  'getSession', 'keepSession', 'signIn', 'signOut', 'createFirstAdmin', 'listAccounts', 'createAccount', 'setAccountDisabled',
 ])
 
 describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_name, variant) => {
