@@ -1,15 +1,14 @@
-import { mkdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
+import { checkScreen } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // Nobody may become someone else, tried at the screen as a visitor and as staff would. The fake
 // webcam shows the face in test/fixtures/generated/face.png; the records it collides with are
 // planted through the bridge beforehand.
-const screensDir = join(projectRoot, 'test-results/screens')
 const photo = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
 const enrollment = (userId: string, file: string) => ({ userId, samples: [photo(file)], consent: true, consentVersion: CONSENT.version })
 const TAKEN = 'ana.taken@example.com'
@@ -22,7 +21,6 @@ let host: TestWebHost
 
 test.beforeAll(async () => {
   host = await startWebHost()
-  mkdirSync(screensDir, { recursive: true })
   await expect.poll(async () => (await host.bridge<{ state: string }>('getEngineStatus')).state, { timeout: 60_000 }).toBe('running')
   // Ana is enrolled with another person's face than the one on the camera.
   expect(await host.bridge('enrollVisitor', enrollment(TAKEN, 'person-d.jpg'))).toMatchObject({ outcome: 'enrolled' })
@@ -32,10 +30,6 @@ test.afterAll(async () => {
   expect(await host.stop()).toBe(0)
 })
 
-async function axe(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze()
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
-}
 
 /** The guided capture takes its photos by itself; "Capture now" helps when it hesitates. Waits on `done`, not on time. */
 async function capture(page: Page, done: Locator): Promise<void> {
@@ -71,8 +65,7 @@ const templatesOf = async (userId: string): Promise<number> => {
 test('the takeover is refused: a visitor enrolling an enrolled e-mail with another face is sent to staff', async ({ page }) => {
   await enrollAtScreen(page, TAKEN, 'visitor')
   await expect(page.getByTestId('enroll-needs-staff')).toHaveText('This e-mail is already enrolled — please ask staff. Nothing was saved.', { timeout: 60_000 })
-  await axe(page)
-  await page.screenshot({ path: join(screensDir, 'enroll-takeover-refused.png'), fullPage: true })
+  await checkScreen(page, 'enroll-takeover-refused')
   expect(await templatesOf(TAKEN)).toBe(1)
   // The face on the camera is still not Ana.
   expect(await host.bridge('verifyVisitor', { userId: TAKEN, sample: photo('face.png') })).toMatchObject({ decision: 'no-match' })
@@ -90,8 +83,7 @@ test('a duplicate face under a new e-mail is stopped for a visitor and shown to 
   await expect(decision).toBeVisible({ timeout: 60_000 })
   await expect(decision.getByRole('region', { name: 'Matching persons' })).toContainText(CAMERA_OWNER)
   await expect(decision.getByRole('button', { name: 'Enroll anyway' })).toBeVisible()
-  await axe(page)
-  await page.screenshot({ path: join(screensDir, 'enroll-duplicate-decision.png'), fullPage: true })
+  await checkScreen(page, 'enroll-duplicate-decision')
   await decision.getByRole('button', { name: 'Cancel' }).click()
   expect((await host.bridge<{ person: unknown }>('findPerson', { userId: NEWCOMER })).person).toBeNull()
 })
@@ -125,6 +117,5 @@ test('the audit screen shows the refused attempts and the staff decision', async
   await page.getByRole('button', { name: 'Show entries' }).click()
   await expect(table.getByRole('row', { name: new RegExp(`Enrollment Refused visitor ${NEWCOMER}`) })).toHaveCount(0)
   await expect(table.getByRole('row', { name: new RegExp(`Enrollment Refused Test Admin \\(admin\\) ${NEWCOMER}`) })).toHaveCount(1)
-  await axe(page)
-  await page.screenshot({ path: join(screensDir, 'audit-identity.png'), fullPage: true })
+  await checkScreen(page, 'audit-identity')
 })

@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { projectRoot } from '../support/process'
+import { checkScreen } from '../support/screens'
 import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
 
 // Who may do what, on the kiosk as `npm run start:web` runs it: the services decide every call by
 // the tab's session; the UI shows each role only what it may use.
 let host: TestWebHost
-const screensDir = join(projectRoot, 'test-results/screens')
 const fixture = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
 const OPERATOR = { name: 'Olga Operator', secret: '246810' }
 
@@ -26,14 +25,6 @@ async function open(page: Page, url = host.launchUrl): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome')
 }
 
-/** No serious or critical axe violation on the page as it is now; then a screenshot of it. */
-async function checkScreen(page: Page, name: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze()
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  const report = blocking.map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`).join('\n')
-  expect(blocking, report).toEqual([])
-  await page.screenshot({ path: join(screensDir, `${name}.png`), fullPage: true })
-}
 
 /** Calls window.kiosk[method] in the page (the tab's own session) and answers its error code, or 'allowed'. */
 async function callFromPage(page: Page, method: string, input: unknown = {}): Promise<string> {

@@ -1,16 +1,15 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
+import { checkScreen, screensDir } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // The staff screens on the kiosk as `npm run start:web` runs it: the real host CLI and embedded engine.
 let host: TestWebHost
 let launchUrl: string
 
-const screensDir = join(projectRoot, 'test-results/screens')
 const fixturePath = (name: string) => join(projectRoot, 'test/fixtures/generated', name)
 const fixture = (name: string) => readFileSync(fixturePath(name)).toString('base64')
 const bridge = <T = any>(method: string, input: unknown): Promise<T> => host.bridge<T>(method, input)
@@ -59,14 +58,6 @@ async function reloadToStaffScreen(page: Page, title: 'Persons' | 'Admin' | 'Out
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
 }
 
-/** No serious or critical axe violation on the page as it is now; then a screenshot of it. */
-async function checkScreen(page: Page, name: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze()
-  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  const report = blocking.map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`).join('\n')
-  expect(blocking, report).toEqual([])
-  await page.screenshot({ path: join(screensDir, `${name}.png`), fullPage: true })
-}
 
 test('Settings: saves and persists, shows field errors, tests the connection, stores credentials write-only', async ({ page }) => {
   await openStaffScreen(page, 'Settings')

@@ -1,0 +1,23 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page } from '@playwright/test'
+import { projectRoot } from './process'
+
+/** Where e2e screenshots go: one per screen and state, for people to look at. */
+export const screensDir = join(projectRoot, 'test-results/screens')
+
+/** No serious or critical axe violation on the page as it is now (the report names each). */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze()
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  const report = blocking.map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`).join('\n')
+  expect(blocking, report).toEqual([])
+}
+
+/** Accessible, then a full-page screenshot named `name`. */
+export async function checkScreen(page: Page, name: string): Promise<void> {
+  await expectAccessible(page)
+  mkdirSync(screensDir, { recursive: true })
+  await page.screenshot({ path: join(screensDir, `${name}.png`), fullPage: true })
+}
