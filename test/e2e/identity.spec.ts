@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
+import { capture } from '../support/capture'
 import { checkScreen } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
@@ -30,16 +31,6 @@ test.afterAll(async () => {
   expect(await host.stop()).toBe(0)
 })
 
-
-/** The guided capture takes its photos by itself; "Capture now" helps when it hesitates. Waits on `done`, not on time. */
-async function capture(page: Page, done: Locator): Promise<void> {
-  await expect(async () => {
-    if (await done.isVisible()) return
-    const manual = page.getByRole('button', { name: 'Capture now' })
-    if (await manual.isEnabled().catch(() => false)) await manual.click({ timeout: 1_000 }).catch(() => {})
-    await expect(done).toBeVisible({ timeout: 2_000 })
-  }).toPass({ timeout: 150_000 })
-}
 
 /** From a fresh page (a visitor), or signed in as staff, through the enroll form and the camera to the result. */
 async function enrollAtScreen(page: Page, userId: string, as: 'visitor' | 'staff'): Promise<void> {

@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
+import { capture } from '../support/capture'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // The visitor flows in Debian Chromium against the web host and the real embedded engine. The
@@ -38,16 +39,6 @@ async function open(page: Page, tile: string, as: 'visitor' | 'staff' = 'visitor
   await page.locator('.tiles').getByRole('button', { name: new RegExp(`^${tile}`) }).click()
 }
 
-/** Lets the guided capture take its photos: automatically, or with "Capture now" if it hesitates. */
-async function capture(page: Page, until: () => Promise<boolean>) {
-  for (let i = 0; i < 60 && !(await until()); i++) {
-    const manual = page.getByRole('button', { name: 'Capture now' })
-    if ((await manual.isVisible()) && (await manual.isEnabled()) && i > 5) await manual.click().catch(() => {})
-    await page.waitForTimeout(500)
-  }
-  expect(await until()).toBe(true)
-}
-
 async function axe(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
   expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
@@ -62,7 +53,7 @@ test('enrolls a visitor end to end with consent and the camera', async ({ page }
   await page.getByLabel('Visitor’s e-mail').fill(VISITOR)
   await axe(page)
   await page.getByRole('button', { name: 'Continue to photos' }).click()
-  await capture(page, () => page.getByRole('heading', { name: 'Check the photos' }).isVisible())
+  await capture(page, page.getByRole('heading', { name: 'Check the photos' }))
   await expect(page.getByRole('img', { name: /Photo \d of the visitor/ })).toHaveCount(3)
   await page.screenshot({ path: 'test-results/screens/enroll-review.png', fullPage: true })
   await page.getByRole('button', { name: `Enroll ${VISITOR}` }).click()
@@ -85,7 +76,7 @@ test('verifies the same visitor, and refuses a different person', async ({ page 
     await open(page, 'Verify identity', as)
     await page.getByLabel('Visitor’s e-mail').fill(email)
     await page.getByRole('button', { name: 'Continue to photo' }).click()
-    await capture(page, () => page.getByTestId('verify-decision').isVisible())
+    await capture(page, page.getByTestId('verify-decision'))
     await expect(page.getByText(decision, { exact: true })).toBeVisible()
     // The score and the pass mark on the template type's 0–100 scale: "score 97.0, needs 48".
     await expect(page.getByTestId('verify-decision')).toHaveText(words)
@@ -96,7 +87,7 @@ test('verifies the same visitor, and refuses a different person', async ({ page 
 
 test('identifies the enrolled visitor from the camera', async ({ page }) => {
   await open(page, 'Who is this?', 'staff')
-  await capture(page, () => page.getByTestId('identify-decision').isVisible())
+  await capture(page, page.getByTestId('identify-decision'))
   await expect(page.getByTestId('identify-decision')).toHaveText(`Best match: ${VISITOR}`)
   await expect(page.getByRole('table')).toContainText(VISITOR)
   await expect(page.getByRole('table', { name: 'Candidates at or above 48, best first (scores on a 0–100 scale)' })).toBeVisible()
@@ -136,7 +127,7 @@ test('an enrollment made while the engine is down is queued, then delivered when
   await page.getByLabel('Visitor’s e-mail').fill('offline.visitor@example.com')
   await page.getByLabel('The visitor has read this and agrees').check()
   await page.getByRole('button', { name: 'Continue to photos' }).click()
-  await capture(page, () => page.getByRole('heading', { name: 'Check the photos' }).isVisible())
+  await capture(page, page.getByRole('heading', { name: 'Check the photos' }))
 
   const { pid } = await host.bridge('getEngineStatus')
   process.kill(pid, 'SIGKILL')
