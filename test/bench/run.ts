@@ -19,6 +19,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   renderer: async () => (await import('./sections/renderer')).renderer,
   load: async () => (await import('./sections/load')).load,
   bridge: async () => (await import('./sections/bridge')).bridge,
+  hostile: async () => (await import('./sections/hostile')).hostile,
 }
 
 const args = process.argv.slice(2)

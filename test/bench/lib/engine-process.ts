@@ -16,14 +16,15 @@ export interface EngineProcess {
 
 /**
  * The standalone engine as its own process (as the kiosk runs it), so its memory can be read
- * apart from the benchmark's: `npm run engine` on `dataDir`, with the test client and tenant.
+ * apart from the benchmark's: `npm run engine` on `dataDir`, with the test client and tenant;
+ * `env` is added to this process's environment.
  */
-export async function startEngineProcess(dataDir: string, connections = 16): Promise<EngineProcess & { startedMs: number }> {
+export async function startEngineProcess(dataDir: string, connections = 16, env?: NodeJS.ProcessEnv): Promise<EngineProcess & { startedMs: number }> {
   const started = performance.now()
   const [command, args] = tsxArgs('electron/engine/cli.ts', [
     '--port', '0', '--data', dataDir, '--client-id', TEST_CLIENT.id, '--client-secret', TEST_CLIENT.secret, '--tenant', TEST_TENANT,
   ])
-  const engine: Started = await startUntil(command, args, /^engine ready (http:\/\/\S+)$/, 300_000)
+  const engine: Started = await startUntil(command, args, /^engine ready (http:\/\/\S+)$/, 300_000, env && { ...process.env, ...env })
   const startedMs = performance.now() - started
   const url = engine.match[1]!
   const pool = new Pool(url, { connections, pipelining: 1 })
