@@ -31,9 +31,9 @@ const templateTypeOf = (raw: unknown): string =>
   typeof raw === 'object' && raw !== null && typeof (raw as { templateType?: unknown }).templateType === 'string' ? (raw as { templateType: string }).templateType : ''
 
 interface IdentifyMatchResult {
-  personId?: string
+  personId: string
   personUUID?: string
-  score?: number
+  score: number
 }
 
 interface IdentifyResult {
@@ -46,7 +46,7 @@ interface IdentifyResult {
 }
 
 interface MatchResult {
-  personId?: string
+  personId: string
   score?: number
   errorCode?: number
   errorMessage?: string

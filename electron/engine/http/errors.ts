@@ -11,3 +11,14 @@ export class HttpError extends Error {
     this.code = code ?? status
   }
 }
+
+/** The engine is too busy for this request now: answered 503 with Retry-After, never 500. */
+export class OverloadError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(message)
+    this.name = 'OverloadError'
+  }
+}
