@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { clientAuthRefusal, createClientAuth } from '../auth/client-auth'
 import { basicCredentials } from '../auth/guard'
 import type { EngineContext } from '../context'
 import { SCOPE_TENANT_ADMIN } from '../store/clients'
@@ -8,20 +9,21 @@ import { SCOPE_TENANT_ADMIN } from '../store/clients'
  * scope come from the query (as the reference sends them) or the form body; errors follow RFC 6749.
  */
 export function tokenRoutes(app: FastifyInstance, ctx: EngineContext): void {
+  // One per engine: its back-off and hashing bound cover every token call.
+  const clientAuth = createClientAuth(ctx.clients, { log: ctx.log.engine })
   app.post('/v2/oauth2/oauth/token', async (request, reply) => {
     const query = request.query as Record<string, string | undefined>
     const form = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>
     const field = (name: string) => query[name] ?? (typeof form[name] === 'string' ? (form[name] as string) : undefined)
 
     const credentials = basicCredentials(request.headers.authorization)
-    const scopes = credentials ? ctx.clients.verify(credentials.clientId, credentials.secret) : null
-    if (!credentials || !scopes) {
-      ctx.log.engine(`token refused: bad client credentials${credentials ? ` for client ${credentials.clientId}` : ''}`)
-      return reply
-        .code(401)
-        .header('WWW-Authenticate', 'Basic realm="person-server"')
-        .send({ error: 'invalid_client', error_description: 'Client authentication failed.' })
+    const auth = await clientAuth.authenticate(credentials, request.ip)
+    if (!auth.ok) {
+      if (auth.status === 401) ctx.log.engine(`token refused: bad client credentials${credentials ? ` for client ${credentials.clientId}` : ''}`)
+      const refusal = clientAuthRefusal(auth)
+      return reply.code(refusal.status).headers(refusal.headers).send(refusal.body)
     }
+    const { scopes } = auth
     const grantType = field('grant_type')
     if (grantType !== 'client_credentials') {
       return reply.code(400).send({ error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials.' })
@@ -30,8 +32,8 @@ export function tokenRoutes(app: FastifyInstance, ctx: EngineContext): void {
     if (requested.length === 0 || !requested.every((s) => scopes.includes(s))) {
       return reply.code(400).send({ error: 'invalid_scope', error_description: `This client may request: ${scopes.join(' ')}.` })
     }
-    const { token, expiresIn } = await ctx.tokens.issue({ clientId: credentials.clientId, scopes: requested })
-    ctx.log.engine(`token issued to client ${credentials.clientId}`)
+    const { token, expiresIn } = await ctx.tokens.issue({ clientId: auth.clientId, scopes: requested })
+    ctx.log.engine(`token issued to client ${auth.clientId}`)
     return reply
       .header('Cache-Control', 'no-store')
       .header('Pragma', 'no-cache')
