@@ -17,6 +17,7 @@ import { personRoutes } from './routes/persons'
 import { tenantRoutes } from './routes/tenants'
 import { TOKEN_PATH, tokenRoutes } from './routes/token'
 import { ClientStore } from './store/clients'
+import { securePrivateFolder } from './store/private-folder'
 import { openDatabase } from './store/database'
 import { PersonStore } from './store/persons'
 import { createSealer, loadTemplateKey } from './store/sealer'
@@ -42,6 +43,8 @@ export interface Engine {
 
 /** The embedded person server + BioEngine on one Fastify instance, over one SQLite database. */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
+  // engine.db is made 0600 before SQLite opens it: its -wal and -shm take the database file's mode.
+  securePrivateFolder(options.dataDir, ['engine.db'])
   const db = openDatabase(join(options.dataDir, 'engine.db'))
   const log = options.log ?? createEngineLog(options.dataDir)
   const persons = new PersonStore(db)

@@ -1,5 +1,6 @@
 import { tokenParams } from '../../shared/api-requests'
 import { tokenErrorRecord, tokenRecord } from '../../shared/api-models'
+import { clientAuthRefusal, createClientAuth } from '../auth/client-auth'
 import { basicCredentials } from '../auth/guard'
 import type { EngineContext } from '../context'
 import type { EngineApp } from '../http/zod-provider'
@@ -12,6 +13,8 @@ import { SCOPE_TENANT_ADMIN } from '../store/clients'
 export const TOKEN_PATH = '/v2/oauth2/oauth/token'
 
 export function tokenRoutes(app: EngineApp, ctx: EngineContext): void {
+  // One per engine: its back-off and hashing bound cover every token call.
+  const clientAuth = createClientAuth(ctx.clients, { log: ctx.log.engine })
   app.post(
     TOKEN_PATH,
     {
@@ -19,20 +22,19 @@ export function tokenRoutes(app: EngineApp, ctx: EngineContext): void {
       schema: {
         querystring: tokenParams,
         body: tokenParams.nullish(),
-        response: { 200: tokenRecord, 400: tokenErrorRecord, 401: tokenErrorRecord },
+        response: { 200: tokenRecord, 400: tokenErrorRecord, 401: tokenErrorRecord, 429: tokenErrorRecord, 503: tokenErrorRecord },
       },
     },
     async (request, reply) => {
       const field = (name: keyof typeof request.query) => request.query[name] ?? request.body?.[name]
       const credentials = basicCredentials(request.headers.authorization)
-      const scopes = credentials ? await ctx.clients.verify(credentials.clientId, credentials.secret) : null
-      if (!credentials || !scopes) {
-        ctx.log.engine(`token refused: bad client credentials${credentials ? ` for client ${credentials.clientId}` : ''}`)
-        return reply
-          .code(401)
-          .header('WWW-Authenticate', 'Basic realm="person-server"')
-          .send({ error: 'invalid_client', error_description: 'Client authentication failed.' })
+      const auth = await clientAuth.authenticate(credentials, request.ip)
+      if (!auth.ok) {
+        if (auth.status === 401) ctx.log.engine(`token refused: bad client credentials${credentials ? ` for client ${credentials.clientId}` : ''}`)
+        const refusal = clientAuthRefusal(auth)
+        return reply.code(refusal.status).headers(refusal.headers).send(refusal.body)
       }
+      const { scopes } = auth
       if (field('grant_type') !== 'client_credentials') {
         return reply.code(400).send({ error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials.' })
       }
@@ -40,8 +42,8 @@ export function tokenRoutes(app: EngineApp, ctx: EngineContext): void {
       if (requested.length === 0 || !requested.every((s) => scopes.includes(s))) {
         return reply.code(400).send({ error: 'invalid_scope', error_description: `This client may request: ${scopes.join(' ')}.` })
       }
-      const { token, expiresIn } = await ctx.tokens.issue({ clientId: credentials.clientId, scopes: requested })
-      ctx.log.engine(`token issued to client ${credentials.clientId}`)
+      const { token, expiresIn } = await ctx.tokens.issue({ clientId: auth.clientId, scopes: requested })
+      ctx.log.engine(`token issued to client ${auth.clientId}`)
       return reply
         .header('Cache-Control', 'no-store')
         .header('Pragma', 'no-cache')
