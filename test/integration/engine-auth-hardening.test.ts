@@ -266,4 +266,19 @@ describe('data folder privacy (issue 13 finding 12)', () => {
       expect(await engine.stop()).toBe(0)
     }
   })
+
+  it('makes the data folder private when the engine is created in-process too (createEngine, not only the command line)', async () => {
+    const data = join(mkdtempSync(join(tmpdir(), 'kiosk-engine-')), 'data')
+    mkdirSync(data, { mode: 0o755 })
+    openDatabase(join(data, 'engine.db')).close()
+    chmodSync(join(data, 'engine.db'), 0o644)
+    const t = await startTestEngine([], data)
+    try {
+      expect((await t.call('PUT', '/v1/tenant/MODES', { code: 'MODES', name: 'Modes', maxIdentities: 0 })).status).toBe(201)
+      expect(modeOf(data)).toBe(0o700)
+      for (const [name, mode] of Object.entries(modes(data))) expect([name, mode.toString(8)]).toEqual([name, name === 'logs' ? '700' : '600'])
+    } finally {
+      await t.close()
+    }
+  })
 })
