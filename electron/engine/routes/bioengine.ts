@@ -54,14 +54,14 @@ export async function bioEngineRoutes(app: FastifyInstance, ctx: EngineContext):
   app.post<{ Params: PersonParams }>('/persons/:personid/biometrics', async (request, reply) => {
     const { personId } = personParams(request.params)
     const body = parse(enrollBody, request.body, 'body')
-    const result = await bio.enroll(personId, body)
+    const result = await bio.enroll(personId, body, request.ip)
     ctx.log.engine(`enrolled ${body.templateType}/${body.templateContext} for ${personId}`)
     return reply.code(201).send(result)
   })
 
   app.post('/biometrics', async (request, reply) => {
     const body = parse(createBody, request.body, 'body')
-    return reply.code(201).send(await bio.create(body.templateType, body.samples))
+    return reply.code(201).send(await bio.create(body.templateType, body.samples, request.ip))
   })
 
   app.get<{ Params: PersonParams }>('/persons/:personid/biometrics', async (request) => {
@@ -83,11 +83,11 @@ export async function bioEngineRoutes(app: FastifyInstance, ctx: EngineContext):
   app.delete<{ Params: PersonParams }>('/persons/:personid/biometrics/:templatetype', remove)
   app.delete<{ Params: PersonParams }>('/persons/:personid/biometrics/:templatetype/:templatecontext', remove)
 
-  app.post('/identify', async (request) => identify(bio, parse(identifyBody, request.body, 'body').identifyInputs))
+  app.post('/identify', async (request) => identify(bio, parse(identifyBody, request.body, 'body').identifyInputs, request.ip))
 
   app.post<{ Params: PersonParams }>('/persons/:personid/verify', async (request) => {
     const { personId } = personParams(request.params)
-    return verify(bio, personId, parse(verifyBody, request.body, 'body').verifyInputs)
+    return verify(bio, personId, parse(verifyBody, request.body, 'body').verifyInputs, request.ip)
   })
 
   app.post('/match', async (request) => {
@@ -95,7 +95,7 @@ export async function bioEngineRoutes(app: FastifyInstance, ctx: EngineContext):
     const images = await readMatchImages(request)
     const [plugin] = bio.plugins
     if (!plugin) throw new HttpError(500, 'No face plugin is installed.')
-    return faceMatch(plugin, images.Image1, images.Image2)
+    return faceMatch(plugin, images.Image1, images.Image2, request.ip)
   })
 
   app.post('/createcache', async (_request, reply) => {
