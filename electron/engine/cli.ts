@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   log.engine(`starting (data ${args.data})`)
   if (skipped.length > 0) log.engine(`left alone (symbolic links, not followed): ${skipped.join(', ')}`)
   const threads = Number(process.env.ENGINE_FACE_THREADS) || Math.min(2, availableParallelism())
-  const plugins = await loadFacePlugins({ threads, log: log.plugins })
+  // Workers idle this long are retired (each holds a model, ~100 MB); the next image starts one.
+  const idleMs = Number(process.env.ENGINE_FACE_IDLE_MS) || 60_000
+  const plugins = await loadFacePlugins({ threads, idleMs, log: log.plugins })
   const engine = await createEngine({ dataDir: args.data, plugins, log })
 
   if (args.clientId && args.clientSecret) engine.ctx.clients.ensure(args.clientId, args.clientSecret)

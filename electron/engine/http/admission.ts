@@ -18,8 +18,8 @@ export function admitRequests(app: FastifyInstance, limits: AdmissionLimits): { 
   app.addHook('onRequest', async (request, reply) => {
     const caller = request.caller
     const mine = perCaller.get(caller) ?? 0
-    if (total >= limits.maxInFlight) throw new OverloadError(`The engine is busy with ${total} requests; try again shortly.`)
-    if (mine >= limits.maxInFlightPerCaller) throw new OverloadError(`This caller already has ${mine} requests in progress; try again shortly.`)
+    if (total >= limits.maxInFlight) throw new OverloadError(`The engine is busy with ${total} requests; try again shortly.`, 1)
+    if (mine >= limits.maxInFlightPerCaller) throw new OverloadError(`This caller already has ${mine} requests in progress; try again shortly.`, 1)
     total++
     perCaller.set(caller, mine + 1)
     // 'close' comes once whether the reply was sent or the caller went away.

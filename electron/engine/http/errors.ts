@@ -12,13 +12,5 @@ export class HttpError extends Error {
   }
 }
 
-/** The engine is too busy for this request now: answered 503 with Retry-After, never 500. */
-export class OverloadError extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds = 1,
-  ) {
-    super(message)
-    this.name = 'OverloadError'
-  }
-}
+/** Too much work waiting: answered 503 with Retry-After, never 500 (raised by admission and the face workers). */
+export { OverloadError } from '../face/overload'

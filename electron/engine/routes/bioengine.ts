@@ -54,14 +54,14 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext): Promi
     { ...withSamples, schema: { params: personIdParams, body: enrollRequest, response: { 201: enrollRecord } } },
     async (request, reply) => {
       const { personid } = request.params
-      const result = await bio.enroll(personid, request.body)
+      const result = await bio.enroll(personid, request.body, request.caller)
       ctx.log.engine(`enrolled ${request.body.templateType}/${request.body.templateContext} for ${personid}`)
       return reply.code(201).send(result)
     },
   )
 
   app.post('/biometrics', { ...withSamples, schema: { body: createTemplateRequest, response: { 201: createTemplateRecord } } }, async (request, reply) =>
-    reply.code(201).send(await bio.create(request.body.templateType, request.body.samples)),
+    reply.code(201).send(await bio.create(request.body.templateType, request.body.samples, request.caller)),
   )
 
   app.get('/persons/:personid/biometrics', { config: bearer, schema: { params: personIdParams, response: { 200: biometricInfosRecord } } }, async (request) => ({
@@ -81,11 +81,11 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext): Promi
   app.delete('/persons/:personid/biometrics/:templatetype/:templatecontext', { config: bearer, schema: { params: personTypeContextParams, ...deleted } }, remove)
 
   app.post('/identify', { ...withSamples, schema: { body: identifyRequest, response: { 200: identifyRecord } } }, async (request) =>
-    identify(bio, request.body.identifyInputs),
+    identify(bio, request.body.identifyInputs, request.caller),
   )
 
   app.post('/persons/:personid/verify', { ...withSamples, schema: { params: personIdParams, body: verifyRequest, response: { 200: verifyRecord } } }, async (request) =>
-    verify(bio, request.params.personid, request.body.verifyInputs),
+    verify(bio, request.params.personid, request.body.verifyInputs, request.caller),
   )
 
   // Simple Face Match is open (reference §4.4); its multipart limits bound the body.
@@ -94,7 +94,7 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext): Promi
     const images = await readMatchImages(request)
     const [plugin] = bio.plugins
     if (!plugin) throw new HttpError(500, 'No face plugin is installed.')
-    return faceMatch(plugin, images.Image1, images.Image2)
+    return faceMatch(plugin, images.Image1, images.Image2, request.caller)
   })
 
   app.post('/createcache', { config: bearer }, async (_request, reply) => {

@@ -6,7 +6,7 @@ export type Db = Database.Database
  * Schema migrations, applied in order inside one transaction each; PRAGMA user_version records
  * how many have run. Never edit a shipped migration: add a new one.
  */
-const migrations: string[] = [
+export const migrations: readonly string[] = [
   `
   CREATE TABLE signing_keys (
     kid TEXT PRIMARY KEY,
@@ -74,6 +74,30 @@ const migrations: string[] = [
     created INTEGER NOT NULL,
     PRIMARY KEY (person_id, template_type, template_context)
   );
+  CREATE INDEX templates_by_type ON templates(template_type);
+  `,
+  // 2: BioEngine person ids are case-insensitive (store/person-id.ts). Existing ids are lower-cased;
+  // where case variants of one id held the same (type, context), the newest template is kept. The
+  // column becomes COLLATE NOCASE, so no case variant can be stored beside its canonical form.
+  `
+  CREATE TABLE templates_nocase (
+    person_id TEXT NOT NULL COLLATE NOCASE,
+    template_type TEXT NOT NULL,
+    template_context TEXT NOT NULL,
+    data BLOB NOT NULL,
+    size INTEGER NOT NULL,
+    created INTEGER NOT NULL,
+    PRIMARY KEY (person_id, template_type, template_context)
+  );
+  INSERT INTO templates_nocase (person_id, template_type, template_context, data, size, created)
+    SELECT lower(t.person_id), t.template_type, t.template_context, t.data, t.size, t.created FROM templates t
+    WHERE NOT EXISTS (
+      SELECT 1 FROM templates newer
+      WHERE lower(newer.person_id) = lower(t.person_id) AND newer.template_type = t.template_type AND newer.template_context = t.template_context
+        AND (newer.created > t.created OR (newer.created = t.created AND newer.rowid > t.rowid))
+    );
+  DROP TABLE templates;
+  ALTER TABLE templates_nocase RENAME TO templates;
   CREATE INDEX templates_by_type ON templates(template_type);
   `,
 ]
