@@ -7,7 +7,10 @@ export const fakeCameraFile = resolve(import.meta.dirname, 'test/fixtures/genera
 export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/e2e-artifacts',
-  timeout: 60_000,
+  // Ceilings for a busy CI machine (scrypt sign-ins, face models loading on demand), not budgets:
+  // every step waits on a state and passes as soon as it holds.
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
   workers: 1,
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { parseEngineArgs } from './cli-args'
 import { loadFacePlugins } from './face'
 import { createEngineLog } from './logs/engine-log'
 import { createEngine } from './server'
+import { securePrivateFolder } from './store/private-folder'
 
 /** Entry point of the standalone embedded engine (npm run engine, and the kiosk's child process). */
 async function main(): Promise<void> {
@@ -14,11 +14,16 @@ async function main(): Promise<void> {
     console.error((error as Error).message)
     process.exit(2)
   }
-  mkdirSync(args.data, { recursive: true, mode: 0o700 })
+  // Whatever this process creates (SQLite's files, logs, temporary files) is this user's alone.
+  process.umask(0o077)
+  const skipped = securePrivateFolder(args.data, ['engine.db'])
   const log = createEngineLog(args.data)
   log.engine(`starting (data ${args.data})`)
+  if (skipped.length > 0) log.engine(`left alone (symbolic links, not followed): ${skipped.join(', ')}`)
   const threads = Number(process.env.ENGINE_FACE_THREADS) || Math.min(2, availableParallelism())
-  const plugins = await loadFacePlugins({ threads, log: log.plugins })
+  // Workers idle this long are retired (each holds a model, ~100 MB); the next image starts one.
+  const idleMs = Number(process.env.ENGINE_FACE_IDLE_MS) || 60_000
+  const plugins = await loadFacePlugins({ threads, idleMs, log: log.plugins })
   const engine = await createEngine({ dataDir: args.data, plugins, log })
 
   if (args.clientId && args.clientSecret) engine.ctx.clients.ensure(args.clientId, args.clientSecret)

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request } from 'undici'
 import type { FacePlugin } from '../../electron/engine/face/types'
-import { createEngine, type Engine } from '../../electron/engine/server'
+import { createEngine, type Engine, type EngineOptions } from '../../electron/engine/server'
 
 export const TEST_CLIENT = { id: 'kiosk-test', secret: 'test-secret-0123456789' }
 export const TEST_TENANT = 'FRONTDESK'
@@ -21,8 +21,12 @@ export interface TestEngine {
 }
 
 /** A real engine in this process on a random loopback port, with a test client and tenant. */
-export async function startTestEngine(plugins: FacePlugin[], dataDir = mkdtempSync(join(tmpdir(), 'kiosk-engine-'))): Promise<TestEngine> {
-  const engine = await createEngine({ dataDir, plugins })
+export async function startTestEngine(
+  plugins: FacePlugin[],
+  dataDir = mkdtempSync(join(tmpdir(), 'kiosk-engine-')),
+  options: Pick<EngineOptions, 'limits'> = {},
+): Promise<TestEngine> {
+  const engine = await createEngine({ dataDir, plugins, ...options })
   engine.ctx.clients.ensure(TEST_CLIENT.id, TEST_CLIENT.secret)
   engine.ctx.tenants.upsert(TEST_TENANT, { name: 'Front desk', maxIdentities: 0, defaultPostBack: null })
   await engine.app.listen({ host: '127.0.0.1', port: 0 })

@@ -26,6 +26,17 @@ describe('template codec', () => {
       expect(() => decodeTemplate(bad)).toThrow(TemplateFormatError)
     }
   })
+
+  it('refuses a quality that is not a number from 0 to 1, and vectors with non-finite values or no length', () => {
+    const vector = unit(3, 4)
+    for (const quality of [Number.NaN, Number.POSITIVE_INFINITY, -0.01, 1.01]) {
+      expect(() => decodeTemplate(encodeTemplate({ plugin: 'P', modelVersion: 1, quality, vector })), `quality ${quality}`).toThrow(/quality/)
+    }
+    for (const bad of [Float32Array.of(0, 0), Float32Array.of(Number.NaN, 1), Float32Array.of(Number.NEGATIVE_INFINITY, 0)]) {
+      expect(() => decodeTemplate(encodeTemplate({ plugin: 'P', modelVersion: 1, quality: 0.5, vector: bad })), String([...bad])).toThrow(TemplateFormatError)
+    }
+    for (const quality of [0, 1]) expect(decodeTemplate(encodeTemplate({ plugin: 'P', modelVersion: 1, quality, vector })).quality).toBe(quality)
+  })
 })
 
 describe('template cache', () => {

@@ -1,15 +1,23 @@
 import type { FacePlugin } from '../face/types'
 import { HttpError } from '../http/errors'
+import { canonicalPersonId } from '../store/person-id'
 import type { PersonStore } from '../store/persons'
 import type { TemplateStore, BiometricInfo } from '../store/templates'
 import type { TenantStore } from '../store/tenants'
 import { BioErrorCode, BioInputError } from './error-codes'
+import { RequestBudget } from './request-budget'
 import { decodeBase64, faceFromSample } from './samples'
 import { TemplateCache } from './template-cache'
 import { decodeTemplate, encodeTemplate, normalize, TemplateFormatError, type Template } from './template-codec'
 
 export const BIO_TYPE = 'Face'
 export const MAX_SAMPLES = 10
+/**
+ * The most templates one person id may hold, over all types and contexts: bounds what one verify
+ * reads and scores, and what one id can add to identify. Enrolling a further one is refused
+ * (BioErrorCode.TOO_MANY_TEMPLATES); replacing an existing (type, context) is not.
+ */
+export const MAX_TEMPLATES_PER_PERSON = 100
 
 export interface TemplateTypeInfo {
   templateType: string
@@ -26,7 +34,8 @@ interface Installed {
 
 /**
  * Templates and their caches: enrollment, template creation, listing and deletion, and the
- * per-plugin identify caches that every change keeps current.
+ * per-plugin identify caches that every change keeps current. Person ids are taken in any case and
+ * used in their canonical form (store/person-id.ts) everywhere, results included.
  */
 export class Biometrics {
   private readonly installed = new Map<string, Installed>()
@@ -69,10 +78,11 @@ export class Biometrics {
   }
 
   /** A template from samples: the mean of the faces' normalised embeddings, normalised again. */
-  async templateFromSamples(installed: Installed, samples: string[]): Promise<Template> {
+  async templateFromSamples(installed: Installed, samples: string[], caller: string): Promise<Template> {
     if (samples.length === 0) throw new BioInputError(BioErrorCode.BAD_INPUT, 'At least one sample is needed.')
     if (samples.length > MAX_SAMPLES) throw new BioInputError(BioErrorCode.BAD_INPUT, `At most ${MAX_SAMPLES} samples are accepted.`)
-    const faces = await Promise.all(samples.map((s, i) => faceFromSample(installed.plugin, s, `sample ${i + 1}`)))
+    const budget = new RequestBudget(caller)
+    const faces = await budget.all(samples.map((s, i) => faceFromSample(installed.plugin, s, `sample ${i + 1}`, budget)))
     const mean = new Float32Array(installed.plugin.dimensions)
     for (const face of faces) for (let d = 0; d < mean.length; d++) mean[d] = mean[d]! + face.embedding[d]!
     return {
@@ -103,49 +113,67 @@ export class Biometrics {
     return template
   }
 
-  /** A probe from a sample or a template, exactly one of which must be given. */
-  async probe(installed: Installed, input: { sample?: string | undefined; template?: string | undefined }): Promise<Float32Array> {
+  /** A probe from a sample or a template, exactly one of which must be given; a sample waits for room in the request's budget. */
+  async probe(installed: Installed, input: { sample?: string | undefined; template?: string | undefined }, budget: RequestBudget): Promise<Float32Array> {
     if ((input.sample === undefined) === (input.template === undefined)) {
       throw new BioInputError(BioErrorCode.BAD_INPUT, 'Give either a sample or a template.')
     }
     if (input.template !== undefined) return this.parseTemplate(installed, input.template).vector
-    return (await faceFromSample(installed.plugin, input.sample!, 'the sample')).embedding
+    return (await faceFromSample(installed.plugin, input.sample!, 'the sample', budget)).embedding
   }
 
-  async create(templateType: string, samples: string[]): Promise<{ quality: number; templatedata: string }> {
-    const template = await this.templateFromSamples(this.lookup(templateType), samples)
+  /** A template from samples, not enrolled. Rejects with OverloadError when the face workers are overloaded. */
+  async create(templateType: string, samples: string[], caller: string): Promise<{ quality: number; templatedata: string }> {
+    const template = await this.templateFromSamples(this.lookup(templateType), samples, caller)
     return { quality: round(template.quality), templatedata: encodeTemplate(template).toString('base64') }
   }
 
+  /**
+   * Enrolls samples or a template for a person id. The licence and the template cap are checked
+   * before inference (a quick refusal) and again, with the insert, in one transaction after it:
+   * concurrent enrollments cannot all pass a check that only the first insert should pass.
+   * Rejects with OverloadError when the face workers are overloaded.
+   */
   async enroll(
     personId: string,
     request: { templateType: string; templateContext: string; samples?: string[] | undefined; template?: string | undefined },
+    caller: string,
   ): Promise<{ quality: number; biometricInfos: BiometricInfo[] }> {
+    const id = canonicalPersonId(personId)
     const installed = this.lookup(request.templateType)
     if ((request.samples === undefined) === (request.template === undefined)) {
       throw new BioInputError(BioErrorCode.BAD_INPUT, 'Give either samples or a template.')
     }
-    this.checkLicense(installed, personId)
+    const admissible = () => {
+      this.checkLicense(installed, id)
+      this.checkTemplateCap(id, installed.templateType, request.templateContext)
+    }
+    admissible()
     const template =
-      request.template !== undefined ? this.parseTemplate(installed, request.template) : await this.templateFromSamples(installed, request.samples!)
-    this.templates.put(personId, installed.templateType, request.templateContext, encodeTemplate(template))
-    installed.cache.put(personId, request.templateContext, template.vector)
-    return { quality: round(template.quality), biometricInfos: this.templates.infos(personId) }
+      request.template !== undefined ? this.parseTemplate(installed, request.template) : await this.templateFromSamples(installed, request.samples!, caller)
+    this.templates.atomically(() => {
+      admissible()
+      this.templates.put(id, installed.templateType, request.templateContext, encodeTemplate(template))
+    })
+    installed.cache.put(id, request.templateContext, template.vector)
+    return { quality: round(template.quality), biometricInfos: this.templates.infos(id) }
   }
 
   infos(personId: string, templateType?: string): BiometricInfo[] {
-    return this.templates.infos(personId, templateType)
+    return this.templates.infos(canonicalPersonId(personId), templateType)
   }
 
   delete(personId: string, templateType?: string, templateContext?: string): void {
-    for (const removed of this.templates.delete(personId, templateType, templateContext)) {
-      this.installed.get(removed.templateType)?.cache.remove(personId, removed.templateContext)
+    const id = canonicalPersonId(personId)
+    for (const removed of this.templates.delete(id, templateType, templateContext)) {
+      this.installed.get(removed.templateType)?.cache.remove(id, removed.templateContext)
     }
   }
 
-  /** Drops a deleted person's templates from every cache (the store already deleted the rows). */
+  /** Drops a deleted person's templates (by UUID and userId, in any case) from every cache; the store already deleted the rows. */
   forgetPerson(personIds: string[]): void {
-    for (const { cache } of this.installed.values()) cache.removePerson(personIds)
+    const ids = personIds.map(canonicalPersonId)
+    for (const { cache } of this.installed.values()) cache.removePerson(ids)
   }
 
   /** Rebuilds one plugin's cache, or all, from the database; returns how many templates were unreadable. */
@@ -159,8 +187,9 @@ export class Biometrics {
       installed.cache.clear()
       installed.cache.reserve(this.templates.countOfType(installed.templateType))
       for (const stored of this.templates.allOfType(installed.templateType, () => unreadable++)) {
-        const template = decodeTemplate(stored.data)
-        installed.cache.put(stored.personId, stored.templateContext, normalize(template.vector))
+        const vector = storedVector(stored.data)
+        if (vector) installed.cache.put(stored.personId, stored.templateContext, vector)
+        else unreadable++
       }
     }
     return unreadable
@@ -170,14 +199,25 @@ export class Biometrics {
     return this.lookup(templateType).cache
   }
 
-  /** Stored vectors of one person and type, for 1:1 verification. */
+  /** Stored vectors of one person and type, for 1:1 verification (unreadable ones left out, as in identify). */
   vectorsOf(personId: string, templateType: string): Float32Array[] {
-    return this.templates.ofPerson(personId, templateType).map((t) => normalize(decodeTemplate(t.data).vector))
+    return this.templates.ofPerson(canonicalPersonId(personId), templateType).flatMap((t) => storedVector(t.data) ?? [])
   }
 
   /** The person-server UUID behind a BioEngine person id, when there is one. */
   personUuid(personId: string): string | undefined {
-    return this.persons.byBioPersonId(personId)?.uuid
+    return this.persons.byBioPersonId(canonicalPersonId(personId))?.uuid
+  }
+
+  private checkTemplateCap(personId: string, templateType: string, templateContext: string): void {
+    if (this.templates.has(personId, templateType, templateContext)) return // a replacement does not add one
+    const held = this.templates.countOfPerson(personId)
+    if (held >= MAX_TEMPLATES_PER_PERSON) {
+      throw new BioInputError(
+        BioErrorCode.TOO_MANY_TEMPLATES,
+        `Person ${personId} already holds ${held} templates, the most one person may hold (${MAX_TEMPLATES_PER_PERSON}); delete some or replace one.`,
+      )
+    }
   }
 
   /**
@@ -200,6 +240,16 @@ export class Biometrics {
         )
       }
     }
+  }
+}
+
+/** A stored template's normalised vector, or null when it no longer passes validation (stored before it was checked). */
+function storedVector(data: Buffer): Float32Array | null {
+  try {
+    return normalize(decodeTemplate(data).vector)
+  } catch (error) {
+    if (error instanceof TemplateFormatError) return null
+    throw error
   }
 }
 

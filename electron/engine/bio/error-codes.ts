@@ -11,7 +11,14 @@ export const BioErrorCode = {
   BAD_INPUT: 1006,
   TEMPLATE_TYPE_MISMATCH: 1008,
   LICENSE: 1010,
+  /** The face workers have too much waiting work; retry later (identify/verify items). */
+  OVERLOADED: 1011,
+  /** The person already holds MAX_TEMPLATES_PER_PERSON templates. */
+  TOO_MANY_TEMPLATES: 1012,
 } as const
+
+/** Thrown by enroll, create and match when the face workers are overloaded (HTTP 503 + Retry-After). */
+export { OverloadError } from '../face/overload'
 
 /** One input's failure: becomes a 400 for single-input calls, an item error in identify/verify. */
 export class BioInputError extends Error {

@@ -1,8 +1,10 @@
 import { z } from 'zod'
 import type { FacePlugin } from '../face/types'
+import { canonicalPersonId } from '../store/person-id'
 import { dot } from './template-codec'
 import { round, type Biometrics } from './biometrics'
-import { BioErrorCode, BioInputError } from './error-codes'
+import { BioErrorCode, BioInputError, OverloadError } from './error-codes'
+import { RequestBudget } from './request-budget'
 import { singleFace } from './samples'
 
 export const DEFAULT_MAX_RESULTS = 10
@@ -31,9 +33,9 @@ const templateTypeOf = (raw: unknown): string =>
   typeof raw === 'object' && raw !== null && typeof (raw as { templateType?: unknown }).templateType === 'string' ? (raw as { templateType: string }).templateType : ''
 
 interface IdentifyMatchResult {
-  personId?: string
+  personId: string
   personUUID?: string
-  score?: number
+  score: number
 }
 
 interface IdentifyResult {
@@ -46,7 +48,7 @@ interface IdentifyResult {
 }
 
 interface MatchResult {
-  personId?: string
+  personId: string
   score?: number
   errorCode?: number
   errorMessage?: string
@@ -73,11 +75,16 @@ function checkThreshold(value: number | undefined, fallback: number): number {
 
 function itemError(error: unknown): { errorCode: number; errorMessage: string } {
   if (error instanceof BioInputError) return { errorCode: error.code, errorMessage: error.message }
+  if (error instanceof OverloadError) return { errorCode: BioErrorCode.OVERLOADED, errorMessage: `${error.message} Retry after ${error.retryAfterSeconds} s.` }
   throw error
 }
 
-/** 1:N identify: each input on its own, so one bad input never fails the others (§4.4 rule 2). */
-export async function identify(bio: Biometrics, inputs: unknown[]): Promise<{ allIdentifyResults: Array<{ identifyResults: IdentifyResult[] }> }> {
+/**
+ * 1:N identify: each input on its own, so one bad input never fails the others (§4.4 rule 2), and
+ * an input refused for overload fails alone too. `caller` is the face workers' scheduling key.
+ */
+export async function identify(bio: Biometrics, inputs: unknown[], caller: string): Promise<{ allIdentifyResults: Array<{ identifyResults: IdentifyResult[] }> }> {
+  const budget = new RequestBudget(caller)
   const results = await Promise.all(
     inputs.map(async (raw, targetId): Promise<IdentifyResult> => {
       const started = performance.now()
@@ -90,7 +97,7 @@ export async function identify(bio: Biometrics, inputs: unknown[]): Promise<{ al
         if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > MAX_RESULTS_LIMIT) {
           throw new BioInputError(BioErrorCode.BAD_INPUT, `maxResults must be a whole number from 1 to ${MAX_RESULTS_LIMIT}.`)
         }
-        const probe = await bio.probe(installed, input)
+        const probe = await bio.probe(installed, input, budget)
         const hits = installed.cache.search(probe, similarityForScore(installed.plugin, threshold), maxResults)
         const identifyMatchResults = hits.map((hit) => {
           const personUUID = bio.personUuid(hit.personId)
@@ -107,19 +114,29 @@ export async function identify(bio: Biometrics, inputs: unknown[]): Promise<{ al
 
 /**
  * 1:1 verify against the person's enrolled templates of each input's type: the best score. A
- * person with no template of that type gets an empty placeholder (§4.4 rule 2).
+ * person with no template of that type gets an empty placeholder (§4.4 rule 2). The person's
+ * templates of a type are read, decrypted and decoded once per request, not once per input.
  */
-export async function verify(bio: Biometrics, personId: string, inputs: unknown[]): Promise<{ allMatchResults: Array<{ matchResults: MatchResult[] }> }> {
+export async function verify(bio: Biometrics, personId: string, inputs: unknown[], caller: string): Promise<{ allMatchResults: Array<{ matchResults: MatchResult[] }> }> {
+  const budget = new RequestBudget(caller)
+  personId = canonicalPersonId(personId)
+  const loaded = new Map<string, Float32Array[]>()
+  const vectorsOf = (templateType: string) => {
+    let vectors = loaded.get(templateType)
+    if (!vectors) loaded.set(templateType, (vectors = bio.vectorsOf(personId, templateType)))
+    return vectors
+  }
   const all = await Promise.all(
     inputs.map(async (raw): Promise<{ matchResults: MatchResult[] }> => {
       try {
         const input = parseInput(verifyInput, raw)
         const installed = bio.lookup(input.templateType)
         checkThreshold(input.thresholdValue, installed.plugin.scoreThreshold)
-        const enrolled = bio.vectorsOf(personId, installed.templateType)
+        const enrolled = vectorsOf(installed.templateType)
         if (enrolled.length === 0) return { matchResults: [] }
-        const probe = await bio.probe(installed, input)
-        const best = Math.max(...enrolled.map((vector) => dot(probe, vector)))
+        const probe = await bio.probe(installed, input, budget)
+        let best = -1
+        for (const vector of enrolled) best = Math.max(best, dot(probe, vector))
         return { matchResults: [{ personId, score: round(installed.plugin.score(best)) }] }
       } catch (error) {
         return { matchResults: [{ personId, ...itemError(error) }] }
@@ -129,11 +146,15 @@ export async function verify(bio: Biometrics, personId: string, inputs: unknown[
   return { allMatchResults: all }
 }
 
-/** Simple Face Match: two images, one face each, in parallel; pass at score >= 48. */
-export async function faceMatch(plugin: FacePlugin, image1: Uint8Array, image2: Uint8Array) {
+/**
+ * Simple Face Match: two images, one face each, in parallel; pass at score >= 48. Rejects with
+ * OverloadError when the face workers have too much waiting work.
+ */
+export async function faceMatch(plugin: FacePlugin, image1: Uint8Array, image2: Uint8Array, caller: string) {
   const started = performance.now()
-  const [a, b] = await Promise.all([singleFace(plugin, image1, 'Image1'), singleFace(plugin, image2, 'Image2')])
-  const score = round(plugin.score(dot(a.embedding, b.embedding)))
+  const budget = new RequestBudget(caller)
+  const [a, b] = await budget.all([singleFace(plugin, image1, 'Image1', budget), singleFace(plugin, image2, 'Image2', budget)])
+  const score = round(plugin.score(dot(a!.embedding, b!.embedding)))
   return { status: 'OK', score, pass: score >= MATCH_PASS_SCORE, durationMS: elapsed(started) }
 }
 

@@ -1,6 +1,8 @@
 import { detectImageFormat, readImageSize } from '../../shared/image-limits'
+import { imagePixels } from '../face/image-pixels'
 import { FaceImageError, type DetectedFace, type FacePlugin } from '../face/types'
 import { BioErrorCode, BioInputError } from './error-codes'
+import type { RequestBudget } from './request-budget'
 
 /** Limits on enrollment/identify/verify samples (the reference gives numbers only for /match). */
 export const SAMPLE_MAX_BYTES = 5 * 1024 * 1024
@@ -36,11 +38,14 @@ export function checkSample(bytes: Uint8Array, what: string): void {
   }
 }
 
-/** The one face in an image, or a BioInputError saying why there is not exactly one. */
-export async function singleFace(plugin: FacePlugin, bytes: Uint8Array, what: string): Promise<DetectedFace> {
+/**
+ * The one face in an image, or a BioInputError saying why there is not exactly one. The image goes
+ * to the plugin when the request's budget has room for it.
+ */
+export async function singleFace(plugin: FacePlugin, bytes: Uint8Array, what: string, budget: RequestBudget): Promise<DetectedFace> {
   let faces: DetectedFace[]
   try {
-    faces = await plugin.analyze(bytes)
+    faces = await budget.run(imagePixels(bytes), () => plugin.analyze(bytes, budget.caller))
   } catch (error) {
     if (error instanceof FaceImageError) throw new BioInputError(BioErrorCode.BAD_IMAGE, `${what} could not be decoded: ${error.message}`)
     throw error
@@ -55,8 +60,8 @@ export async function singleFace(plugin: FacePlugin, bytes: Uint8Array, what: st
 }
 
 /** A base64 sample → the single face in it. */
-export async function faceFromSample(plugin: FacePlugin, sample: string, what: string): Promise<DetectedFace> {
+export async function faceFromSample(plugin: FacePlugin, sample: string, what: string, budget: RequestBudget): Promise<DetectedFace> {
   const bytes = decodeBase64(sample, what)
   checkSample(bytes, what)
-  return singleFace(plugin, bytes, what)
+  return singleFace(plugin, bytes, what, budget)
 }

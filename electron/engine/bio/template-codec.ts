@@ -58,7 +58,15 @@ export function decodeTemplate(bytes: Buffer): Template {
   // rebuild reads 100M floats, and one readFloatLE call per float made decoding ~5x slower.
   if (LITTLE_ENDIAN) new Uint8Array(vector.buffer).set(bytes.subarray(header, header + dims * 4))
   else for (let i = 0; i < dims; i++) vector[i] = bytes.readFloatLE(header + i * 4)
-  for (let i = 0; i < dims; i++) if (!Number.isFinite(vector[i]!)) throw new TemplateFormatError('The template holds values that are not numbers.')
+  // Every template is checked here, imported or stored: a NaN would answer `quality: null`, and a
+  // vector without direction (all zeros) cannot be normalised, so it would score 0 against anyone.
+  if (!(quality >= 0 && quality <= 1)) throw new TemplateFormatError(`The template's quality ${quality} is not between 0 and 1.`)
+  let sum = 0
+  for (let i = 0; i < dims; i++) {
+    if (!Number.isFinite(vector[i]!)) throw new TemplateFormatError('The template holds values that are not numbers.')
+    sum += vector[i]! * vector[i]!
+  }
+  if (!(sum > 0)) throw new TemplateFormatError('The template vector is all zeros.')
   return { plugin, modelVersion, quality, vector }
 }
 

@@ -26,7 +26,7 @@ const FORMATS = new Set(['jpeg', 'png', 'webp'])
 export const MAX_SIDE = 1920
 
 /** Decompression-bomb guard: refuse images above 50 megapixels before decoding them. */
-const MAX_INPUT_PIXELS = 50_000_000
+export const MAX_INPUT_PIXELS = 50_000_000
 
 export async function decodeImage(bytes: Uint8Array, maxSide = MAX_SIDE): Promise<DecodedImage> {
   if (bytes.length === 0) throw new FaceImageError('The image is empty')

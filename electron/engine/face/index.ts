@@ -4,9 +4,11 @@ import type { FacePlugin, FacePluginOptions } from './types'
 
 export { FaceImageError, type DetectedFace, type FacePlugin, type FacePluginOptions } from './types'
 export { cosineSimilarity } from './score'
+export { OverloadError } from './overload'
+export type { PoolStats } from './pool'
 
 /**
- * Starts every face plugin (each with its own worker threads, loading models in parallel) and
+ * Starts every face plugin (each proving its model loads in one worker thread, in parallel) and
  * returns those that came up, in the order of FACE_PLUGIN_SPECS. A plugin that fails to load is
  * logged and left out, so one broken model does not take face recognition down; if none loads, this
  * rejects.

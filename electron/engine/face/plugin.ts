@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads'
-import { decodeImage } from './decode'
+import { decodeImage, type DecodedImage } from './decode'
+import { imagePixels } from './image-pixels'
 import { FaceWorkerPool } from './pool'
 import type { ModelKind, WorkerInit } from './protocol'
 import { faceQuality } from './quality'
@@ -20,9 +21,10 @@ export interface FacePluginSpec {
 }
 
 /**
- * Starts `options.threads` workers for the spec's model and wraps them as a FacePlugin: the main
- * thread decodes (async, libvips), the workers infer, and the results come back normalised, in
- * source-image pixels, with a quality, largest face first.
+ * Wraps a worker pool for the spec's model as a FacePlugin: the main thread decodes (async, libvips)
+ * when a worker is free for the image, the workers infer, and the results come back normalised, in
+ * source-image pixels, with a quality, largest face first. One worker is started here to prove the
+ * model loads; the pool then runs up to `options.threads` as work needs them and retires idle ones.
  */
 export async function startFacePlugin(spec: FacePluginSpec, options: FacePluginOptions): Promise<FacePlugin> {
   if (!/^[A-Za-z0-9]+$/.test(spec.name)) throw new Error(`face plugin name must be letters and digits only: ${spec.name}`)
@@ -34,10 +36,12 @@ export async function startFacePlugin(spec: FacePluginSpec, options: FacePluginO
     // execArgv []: do not inherit the parent's loader flags; the entry sets up what it needs.
     spawn: () => new Worker(entry, { workerData: init, execArgv: [], name: `face-${spec.name}` }),
     log: options.log,
+    ...(options.idleMs !== undefined && { idleMs: options.idleMs }),
+    ...(options.maxQueuedJobs !== undefined && { maxQueue: options.maxQueuedJobs }),
+    ...(options.maxQueuedPixels !== undefined && { maxPixels: options.maxQueuedPixels }),
   })
   try {
-    const infos = await pool.start()
-    options.log(`${spec.name}: ${infos.length} worker(s) ready: ${infos[0] ?? ''}`)
+    options.log(`${spec.name}: model loads: ${await pool.start()}`)
   } catch (error) {
     await pool.close()
     throw error
@@ -50,21 +54,26 @@ export async function startFacePlugin(spec: FacePluginSpec, options: FacePluginO
     scoreThreshold: spec.scoreThreshold,
     numSamplesForEnroll: spec.numSamplesForEnroll,
     score: (similarity) => similarityToScore(similarity, spec.calibration),
-    async analyze(image) {
-      const decoded = await decodeImage(image)
-      const { faces, ms } = await pool.run({ rgb: decoded.rgb, width: decoded.width, height: decoded.height })
+    async analyze(image, caller = '') {
+      let scale = 1
+      const prepare = async () => {
+        const decoded: DecodedImage = await decodeImage(image)
+        scale = decoded.scale
+        return { rgb: decoded.rgb, width: decoded.width, height: decoded.height }
+      }
+      const { faces, ms } = await pool.run({ caller, pixels: imagePixels(image), prepare })
       options.onInference?.(ms)
       const detected: DetectedFace[] = []
       for (const face of faces) {
         if (face.embedding.length !== spec.dimensions) throw new Error(`${spec.name}: embedding of length ${face.embedding.length}, expected ${spec.dimensions}`)
         const embedding = l2Normalise(face.embedding)
         if (!embedding) continue // a degenerate descriptor cannot be matched: treat as no face
-        const s = decoded.scale
-        const box = { x: face.box.x * s, y: face.box.y * s, width: face.box.width * s, height: face.box.height * s }
+        const box = { x: face.box.x * scale, y: face.box.y * scale, width: face.box.width * scale, height: face.box.height * scale }
         detected.push({ box, detectorScore: face.detectorScore, quality: faceQuality(face, box), embedding })
       }
       return detected.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)
     },
+    stats: () => pool.stats(),
     close: () => pool.close(),
   }
 }

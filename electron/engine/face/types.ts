@@ -1,3 +1,5 @@
+import type { PoolStats } from './pool'
+
 /**
  * The face plugin contract between the engine's HTTP layer and its recognition models.
  * A plugin turns image bytes into detected faces with L2-normalised embeddings, and maps the
@@ -30,9 +32,13 @@ export interface FacePlugin {
   score(similarity: number): number
   /**
    * Decodes a JPEG/PNG and returns every face found, largest first. Rejects with FaceImageError
-   * when the bytes cannot be decoded as an image.
+   * when the bytes cannot be decoded as an image, and with OverloadError (face/overload.ts) when
+   * too much work is waiting. `caller` is the scheduling key: waiting images are served
+   * round-robin per caller.
    */
-  analyze(image: Uint8Array): Promise<DetectedFace[]>
+  analyze(image: Uint8Array, caller?: string): Promise<DetectedFace[]>
+  /** The workers' current load (see face/pool.ts). */
+  stats(): PoolStats
   /** Stops the plugin's workers. */
   close(): Promise<void>
 }
@@ -55,4 +61,10 @@ export interface FacePluginOptions {
    * the benchmarks set the pipeline's wall time against it (test/bench/sections/pipeline.ts).
    */
   onInference?: (ms: number) => void
+  /** A worker idle this long is retired (default 60 s); the next image starts one again. */
+  idleMs?: number
+  /** Images waiting for a worker beyond this many are refused with OverloadError (default 1000). */
+  maxQueuedJobs?: number
+  /** Pixels of unfinished images beyond this are refused with OverloadError (default 256 M). */
+  maxQueuedPixels?: number
 }

@@ -11,3 +11,6 @@ export class HttpError extends Error {
     this.code = code ?? status
   }
 }
+
+/** Too much work waiting: answered 503 with Retry-After, never 500 (raised by admission and the face workers). */
+export { OverloadError } from '../face/overload'

@@ -12,16 +12,17 @@ export interface EngineLog {
 
 /**
  * Append-only log files in <data>/logs, one rotation each (.1) past 5 MB. Callers log events,
- * never request bodies, tokens or credentials.
+ * never request bodies, tokens or credentials. The folder is made 0700 and the files 0600 (a
+ * rotation keeps its file's mode): client ids and paths are nobody else's business.
  */
 export function createEngineLog(dataDir: string): EngineLog {
   const dir = join(dataDir, 'logs')
-  mkdirSync(dir, { recursive: true })
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
   const writer = (name: string) => (line: string) => {
     const file = join(dir, name)
     try {
       if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_LOG_BYTES) renameSync(file, `${file}.1`)
-      appendFileSync(file, `${new Date().toISOString()} ${line.replace(/[\r\n]+/g, ' ')}\n`)
+      appendFileSync(file, `${new Date().toISOString()} ${line.replace(/[\r\n]+/g, ' ')}\n`, { mode: 0o600 })
     } catch {
       // A full disk must not take the engine down with it.
     }

@@ -1,109 +1,108 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import multipart from '@fastify/multipart'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import {
+  biometricInfosRecord,
+  createTemplateRecord,
+  enrollRecord,
+  faceMatchRecord,
+  identifyRecord,
+  templateTypesRecord,
+  verifyRecord,
+} from '../../shared/api-models'
+import {
+  createTemplateRequest,
+  enrollRequest,
+  identifyRequest,
+  personIdParams,
+  personTypeContextParams,
+  personTypeParams,
+  pluginParams,
+  verifyRequest,
+} from '../../shared/api-requests'
 import { checkImage, MATCH_IMAGE_LIMITS } from '../../shared/image-limits'
-import { requireBearer } from '../auth/guard'
-import { MAX_SAMPLES } from '../bio/biometrics'
 import { faceMatch, identify, verify } from '../bio/matching'
 import type { EngineContext } from '../context'
 import { HttpError } from '../http/errors'
-import { bioPersonId, parse, templateContext, templateType } from '../http/params'
+import { BODY_LIMITS } from '../http/limits'
+import type { EngineApp } from '../http/zod-provider'
 import { createZip } from '../logs/zip'
 
 export const BIOENGINE_PREFIX = '/bioengine'
-const MAX_INPUTS = 100
 
-const enrollBody = z.object({
-  templateType,
-  templateContext,
-  samples: z.array(z.string()).max(MAX_SAMPLES).optional(),
-  template: z.string().optional(),
-})
-const createBody = z.object({ templateType, samples: z.array(z.string()).min(1).max(MAX_SAMPLES) })
-const identifyBody = z.object({ identifyInputs: z.array(z.unknown()).min(1).max(MAX_INPUTS) })
-const verifyBody = z.object({ verifyInputs: z.array(z.unknown()).min(1).max(MAX_INPUTS) })
-
-type PersonParams = { personid: string; templatetype?: string; templatecontext?: string }
+const bearer = { auth: 'bearer' } as const
+const withSamples = { config: bearer, bodyLimit: BODY_LIMITS.samples }
+const deleted = { response: { 200: z.object({}) } }
 
 /** The BioEngine (reference §4.4), registered under /bioengine. Every call but /match needs a JWT. */
-export async function bioEngineRoutes(app: FastifyInstance, ctx: EngineContext): Promise<void> {
+export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext): Promise<void> {
   const { bio } = ctx
-  await app.register(multipart, { limits: { fileSize: MATCH_IMAGE_LIMITS.maxBytes, files: 2, fields: 0, parts: 3 } })
+  await app.register(multipart, { limits: { fileSize: MATCH_IMAGE_LIMITS.maxBytes, files: 2, fields: 0, parts: 3, fieldNameSize: 100, headerPairs: 100 } })
 
-  app.addHook('preHandler', async (request) => {
-    if (request.routeOptions.url === `${BIOENGINE_PREFIX}/match`) return // Simple Face Match is open
-    await requireBearer(request, ctx.tokens)
-  })
-
-  const personParams = (params: PersonParams) => ({
-    personId: parse(bioPersonId, params.personid, 'personid'),
-    templateType: params.templatetype === undefined ? undefined : parse(templateType, params.templatetype, 'templatetype'),
-    templateContext: params.templatecontext === undefined ? undefined : parse(templateContext, params.templatecontext, 'templatecontext'),
-  })
-
-  app.get('/logs', async (_request, reply) => {
+  app.get('/logs', { config: bearer }, async (_request, reply) => {
     const files = ['engine.log', 'engine.log.1', 'plugins.log', 'plugins.log.1'].filter((name) => existsSync(join(ctx.log.dir, name)))
     const zip = createZip(files.map((name) => ({ name, data: readFileSync(join(ctx.log.dir, name)) })))
     return reply.type('application/zip').header('Content-Disposition', 'attachment; filename="bioengine-logs.zip"').send(zip)
   })
 
-  app.get('/template-types', async () => ({ templateTypes: bio.templateTypes() }))
+  app.get('/template-types', { config: bearer, schema: { response: { 200: templateTypesRecord } } }, async () => ({ templateTypes: bio.templateTypes() }))
 
-  app.post<{ Params: PersonParams }>('/persons/:personid/biometrics', async (request, reply) => {
-    const { personId } = personParams(request.params)
-    const body = parse(enrollBody, request.body, 'body')
-    const result = await bio.enroll(personId, body)
-    ctx.log.engine(`enrolled ${body.templateType}/${body.templateContext} for ${personId}`)
-    return reply.code(201).send(result)
-  })
+  app.post(
+    '/persons/:personid/biometrics',
+    { ...withSamples, schema: { params: personIdParams, body: enrollRequest, response: { 201: enrollRecord } } },
+    async (request, reply) => {
+      const { personid } = request.params
+      const result = await bio.enroll(personid, request.body, request.caller)
+      ctx.log.engine(`enrolled ${request.body.templateType}/${request.body.templateContext} for ${personid}`)
+      return reply.code(201).send(result)
+    },
+  )
 
-  app.post('/biometrics', async (request, reply) => {
-    const body = parse(createBody, request.body, 'body')
-    return reply.code(201).send(await bio.create(body.templateType, body.samples))
-  })
+  app.post('/biometrics', { ...withSamples, schema: { body: createTemplateRequest, response: { 201: createTemplateRecord } } }, async (request, reply) =>
+    reply.code(201).send(await bio.create(request.body.templateType, request.body.samples, request.caller)),
+  )
 
-  app.get<{ Params: PersonParams }>('/persons/:personid/biometrics', async (request) => {
-    const { personId } = personParams(request.params)
-    return { biometricInfos: bio.infos(personId) }
-  })
+  app.get('/persons/:personid/biometrics', { config: bearer, schema: { params: personIdParams, response: { 200: biometricInfosRecord } } }, async (request) => ({
+    biometricInfos: bio.infos(request.params.personid),
+  }))
 
-  app.get<{ Params: PersonParams }>('/persons/:personid/biometrics/:templatetype', async (request) => {
-    const { personId, templateType: type } = personParams(request.params)
-    return { biometricInfos: bio.infos(personId, type) }
-  })
+  app.get('/persons/:personid/biometrics/:templatetype', { config: bearer, schema: { params: personTypeParams, response: { 200: biometricInfosRecord } } }, async (request) => ({
+    biometricInfos: bio.infos(request.params.personid, request.params.templatetype),
+  }))
 
-  const remove = async (request: FastifyRequest<{ Params: PersonParams }>) => {
-    const { personId, templateType: type, templateContext: context } = personParams(request.params)
-    bio.delete(personId, type, context)
+  const remove = async (request: FastifyRequest<{ Params: { personid: string; templatetype?: string; templatecontext?: string } }>) => {
+    bio.delete(request.params.personid, request.params.templatetype, request.params.templatecontext)
     return {}
   }
-  app.delete<{ Params: PersonParams }>('/persons/:personid/biometrics', remove)
-  app.delete<{ Params: PersonParams }>('/persons/:personid/biometrics/:templatetype', remove)
-  app.delete<{ Params: PersonParams }>('/persons/:personid/biometrics/:templatetype/:templatecontext', remove)
+  app.delete('/persons/:personid/biometrics', { config: bearer, schema: { params: personIdParams, ...deleted } }, remove)
+  app.delete('/persons/:personid/biometrics/:templatetype', { config: bearer, schema: { params: personTypeParams, ...deleted } }, remove)
+  app.delete('/persons/:personid/biometrics/:templatetype/:templatecontext', { config: bearer, schema: { params: personTypeContextParams, ...deleted } }, remove)
 
-  app.post('/identify', async (request) => identify(bio, parse(identifyBody, request.body, 'body').identifyInputs))
+  app.post('/identify', { ...withSamples, schema: { body: identifyRequest, response: { 200: identifyRecord } } }, async (request) =>
+    identify(bio, request.body.identifyInputs, request.caller),
+  )
 
-  app.post<{ Params: PersonParams }>('/persons/:personid/verify', async (request) => {
-    const { personId } = personParams(request.params)
-    return verify(bio, personId, parse(verifyBody, request.body, 'body').verifyInputs)
-  })
+  app.post('/persons/:personid/verify', { ...withSamples, schema: { params: personIdParams, body: verifyRequest, response: { 200: verifyRecord } } }, async (request) =>
+    verify(bio, request.params.personid, request.body.verifyInputs, request.caller),
+  )
 
-  app.post('/match', async (request) => {
+  // Simple Face Match is open (reference §4.4); its multipart limits bound the body.
+  app.post('/match', { config: { auth: 'none' }, schema: { response: { 200: faceMatchRecord } } }, async (request) => {
     if (!request.isMultipart()) throw new HttpError(400, 'Send the two images as multipart/form-data fields Image1 and Image2.')
     const images = await readMatchImages(request)
     const [plugin] = bio.plugins
     if (!plugin) throw new HttpError(500, 'No face plugin is installed.')
-    return faceMatch(plugin, images.Image1, images.Image2)
+    return faceMatch(plugin, images.Image1, images.Image2, request.caller)
   })
 
-  app.post('/createcache', async (_request, reply) => {
+  app.post('/createcache', { config: bearer }, async (_request, reply) => {
     bio.rebuildCaches()
     return reply.code(201).send()
   })
 
-  app.post<{ Params: { pluginName: string } }>('/createplugincache/:pluginName', async (request, reply) => {
+  app.post('/createplugincache/:pluginName', { config: bearer, schema: { params: pluginParams } }, async (request, reply) => {
     bio.rebuildCaches(request.params.pluginName)
     return reply.code(201).send()
   })

@@ -1,107 +1,98 @@
-import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { algorithmRecord, appAssociationRecord, tenantRecord } from '../../shared/api-models'
+import { code, licenseRequest, tenantCode, tenantUpdateRequest } from '../../shared/api-requests'
 import type { EngineContext } from '../context'
 import { HttpError } from '../http/errors'
-import { code, parse, tenantCode } from '../http/params'
+import type { EngineApp } from '../http/zod-provider'
 import type { LicenseData } from '../store/tenants'
 
-const tenantBody = z.object({
-  name: z.string().min(1).max(200),
-  code: tenantCode,
-  maxIdentities: z.number().int().min(0).max(100_000_000),
-  defaultPostBack: z.string().max(2048).nullable().optional(),
-})
-const licenseFields = z.object({
-  info: z.string().max(2000).nullable().optional(),
-  maxIdentities: z.number().int().min(0).max(100_000_000).nullable().optional(),
-  expireDate: z.number().int().min(0).nullable().optional(),
-})
-// The reference sends licenseData's fields as the body; a body wrapped in { licenseData } is accepted too.
-const licenseBody = z.union([z.object({ licenseData: licenseFields }).strict(), licenseFields.strict()])
+const tenantParams = z.object({ tenant: tenantCode })
+const appParams = tenantParams.extend({ app: code })
+const algParams = tenantParams.extend({ alg: code })
+const livenessParams = algParams.extend({ liveness: code })
+const admin = { auth: 'tenant-admin' } as const
 
 /** Tenant calls of the person server (reference §4.3), apart from the tenant-person ones. */
-export function tenantRoutes(app: FastifyInstance, ctx: EngineContext): void {
+export function tenantRoutes(app: EngineApp, ctx: EngineContext): void {
   const { tenants } = ctx
-  const tenantOf = (raw: unknown) => {
-    const value = parse(tenantCode, raw, 'tenant code')
+  const tenantOf = (value: string) => {
     const tenant = tenants.get(value)
     if (!tenant) throw new HttpError(404, `There is no tenant ${value}.`)
     return tenant
   }
 
-  app.get<{ Params: { tenant: string } }>('/v2/gmiserver/tenant/:tenant', async (request) => tenantOf(request.params.tenant))
+  app.get('/v2/gmiserver/tenant/:tenant', { config: admin, schema: { params: tenantParams, response: { 200: tenantRecord } } }, async (request) =>
+    tenantOf(request.params.tenant),
+  )
 
   // Updates the tenant, or creates it when it does not exist yet (201).
-  app.put<{ Params: { tenant: string } }>('/v1/tenant/:tenant', async (request, reply) => {
-    const codeValue = parse(tenantCode, request.params.tenant, 'tenant code')
-    const body = parse(tenantBody, request.body, 'body')
-    if (body.code !== codeValue) throw new HttpError(400, `The body's code ${body.code} does not match the path's ${codeValue}.`)
-    const created = tenants.upsert(codeValue, { name: body.name, maxIdentities: body.maxIdentities, defaultPostBack: body.defaultPostBack ?? null })
-    return reply.code(created ? 201 : 200).send(tenants.get(codeValue))
-  })
+  app.put(
+    '/v1/tenant/:tenant',
+    { config: admin, schema: { params: tenantParams, body: tenantUpdateRequest, response: { 200: tenantRecord, 201: tenantRecord } } },
+    async (request, reply) => {
+      const { params, body } = request
+      if (body.code !== params.tenant) throw new HttpError(400, `The body's code ${body.code} does not match the path's ${params.tenant}.`)
+      const created = tenants.upsert(params.tenant, { name: body.name, maxIdentities: body.maxIdentities, defaultPostBack: body.defaultPostBack ?? null })
+      return reply.code(created ? 201 : 200).send(tenants.get(params.tenant)!)
+    },
+  )
 
-  app.get<{ Params: { tenant: string } }>('/v2/gmiserver/tenant/:tenant/app', async (request) => tenantOf(request.params.tenant).apps)
+  app.get('/v2/gmiserver/tenant/:tenant/app', { config: admin, schema: { params: tenantParams, response: { 200: z.array(appAssociationRecord) } } }, async (request) =>
+    tenantOf(request.params.tenant).apps,
+  )
 
-  app.get<{ Params: { tenant: string; app: string } }>('/v2/gmiserver/tenant/:tenant/app/:app', async (request) => {
+  app.get('/v2/gmiserver/tenant/:tenant/app/:app', { config: admin, schema: { params: appParams, response: { 200: appAssociationRecord } } }, async (request) => {
     const tenant = tenantOf(request.params.tenant)
-    const appCode = parse(code, request.params.app, 'app code')
-    const found = tenant.apps.find((a) => a.code === appCode)
-    if (!found) throw new HttpError(404, `App ${appCode} is not associated with tenant ${tenant.code}.`)
+    const found = tenant.apps.find((a) => a.code === request.params.app)
+    if (!found) throw new HttpError(404, `App ${request.params.app} is not associated with tenant ${tenant.code}.`)
     return found
   })
 
-  app.put<{ Params: { tenant: string; app: string } }>('/v2/gmiserver/tenant/:tenant/app/:app', async (request) => {
+  app.put('/v2/gmiserver/tenant/:tenant/app/:app', { config: admin, schema: { params: appParams, response: { 200: appAssociationRecord } } }, async (request) => {
     const tenant = tenantOf(request.params.tenant)
-    const appCode = parse(code, request.params.app, 'app code')
-    tenants.associateApp(tenant.code, appCode)
-    return tenants.apps(tenant.code).find((a) => a.code === appCode)
+    tenants.associateApp(tenant.code, request.params.app)
+    return tenants.apps(tenant.code).find((a) => a.code === request.params.app)!
   })
 
-  app.delete<{ Params: { tenant: string; app: string } }>('/v2/gmiserver/tenant/:tenant/app/:app', async (request, reply) => {
+  app.delete('/v2/gmiserver/tenant/:tenant/app/:app', { config: admin, schema: { params: appParams } }, async (request, reply) => {
     const tenant = tenantOf(request.params.tenant)
-    const appCode = parse(code, request.params.app, 'app code')
-    if (!tenants.disassociateApp(tenant.code, appCode)) throw new HttpError(404, `App ${appCode} is not associated with tenant ${tenant.code}.`)
+    if (!tenants.disassociateApp(tenant.code, request.params.app)) throw new HttpError(404, `App ${request.params.app} is not associated with tenant ${tenant.code}.`)
     return reply.code(204).send()
   })
 
   const algPath = '/v2/gmiserver/tenant/:tenant/svrgrp/main/alg/:alg'
-  type AlgParams = { tenant: string; alg: string }
 
-  app.put<{ Params: AlgParams }>(algPath, async (request) => {
+  app.put(algPath, { config: admin, schema: { params: algParams, body: licenseRequest, response: { 200: algorithmRecord } } }, async (request) => {
     const tenant = tenantOf(request.params.tenant)
-    const alg = parse(code, request.params.alg, 'algorithm code')
-    const body = parse(licenseBody, request.body ?? {}, 'licenseData')
-    const fields = 'licenseData' in body ? body.licenseData : body
+    const fields = request.body
     const license: LicenseData = { info: fields.info ?? null, maxIdentities: fields.maxIdentities ?? null, expireDate: fields.expireDate ?? null }
-    tenants.associateAlgorithm(tenant.code, alg, license)
-    return tenants.algorithms(tenant.code).find((a) => a.code === alg)
+    tenants.associateAlgorithm(tenant.code, request.params.alg, license)
+    return tenants.algorithms(tenant.code).find((a) => a.code === request.params.alg)!
   })
 
-  app.delete<{ Params: AlgParams }>(algPath, async (request, reply) => {
+  app.delete(algPath, { config: admin, schema: { params: algParams } }, async (request, reply) => {
     const tenant = tenantOf(request.params.tenant)
-    const alg = parse(code, request.params.alg, 'algorithm code')
-    if (!tenants.disassociateAlgorithm(tenant.code, alg)) throw new HttpError(404, `Algorithm ${alg} is not associated with tenant ${tenant.code}.`)
+    if (!tenants.disassociateAlgorithm(tenant.code, request.params.alg)) throw new HttpError(404, `Algorithm ${request.params.alg} is not associated with tenant ${tenant.code}.`)
     return reply.code(204).send()
   })
 
-  type LivenessParams = AlgParams & { liveness: string }
-  const algorithmOf = (params: AlgParams) => {
+  const algorithmOf = (params: { tenant: string; alg: string }) => {
     const tenant = tenantOf(params.tenant)
-    const alg = parse(code, params.alg, 'algorithm code')
-    if (!tenant.algorithms.some((a) => a.code === alg)) throw new HttpError(404, `Algorithm ${alg} is not associated with tenant ${tenant.code}.`)
-    return { tenant, alg }
+    if (!tenant.algorithms.some((a) => a.code === params.alg)) throw new HttpError(404, `Algorithm ${params.alg} is not associated with tenant ${tenant.code}.`)
+    return { tenant, alg: params.alg }
   }
 
-  app.put<{ Params: LivenessParams }>(`${algPath}/liveness/:liveness`, async (request) => {
+  app.put(`${algPath}/liveness/:liveness`, { config: admin, schema: { params: livenessParams, response: { 200: algorithmRecord } } }, async (request) => {
     const { tenant, alg } = algorithmOf(request.params)
-    tenants.associateLiveness(tenant.code, alg, parse(code, request.params.liveness, 'liveness code'))
-    return tenants.algorithms(tenant.code).find((a) => a.code === alg)
+    tenants.associateLiveness(tenant.code, alg, request.params.liveness)
+    return tenants.algorithms(tenant.code).find((a) => a.code === alg)!
   })
 
-  app.delete<{ Params: LivenessParams }>(`${algPath}/liveness/:liveness`, async (request, reply) => {
+  app.delete(`${algPath}/liveness/:liveness`, { config: admin, schema: { params: livenessParams } }, async (request, reply) => {
     const { tenant, alg } = algorithmOf(request.params)
-    const liveness = parse(code, request.params.liveness, 'liveness code')
-    if (!tenants.disassociateLiveness(tenant.code, alg, liveness)) throw new HttpError(404, `Liveness ${liveness} is not associated with ${alg}.`)
+    if (!tenants.disassociateLiveness(tenant.code, alg, request.params.liveness)) {
+      throw new HttpError(404, `Liveness ${request.params.liveness} is not associated with ${alg}.`)
+    }
     return reply.code(204).send()
   })
 }

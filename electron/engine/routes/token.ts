@@ -1,40 +1,53 @@
-import type { FastifyInstance } from 'fastify'
+import { tokenParams } from '../../shared/api-requests'
+import { tokenErrorRecord, tokenRecord } from '../../shared/api-models'
+import { clientAuthRefusal, createClientAuth } from '../auth/client-auth'
 import { basicCredentials } from '../auth/guard'
 import type { EngineContext } from '../context'
+import type { EngineApp } from '../http/zod-provider'
 import { SCOPE_TENANT_ADMIN } from '../store/clients'
 
 /**
  * POST /v2/oauth2/oauth/token — OAuth2 client credentials (reference §4.1, §5). grant_type and
  * scope come from the query (as the reference sends them) or the form body; errors follow RFC 6749.
  */
-export function tokenRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  app.post('/v2/oauth2/oauth/token', async (request, reply) => {
-    const query = request.query as Record<string, string | undefined>
-    const form = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>
-    const field = (name: string) => query[name] ?? (typeof form[name] === 'string' ? (form[name] as string) : undefined)
+export const TOKEN_PATH = '/v2/oauth2/oauth/token'
 
-    const credentials = basicCredentials(request.headers.authorization)
-    const scopes = credentials ? ctx.clients.verify(credentials.clientId, credentials.secret) : null
-    if (!credentials || !scopes) {
-      ctx.log.engine(`token refused: bad client credentials${credentials ? ` for client ${credentials.clientId}` : ''}`)
+export function tokenRoutes(app: EngineApp, ctx: EngineContext): void {
+  // One per engine: its back-off and hashing bound cover every token call.
+  const clientAuth = createClientAuth(ctx.clients, { log: ctx.log.engine })
+  app.post(
+    TOKEN_PATH,
+    {
+      config: { auth: 'basic' },
+      schema: {
+        querystring: tokenParams,
+        body: tokenParams.nullish(),
+        response: { 200: tokenRecord, 400: tokenErrorRecord, 401: tokenErrorRecord, 429: tokenErrorRecord, 503: tokenErrorRecord },
+      },
+    },
+    async (request, reply) => {
+      const field = (name: keyof typeof request.query) => request.query[name] ?? request.body?.[name]
+      const credentials = basicCredentials(request.headers.authorization)
+      const auth = await clientAuth.authenticate(credentials, request.ip)
+      if (!auth.ok) {
+        if (auth.status === 401) ctx.log.engine(`token refused: bad client credentials${credentials ? ` for client ${credentials.clientId}` : ''}`)
+        const refusal = clientAuthRefusal(auth)
+        return reply.code(refusal.status).headers(refusal.headers).send(refusal.body)
+      }
+      const { scopes } = auth
+      if (field('grant_type') !== 'client_credentials') {
+        return reply.code(400).send({ error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials.' })
+      }
+      const requested = (field('scope') ?? SCOPE_TENANT_ADMIN).split(' ').filter(Boolean)
+      if (requested.length === 0 || !requested.every((s) => scopes.includes(s))) {
+        return reply.code(400).send({ error: 'invalid_scope', error_description: `This client may request: ${scopes.join(' ')}.` })
+      }
+      const { token, expiresIn } = await ctx.tokens.issue({ clientId: auth.clientId, scopes: requested })
+      ctx.log.engine(`token issued to client ${auth.clientId}`)
       return reply
-        .code(401)
-        .header('WWW-Authenticate', 'Basic realm="person-server"')
-        .send({ error: 'invalid_client', error_description: 'Client authentication failed.' })
-    }
-    const grantType = field('grant_type')
-    if (grantType !== 'client_credentials') {
-      return reply.code(400).send({ error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials.' })
-    }
-    const requested = (field('scope') ?? SCOPE_TENANT_ADMIN).split(' ').filter(Boolean)
-    if (requested.length === 0 || !requested.every((s) => scopes.includes(s))) {
-      return reply.code(400).send({ error: 'invalid_scope', error_description: `This client may request: ${scopes.join(' ')}.` })
-    }
-    const { token, expiresIn } = await ctx.tokens.issue({ clientId: credentials.clientId, scopes: requested })
-    ctx.log.engine(`token issued to client ${credentials.clientId}`)
-    return reply
-      .header('Cache-Control', 'no-store')
-      .header('Pragma', 'no-cache')
-      .send({ access_token: token, token_type: 'bearer', expires_in: expiresIn, scope: requested.join(' ') })
-  })
+        .header('Cache-Control', 'no-store')
+        .header('Pragma', 'no-cache')
+        .send({ access_token: token, token_type: 'bearer', expires_in: expiresIn, scope: requested.join(' ') })
+    },
+  )
 }

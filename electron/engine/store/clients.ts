@@ -1,35 +1,60 @@
-import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto'
+import { randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto'
 import type { Db } from './database'
 
 export const SCOPE_TENANT_ADMIN = 'SCOPE_TENANT_ADMIN'
 
+/**
+ * Every stored hash is scrypt at node's defaults (N=2^14, r=8, p=1: about 16 MB and tens of
+ * milliseconds a try) over a 16-byte salt, 32 bytes long. Changing them would strand those hashes.
+ */
+const KEY_LENGTH = 32
+const SALT_LENGTH = 16
+
+/** Derives the stored form of a secret. */
+export type DeriveKey = (secret: string, salt: Buffer) => Promise<Buffer>
+
+/** scrypt in libuv's thread pool: the event loop keeps serving while it runs. */
+export const scryptKey: DeriveKey = (secret, salt) =>
+  new Promise((resolve, reject) => scrypt(secret, salt, KEY_LENGTH, (error, key) => (error ? reject(error) : resolve(key))))
+
 /** OAuth2 clients of the person server; secrets are kept only as scrypt hashes. */
 export class ClientStore {
-  constructor(private readonly db: Db) {}
+  // What an unknown id is checked against: the same scrypt as a known id, and never a match.
+  private readonly decoySalt = randomBytes(SALT_LENGTH)
+  private readonly decoyHash = randomBytes(KEY_LENGTH)
 
-  /** Creates the client, or resets its secret and scope if it exists (the --client-id flags). */
+  /** `derive` runs once per verify, whichever the id; tests count or hold it. */
+  constructor(
+    private readonly db: Db,
+    readonly derive: DeriveKey = scryptKey,
+  ) {}
+
+  /**
+   * Creates the client, or resets its secret and scope if it exists (the --client-id flags).
+   * Hashes synchronously: it runs at start-up, never on a request.
+   */
   ensure(clientId: string, secret: string, scope = SCOPE_TENANT_ADMIN): void {
-    const salt = randomBytes(16)
+    const salt = randomBytes(SALT_LENGTH)
     this.db
       .prepare(
         `INSERT INTO oauth_clients (client_id, secret_hash, salt, scope, created) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT(client_id) DO UPDATE SET secret_hash = excluded.secret_hash, salt = excluded.salt, scope = excluded.scope`,
       )
-      .run(clientId, hash(secret, salt), salt, scope, Date.now())
+      .run(clientId, scryptSync(secret, salt, KEY_LENGTH), salt, scope, Date.now())
   }
 
-  /** The client's scopes when the secret is right, else null. */
-  verify(clientId: string, secret: string): string[] | null {
+  /** Whether the client exists (no secret involved: for bookkeeping, never for an answer). */
+  has(clientId: string): boolean {
+    return this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM oauth_clients WHERE client_id = ?').get(clientId) !== undefined
+  }
+
+  /** The client's scopes when the secret is right, else null. Exactly one scrypt, known id or not. */
+  async verify(clientId: string, secret: string): Promise<string[] | null> {
     const row = this.db
       .prepare<[string], { secret_hash: Buffer; salt: Buffer; scope: string }>('SELECT secret_hash, salt, scope FROM oauth_clients WHERE client_id = ?')
       .get(clientId)
-    // Hash even for unknown clients so timing does not reveal which client ids exist.
-    const expected = row?.secret_hash ?? hash('', Buffer.alloc(16))
-    const given = hash(secret, row?.salt ?? Buffer.alloc(16))
-    return row && timingSafeEqual(expected, given) ? row.scope.split(' ') : null
+    const given = await this.derive(secret, row?.salt ?? this.decoySalt)
+    const expected = row?.secret_hash ?? this.decoyHash
+    return row && given.length === expected.length && timingSafeEqual(given, expected) ? row.scope.split(' ') : null
   }
-}
-
-function hash(secret: string, salt: Buffer): Buffer {
-  return scryptSync(secret, salt, 32)
 }

@@ -6,7 +6,7 @@ export type Db = Database.Database
  * Schema migrations, applied in order inside one transaction each; PRAGMA user_version records
  * how many have run. Never edit a shipped migration: add a new one.
  */
-const migrations: string[] = [
+export const migrations: readonly string[] = [
   `
   CREATE TABLE signing_keys (
     kid TEXT PRIMARY KEY,
@@ -74,6 +74,30 @@ const migrations: string[] = [
     created INTEGER NOT NULL,
     PRIMARY KEY (person_id, template_type, template_context)
   );
+  CREATE INDEX templates_by_type ON templates(template_type);
+  `,
+  // 2: BioEngine person ids are case-insensitive (store/person-id.ts). Existing ids are lower-cased;
+  // where case variants of one id held the same (type, context), the newest template is kept. The
+  // column becomes COLLATE NOCASE, so no case variant can be stored beside its canonical form. One
+  // sort, not a lookup per row: a store of 100k templates migrates in seconds.
+  `
+  CREATE TABLE templates_nocase (
+    person_id TEXT NOT NULL COLLATE NOCASE,
+    template_type TEXT NOT NULL,
+    template_context TEXT NOT NULL,
+    data BLOB NOT NULL,
+    size INTEGER NOT NULL,
+    created INTEGER NOT NULL,
+    PRIMARY KEY (person_id, template_type, template_context)
+  );
+  INSERT INTO templates_nocase (person_id, template_type, template_context, data, size, created)
+    SELECT person_id, template_type, template_context, data, size, created FROM (
+      SELECT lower(person_id) AS person_id, template_type, template_context, data, size, created,
+        row_number() OVER (PARTITION BY lower(person_id), template_type, template_context ORDER BY created DESC, rowid DESC) AS newest
+      FROM templates
+    ) WHERE newest = 1;
+  DROP TABLE templates;
+  ALTER TABLE templates_nocase RENAME TO templates;
   CREATE INDEX templates_by_type ON templates(template_type);
   `,
 ]

@@ -16,14 +16,16 @@ export const DEFAULT_PAGE_SIZE = 20
 export const MAX_PAGE_SIZE = 100
 
 /** Sortable fields and the SQL column each maps to. */
-const sortColumns: Record<string, string> = { userId: 'p.user_id', uuid: 'p.uuid', deviceId: 'p.device_id', created: 'p.created', modified: 'p.modified' }
+const sortColumns = new Map<string, string>(Object.entries({ userId: 'p.user_id', uuid: 'p.uuid', deviceId: 'p.device_id', created: 'p.created', modified: 'p.modified' }))
 
-/** Fields `notEmpty` accepts, each as a SQL condition. */
-const notEmptyConditions: Record<string, string> = {
-  deviceId: "p.device_id IS NOT NULL AND p.device_id <> ''",
-  templates: 'EXISTS (SELECT 1 FROM templates t WHERE t.person_id = p.uuid OR t.person_id = p.user_id)',
-  tenants: 'EXISTS (SELECT 1 FROM tenant_persons tp2 WHERE tp2.person_uuid = p.uuid)',
-}
+/** Fields `notEmpty` accepts, each as a SQL condition (Maps: a name like `constructor` must not find Object's). */
+const notEmptyConditions = new Map<string, string>(
+  Object.entries({
+    deviceId: "p.device_id IS NOT NULL AND p.device_id <> ''",
+    templates: 'EXISTS (SELECT 1 FROM templates t WHERE t.person_id = p.uuid OR t.person_id = p.user_id)',
+    tenants: 'EXISTS (SELECT 1 FROM tenant_persons tp2 WHERE tp2.person_uuid = p.uuid)',
+  }),
+)
 
 export interface ListSql {
   where: string[]
@@ -50,16 +52,16 @@ export function listSql(query: ListQuery): ListSql {
     params.push(like, like, `${query.find.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
   }
   if (query.notEmpty !== undefined) {
-    const condition = notEmptyConditions[query.notEmpty]
-    if (!condition) throw new HttpError(400, `notEmpty must be one of ${Object.keys(notEmptyConditions).join(', ')}.`)
+    const condition = notEmptyConditions.get(query.notEmpty)
+    if (!condition) throw new HttpError(400, `notEmpty must be one of ${[...notEmptyConditions.keys()].join(', ')}.`)
     where.push(condition)
   }
 
   let orderBy = 'p.user_id ASC'
   if (query.sort !== undefined && query.sort !== '') {
     const match = /^([+-]?)(\w+)$/.exec(query.sort.replace(/^ /, '+')) // a bare '+' arrives as a space
-    const column = match ? sortColumns[match[2]!] : undefined
-    if (!match || !column) throw new HttpError(400, `sort must be a field name prefixed with + or -: one of ${Object.keys(sortColumns).join(', ')}.`)
+    const column = match ? sortColumns.get(match[2]!) : undefined
+    if (!match || !column) throw new HttpError(400, `sort must be a field name prefixed with + or -: one of ${[...sortColumns.keys()].join(', ')}.`)
     orderBy = `${column} ${match[1] === '-' ? 'DESC' : 'ASC'}, p.uuid ASC`
   }
   return { where, params, orderBy, limit: pageSize, offset: pageNo * pageSize, pageNo, pageSize }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Db } from './database'
+import { canonicalPersonId } from './person-id'
 import { listSql, toPage, type ListQuery, type Page } from './paging'
 
 /**
@@ -29,7 +30,10 @@ export function toPerson(row: PersonRow): Person {
   return { id: row.uuid, uuid: row.uuid, userId: row.user_id, deviceId: row.device_id, created: row.created, modified: row.modified }
 }
 
-/** BioEngine templates belong to a person when their personid is the person's UUID or userId. */
+/**
+ * BioEngine templates belong to a person when their personid is the person's UUID or userId, in any
+ * case: templates.person_id is COLLATE NOCASE, and as the left operand its collation applies.
+ */
 export const templatesOfPerson = '(t.person_id = p.uuid OR t.person_id = p.user_id)'
 
 export class PersonStore {
@@ -50,9 +54,9 @@ export class PersonStore {
     return row ? toPerson(row) : null
   }
 
-  /** The person whose UUID or userId is this BioEngine personid, if any. */
+  /** The person whose UUID or userId is this BioEngine personid, in any case, if any. */
   byBioPersonId(personId: string): Person | null {
-    return this.byUuid(personId) ?? this.byUserId(personId)
+    return this.byUuid(canonicalPersonId(personId)) ?? this.byUserId(personId)
   }
 
   insert(userId: string, deviceId: string | null): Person {
@@ -68,7 +72,7 @@ export class PersonStore {
   /** Deletes the person, their tenant associations (cascade) and their biometric templates. */
   delete(person: Person): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM templates WHERE person_id = ? OR person_id = ?').run(person.uuid, person.userId)
+      this.db.prepare('DELETE FROM templates WHERE person_id = ? OR person_id = ?').run(canonicalPersonId(person.uuid), canonicalPersonId(person.userId))
       this.db.prepare('DELETE FROM persons WHERE uuid = ?').run(person.uuid)
     })()
   }

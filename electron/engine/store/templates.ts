@@ -1,4 +1,5 @@
 import type { Db } from './database'
+import { canonicalPersonId } from './person-id'
 import type { Sealer } from './sealer'
 
 export interface StoredTemplate {
@@ -28,14 +29,24 @@ interface Row {
   created: number
 }
 
+/**
+ * Encrypted templates by (person id, type, context). Person ids are stored and looked up in their
+ * canonical form (person-id.ts); the column is COLLATE NOCASE as well (migration 2).
+ */
 export class TemplateStore {
   constructor(
     private readonly db: Db,
     private readonly sealer: Sealer,
   ) {}
 
+  /** Runs `work` in one transaction (checks and the insert they guard). */
+  atomically<T>(work: () => T): T {
+    return this.db.transaction(work)()
+  }
+
   /** Inserts or replaces the template for (person, type, context). */
   put(personId: string, templateType: string, templateContext: string, data: Buffer): BiometricInfo {
+    personId = canonicalPersonId(personId)
     const created = Date.now()
     this.db
       .prepare(
@@ -47,6 +58,7 @@ export class TemplateStore {
   }
 
   infos(personId: string, templateType?: string): BiometricInfo[] {
+    personId = canonicalPersonId(personId)
     const rows = templateType
       ? this.db
           .prepare<[string, string], Row>('SELECT * FROM templates WHERE person_id = ? AND template_type = ? ORDER BY template_type, template_context')
@@ -59,7 +71,7 @@ export class TemplateStore {
   ofPerson(personId: string, templateType: string): StoredTemplate[] {
     return this.db
       .prepare<[string, string], Row>('SELECT * FROM templates WHERE person_id = ? AND template_type = ?')
-      .all(personId, templateType)
+      .all(canonicalPersonId(personId), templateType)
       .flatMap((r) => {
         try {
           return [this.decode(r)]
@@ -86,6 +98,17 @@ export class TemplateStore {
     }
   }
 
+  /** Whether (person, type, context) holds a template. */
+  has(personId: string, templateType: string, templateContext: string): boolean {
+    const sql = 'SELECT 1 FROM templates WHERE person_id = ? AND template_type = ? AND template_context = ?'
+    return this.db.prepare<[string, string, string], unknown>(sql).get(canonicalPersonId(personId), templateType, templateContext) !== undefined
+  }
+
+  /** Templates of one person id, of every type. */
+  countOfPerson(personId: string): number {
+    return this.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM templates WHERE person_id = ?').get(canonicalPersonId(personId))!.n
+  }
+
   countOfType(templateType: string): number {
     return this.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM templates WHERE template_type = ?').get(templateType)!.n
   }
@@ -93,7 +116,7 @@ export class TemplateStore {
   /** Deletes matching templates and returns the (type, context) pairs removed. */
   delete(personId: string, templateType?: string, templateContext?: string): Array<{ templateType: string; templateContext: string }> {
     const conditions = ['person_id = ?']
-    const params: string[] = [personId]
+    const params: string[] = [canonicalPersonId(personId)]
     if (templateType !== undefined) {
       conditions.push('template_type = ?')
       params.push(templateType)

@@ -1,5 +1,6 @@
 import type { Db } from './database'
 import { listSql, toPage, type ListQuery, type Page } from './paging'
+import { canonicalPersonId } from './person-id'
 import { personColumns, templatesOfPerson, toPerson, type Person } from './persons'
 
 export interface LicenseData {
@@ -227,7 +228,7 @@ export class TenantStore {
          JOIN persons p ON p.uuid = tp.person_uuid
          WHERE a.alg_code = ? AND (p.uuid = ? OR p.user_id = ?)`,
       )
-      .all(alg, personId, personId)
+      .all(alg, canonicalPersonId(personId), personId)
       .map((r) => ({ tenantCode: r.tenant_code, info: r.info, maxIdentities: r.max_identities, expireDate: r.expire_date, enrolled: r.enrolled }))
   }
 }

@@ -13,16 +13,13 @@ import {
   type TemplateTypeInfo,
   type VerifyResponse,
 } from '../../shared/api-models'
+import type { CreateTemplateRequest, EnrollRequest, IdentifyInput, IdentifyRequest, VerifyInput, VerifyRequest } from '../../shared/api-requests'
 import { ApiError } from './api-error'
 import { HttpClient, type RequestOptions } from './http-client'
 import { withToken, type TokenProvider } from './token-provider'
 
-export interface ProbeInput {
-  templateType: string
-  sample?: string
-  template?: string
-  thresholdValue?: number
-}
+/** One identify or verify input, as the wire model has it. */
+export type ProbeInput = VerifyInput
 
 const seg = encodeURIComponent
 const json = { 'content-type': 'application/json', accept: 'application/json' }
@@ -43,12 +40,12 @@ export class BioEngineClient {
     return (await this.call('list template types', templateTypeResponseSchema, { method: 'GET', path: '/template-types' })).templateTypes
   }
 
-  enroll(personId: string, request: { templateType: string; templateContext: string; samples?: string[]; template?: string }) {
+  enroll(personId: string, request: EnrollRequest) {
     return this.call('enroll', enrollResponseSchema, { method: 'POST', path: `/persons/${seg(personId)}/biometrics`, headers: json, body: JSON.stringify(request) })
   }
 
   createTemplate(templateType: string, samples: string[]) {
-    return this.call('create template', createTemplateResponseSchema, { method: 'POST', path: '/biometrics', headers: json, body: JSON.stringify({ templateType, samples }) })
+    return this.call('create template', createTemplateResponseSchema, { method: 'POST', path: '/biometrics', headers: json, body: JSON.stringify({ templateType, samples } satisfies CreateTemplateRequest) })
   }
 
   async biometrics(personId: string, templateType?: string) {
@@ -63,12 +60,12 @@ export class BioEngineClient {
     await this.call('delete templates', z.unknown(), { method: 'DELETE', path })
   }
 
-  identify(inputs: Array<ProbeInput & { maxResults?: number }>): Promise<IdentifyResponse> {
-    return this.call('identify', identifyResponseSchema, { method: 'POST', path: '/identify', headers: json, body: JSON.stringify({ identifyInputs: inputs }) })
+  identify(inputs: IdentifyInput[]): Promise<IdentifyResponse> {
+    return this.call('identify', identifyResponseSchema, { method: 'POST', path: '/identify', headers: json, body: JSON.stringify({ identifyInputs: inputs } satisfies IdentifyRequest) })
   }
 
   verify(personId: string, inputs: ProbeInput[]): Promise<VerifyResponse> {
-    return this.call('verify', verifyResponseSchema, { method: 'POST', path: `/persons/${seg(personId)}/verify`, headers: json, body: JSON.stringify({ verifyInputs: inputs }) })
+    return this.call('verify', verifyResponseSchema, { method: 'POST', path: `/persons/${seg(personId)}/verify`, headers: json, body: JSON.stringify({ verifyInputs: inputs } satisfies VerifyRequest) })
   }
 
   /** Simple Face Match: two images as multipart Image1 and Image2 (no token needed). */

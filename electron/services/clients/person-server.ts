@@ -17,6 +17,7 @@ import {
   type TenantPerson,
 } from '../../shared/api-models'
 import type { BasicAuthEncoding } from '../../shared/settings'
+import type { CreatePersonRequest, LicenseRequest, TenantUpdateRequest } from '../../shared/api-requests'
 import { ApiError } from './api-error'
 import { HttpClient, type RequestOptions } from './http-client'
 import { TokenProvider, withToken, type IssuedToken } from './token-provider'
@@ -107,7 +108,7 @@ export class PersonServerClient {
       method: 'POST',
       path: `/v2/gmiserver/tenant/${seg(tenant)}/person`,
       headers: json,
-      body: JSON.stringify({ userId }),
+      body: JSON.stringify({ userId } satisfies CreatePersonRequest),
     })
   }
 
@@ -133,7 +134,7 @@ export class PersonServerClient {
       method: 'PUT',
       path: `/v1/tenant/${seg(tenant)}`,
       headers: json,
-      body: JSON.stringify({ ...update, code: tenant }),
+      body: JSON.stringify({ ...update, code: tenant } satisfies TenantUpdateRequest),
     })
   }
 
@@ -173,7 +174,7 @@ export class PersonServerClient {
       method: 'PUT',
       path: `/v2/gmiserver/tenant/${seg(tenant)}/svrgrp/main/alg/${seg(alg)}`,
       headers: json,
-      body: JSON.stringify({ licenseData }),
+      body: JSON.stringify({ licenseData } satisfies LicenseRequest),
     })
   }
 
