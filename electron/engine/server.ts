@@ -132,6 +132,9 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
     log(`error ${request.method} ${pathOf(request)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
   }
   if (status === 401) void reply.header('WWW-Authenticate', 'Bearer')
+  // Refused before its body was read (auth, admission, a bad multipart part): close rather than
+  // read and discard the rest, which may be 32 MB, or leave it to be taken for the next request.
+  if (!request.raw.complete) void reply.header('Connection', 'close')
   if (pathOf(request).startsWith(`${BIOENGINE_PREFIX}/`)) return reply.code(status).send({ code, message })
   // The token endpoint answers in RFC 6749 §5.2's words, whatever went wrong.
   if (pathOf(request) === TOKEN_PATH) return reply.code(status).send({ error: status === 401 ? 'invalid_client' : 'invalid_request', error_description: message })

@@ -36,13 +36,25 @@ describe('engine HTTP layer under hostile input', () => {
 
   it('refuses an unauthenticated 32 MB body with 401 before reading it', async () => {
     for (const path of ['/bioengine/identify', `/v2/gmiserver/tenant/${TEST_TENANT}/person`]) {
-      const { socket, received } = await rawSocket(t.url)
+      const { socket, received, closed } = await rawSocket(t.url)
       socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${32 * MB - 1}\r\n\r\n`)
       socket.write('['.repeat(64 * 1024)) // the first 64 KB of a deeply nested array; the rest never comes
       await until(() => received().includes('\r\n\r\n'))
       expect(received()).toMatch(/^HTTP\/1\.1 401 /)
-      socket.destroy()
+      expect(received()).toMatch(/\r\nconnection: close\r\n/i)
+      await closed // closed by the engine: the rest of the body is never read
     }
+  })
+
+  it('closes the connection after refusing a multipart body part-way, so its rest is not read as the next request', async () => {
+    const { socket, received, closed } = await rawSocket(t.url)
+    const part = '--b\r\nContent-Disposition: form-data; name="Image3"; filename="x.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'
+    socket.write(`POST /bioengine/match HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${MB}\r\n\r\n${part}`)
+    socket.write('GET /v2/gmiserver/person HTTP/1.1\r\n\r\n'.padEnd(64 * 1024, 'x'))
+    await closed
+    expect(received()).toMatch(/^HTTP\/1\.1 400 /)
+    expect(received()).toMatch(/Unexpected file field Image3/)
+    expect(received()).toMatch(/\r\nconnection: close\r\n/i)
   })
 
   it('sizes body limits to the call: a few KB for person-server calls, 32 MB where samples go', async () => {
