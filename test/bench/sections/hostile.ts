@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { HUMAN_FACERES } from '../../../electron/engine/face/specs'
-import { basic, TEST_CLIENT, TEST_TENANT } from '../../support/engine'
+import { TEST_CLIENT, TEST_TENANT } from '../../support/engine'
 import { postJson, startEngineProcess, type EngineProcess } from '../lib/engine-process'
-import { describeTally, runPhase, type Flooder, type PhaseResult } from '../lib/flood'
-import { blankPngsBase64, deeplyNestedJson, identifyWithSamples, manySmallObjectsJson, verifyWithSamples } from '../lib/hostile-payloads'
+import { describeTally, runPhase, startFloodProcess, type FloodProcess, type PhaseResult } from '../lib/flood'
+import { FLOOD_KINDS, type FloodKind } from '../lib/hostile-flooders'
 import { idleEngineRss } from '../lib/idle-rss'
 import { markdownTable, row, type BenchRow } from '../lib/report'
 import { samplePeak } from '../lib/rss'
@@ -18,42 +18,6 @@ const LEGIT_USER = 'legit-caller@example.com'
 
 interface IdentifyReply {
   allIdentifyResults: Array<{ identifyResults: Array<{ identifyMatchResults: Array<{ personId: string }> }> }>
-}
-
-/** The three kinds of hostile traffic of issue 13, against one engine. */
-async function flooders(engine: EngineProcess): Promise<Record<'bad-secret' | 'big-bodies' | 'amplification', Flooder>> {
-  const json = { 'content-type': 'application/json' }
-  const bodies = [deeplyNestedJson(30), manySmallObjectsJson(30)]
-  const bodyTargets = [`/v2/gmiserver/tenant/${TEST_TENANT}/person`, '/bioengine/identify']
-  const pngs = await blankPngsBase64()
-  // 100: the engine's MAX_INPUTS today, the most one request may carry.
-  const identify = identifyWithSamples(templateType, pngs, 100)
-  const verify = verifyWithSamples(templateType, pngs, 100)
-  const bearer = { ...json, authorization: `Bearer ${engine.token}` }
-  return {
-    // Each wrong secret costs the engine a scrypt hash (on its event loop, today).
-    'bad-secret': {
-      kind: 'bad-secret',
-      concurrency: 32,
-      request: (i) => ({
-        method: 'POST',
-        path: '/v2/oauth2/oauth/token?grant_type=client_credentials&scope=SCOPE_TENANT_ADMIN',
-        headers: { authorization: basic(TEST_CLIENT.id, `wrong-secret-${i}`) },
-      }),
-    },
-    // Unauthenticated 30 MB bodies, both shapes to both halves of the engine.
-    'big-bodies': {
-      kind: 'big-bodies',
-      concurrency: 4,
-      request: (i) => ({ method: 'POST', path: bodyTargets[i % 2]!, headers: json, body: bodies[Math.floor(i / 2) % 2] }),
-    },
-    // With a valid token: a hundred 4096² images to decode and run through the face models per request.
-    amplification: {
-      kind: 'amplification',
-      concurrency: 2,
-      request: (i) => (i % 2 === 0 ? { method: 'POST', path: '/bioengine/identify', headers: bearer, body: identify } : { method: 'POST', path: `/bioengine/persons/${seededPersonId(0)}/verify`, headers: bearer, body: verify }),
-    },
-  }
 }
 
 /** The legitimate caller: a person lookup and a one-template identify, alternately, each checked. */
@@ -82,7 +46,8 @@ function assertAlive(engine: EngineProcess, phase: string): void {
 }
 
 /**
- * Hostile load: a legitimate caller's p99 while another caller floods the engine process (wrong
+ * Hostile load: a legitimate caller's p99 while another caller, a child process of its own (so the
+ * timed caller's event loop does nothing else), floods the engine process (wrong
  * client secrets, 30 MB bodies, amplifying identify/verify), each kind alone and then all at once,
  * against the same caller's p99 on the quiet engine in the same run. Then the idle engine's memory.
  */
@@ -97,14 +62,22 @@ export const hostile: BenchSection = {
     seedTemplates(dataDir, spec, 0, 1, vectors) // the verify target and the legit identify's match
     const engine = await startEngineProcess(dataDir, 1)
     const serverErrors: string[] = []
+    let flood: FloodProcess | undefined
     try {
       await postJson(engine, `/v2/gmiserver/tenant/${TEST_TENANT}/person`, { userId: LEGIT_USER })
       const legit = legitCaller(engine, vectors)
-      const kinds = await flooders(engine)
-      const phase = async (name: string, floods: Flooder[], durationS: number): Promise<PhaseResult & { peakRssMb: number }> => {
+      // The flood clients run in a child process, so this one does nothing but the timed calls.
+      flood = await startFloodProcess({ url: engine.url, token: engine.token, clientId: TEST_CLIENT.id, tenant: TEST_TENANT, templateType, personId: seededPersonId(0), kinds: [...FLOOD_KINDS] })
+      const floodProcess = flood
+      const phase = async (name: string, kinds: FloodKind[], durationS: number): Promise<PhaseResult & { peakRssMb: number }> => {
         const peak = samplePeak(engine.rssMb)
-        const result = await runPhase(engine.url, durationS * 1000, legit, floods)
-        const peakRssMb = peak.stop()
+        let peakRssMb = 0
+        let result: PhaseResult
+        try {
+          result = await runPhase(durationS * 1000, legit, kinds.length > 0 ? { process: floodProcess, kinds } : undefined)
+        } finally {
+          peakRssMb = peak.stop()
+        }
         assertAlive(engine, name)
         for (const [kind, tally] of result.flood) {
           log(`${name}: ${kind} ${describeTally(tally)}`)
@@ -126,12 +99,13 @@ export const hostile: BenchSection = {
       }
       // Amplification goes last among the single kinds: today its queued work outlives its phase.
       const perKind: BenchRow[] = []
-      for (const kind of ['bad-secret', 'big-bodies', 'amplification'] as const) {
-        perKind.push(floodRow(`legit p99 under one flood kind: ${kind}`, await phase(kind, [kinds[kind]], seconds)))
+      for (const kind of FLOOD_KINDS) {
+        perKind.push(floodRow(`legit p99 under one flood kind: ${kind}`, await phase(kind, [kind], seconds)))
       }
-      const all = await phase('all kinds', Object.values(kinds), quick ? 4 : 20)
+      const all = await phase('all kinds', [...FLOOD_KINDS], quick ? 4 : 20)
       rows.push(floodRow('legit p99 under a flood (all kinds at once)', all), ...perKind)
     } finally {
+      await flood?.close()
       await engine.stop()
       rmSync(dataDir, { recursive: true, force: true })
     }
