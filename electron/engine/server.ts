@@ -80,7 +80,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   authenticateRequests(app, ctx.tokens)
   admitRequests(app, limits)
 
-  tokenRoutes(app, ctx)
+  tokenRoutes(app, ctx, limits)
   personRoutes(app, ctx)
   tenantRoutes(app, ctx)
   await app.register((scope) => bioEngineRoutes(scope, ctx), { prefix: BIOENGINE_PREFIX })

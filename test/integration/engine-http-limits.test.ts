@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net'
-import { request } from 'undici'
+import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../electron/engine/http/json-body'
 import { basic, startTestEngine, TEST_CLIENT, TEST_TENANT, type TestEngine } from '../support/engine'
@@ -29,7 +29,7 @@ describe('engine HTTP layer under hostile input', () => {
   let t: TestEngine
   let token: string
   beforeAll(async () => {
-    t = await startTestEngine([], undefined, { limits: { requestTimeoutMs: 1500, headersTimeoutMs: 1000, maxInFlightPerCaller: 2, maxConnections: 40 } })
+    t = await startTestEngine([], undefined, { limits: { requestTimeoutMs: 1500, headersTimeoutMs: 1000, maxInFlightPerCaller: 2, maxConnections: 40, tarpitMs: 600_000, maxTarpitted: 1 } })
     token = await t.token()
   })
   afterAll(() => t.close())
@@ -111,6 +111,24 @@ describe('engine HTTP layer under hostile input', () => {
     })
     expect(inForm.statusCode).toBe(400)
     await inForm.body.dump()
+  })
+
+  it('answers token calls from a caller in back-off slowly, one at a time; the rest at once, closing their connections', async () => {
+    const peer = new Agent({ localAddress: '127.0.0.50' })
+    const tokenCall = () =>
+      request(`${t.url}/v2/oauth2/oauth/token?grant_type=client_credentials`, { method: 'POST', dispatcher: peer, headers: { authorization: basic(TEST_CLIENT.id, 'wrong') } })
+    for (let i = 0; i < 3; i++) expect((await tokenCall()).statusCode).toBe(401) // the free failures
+    // Two paused calls at once: one waits in the tarpit, the other is refused at once, its connection closed.
+    const calls = [tokenCall(), tokenCall()]
+    const first = await Promise.race(calls.map((call, i) => call.then((reply) => ({ reply, i }))))
+    expect(first.reply.statusCode).toBe(429)
+    expect(first.reply.headers.connection).toBe('close')
+    expect(await first.reply.body.json()).toMatchObject({ error: 'slow_down' })
+    const other = calls[1 - first.i]!
+    const pending = await Promise.race([other.then(() => false, () => false), new Promise<boolean>((r) => setImmediate(() => r(true)))])
+    expect(pending).toBe(true)
+    await peer.destroy()
+    await other.catch(() => {})
   })
 
   it('cuts off a request whose body trickles in, and keeps serving others meanwhile', async () => {

@@ -19,6 +19,11 @@ export interface HttpLimits extends AdmissionLimits {
   idleSocketTimeoutMs: number
   /** Connections beyond this are closed as they arrive. */
   maxConnections: number
+  /** A token call from a caller in back-off waits this long for its 429 ... */
+  tarpitMs: number
+  /** ... when fewer than this many already wait (fewer than a caller may have in flight, so the rest
+   * are not refused 503 for the held ones); else it is answered at once and its connection closed. */
+  maxTarpitted: number
 }
 
 export const HTTP_LIMITS: HttpLimits = {
@@ -27,6 +32,8 @@ export const HTTP_LIMITS: HttpLimits = {
   keepAliveTimeoutMs: 5_000,
   idleSocketTimeoutMs: 60_000,
   maxConnections: 256,
+  tarpitMs: 1000,
+  maxTarpitted: 16,
   maxInFlight: 128,
   maxInFlightPerCaller: 32,
 }

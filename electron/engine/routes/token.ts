@@ -3,6 +3,8 @@ import { tokenErrorRecord, tokenRecord } from '../../shared/api-models'
 import { clientAuthRefusal, createClientAuth } from '../auth/client-auth'
 import { basicCredentials } from '../auth/guard'
 import type { EngineContext } from '../context'
+import type { HttpLimits } from '../http/limits'
+import { createTarpit } from '../http/tarpit'
 import type { EngineApp } from '../http/zod-provider'
 import { SCOPE_TENANT_ADMIN } from '../store/clients'
 
@@ -12,9 +14,10 @@ import { SCOPE_TENANT_ADMIN } from '../store/clients'
  */
 export const TOKEN_PATH = '/v2/oauth2/oauth/token'
 
-export function tokenRoutes(app: EngineApp, ctx: EngineContext): void {
-  // One per engine: its back-off and hashing bound cover every token call.
+export function tokenRoutes(app: EngineApp, ctx: EngineContext, limits: Pick<HttpLimits, 'tarpitMs' | 'maxTarpitted'>): void {
+  // One per engine: its back-off, hashing bound and tarpit cover every token call.
   const clientAuth = createClientAuth(ctx.clients, { log: ctx.log.engine })
+  const tarpit = createTarpit(limits.maxTarpitted, limits.tarpitMs)
   app.post(
     TOKEN_PATH,
     {
@@ -31,6 +34,7 @@ export function tokenRoutes(app: EngineApp, ctx: EngineContext): void {
       const auth = await clientAuth.authenticate(credentials, request.ip)
       if (!auth.ok) {
         if (auth.status === 401) ctx.log.engine(`token refused: bad client credentials${credentials ? ` for client ${credentials.clientId}` : ''}`)
+        if (auth.status === 429) await tarpit.hold(reply)
         const refusal = clientAuthRefusal(auth)
         return reply.code(refusal.status).headers(refusal.headers).send(refusal.body)
       }
