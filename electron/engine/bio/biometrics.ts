@@ -1,3 +1,4 @@
+import { MAX_SAMPLES_PER_REQUEST } from '../../shared/api-requests'
 import type { FacePlugin } from '../face/types'
 import { HttpError } from '../http/errors'
 import { canonicalPersonId } from '../store/person-id'
@@ -11,7 +12,6 @@ import { TemplateCache } from './template-cache'
 import { decodeTemplate, encodeTemplate, normalize, TemplateFormatError, type Template } from './template-codec'
 
 export const BIO_TYPE = 'Face'
-export const MAX_SAMPLES = 10
 /**
  * The most templates one person id may hold, over all types and contexts: bounds what one verify
  * reads and scores, and what one id can add to identify. Enrolling a further one is refused
@@ -80,7 +80,7 @@ export class Biometrics {
   /** A template from samples: the mean of the faces' normalised embeddings, normalised again. */
   async templateFromSamples(installed: Installed, samples: string[], caller: string): Promise<Template> {
     if (samples.length === 0) throw new BioInputError(BioErrorCode.BAD_INPUT, 'At least one sample is needed.')
-    if (samples.length > MAX_SAMPLES) throw new BioInputError(BioErrorCode.BAD_INPUT, `At most ${MAX_SAMPLES} samples are accepted.`)
+    if (samples.length > MAX_SAMPLES_PER_REQUEST) throw new BioInputError(BioErrorCode.BAD_INPUT, `At most ${MAX_SAMPLES_PER_REQUEST} samples are accepted.`)
     const budget = new RequestBudget(caller)
     const faces = await budget.all(samples.map((s, i) => faceFromSample(installed.plugin, s, `sample ${i + 1}`, budget)))
     const mean = new Float32Array(installed.plugin.dimensions)

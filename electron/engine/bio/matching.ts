@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import type { z } from 'zod'
+import { identifyInput, verifyInput } from '../../shared/api-requests'
 import type { FacePlugin } from '../face/types'
 import { canonicalPersonId } from '../store/person-id'
 import { dot } from './template-codec'
@@ -10,14 +11,6 @@ import { singleFace } from './samples'
 export const DEFAULT_MAX_RESULTS = 10
 export const MAX_RESULTS_LIMIT = 100
 export const MATCH_PASS_SCORE = 48
-
-const verifyInput = z.object({
-  templateType: z.string(),
-  sample: z.string().optional(),
-  template: z.string().optional(),
-  thresholdValue: z.number().optional(),
-})
-const identifyInput = verifyInput.extend({ maxResults: z.number().optional() })
 
 /** Inputs are checked one by one, so a malformed one fails alone, as an item error. */
 function parseInput<T extends z.ZodType>(schema: T, raw: unknown): z.infer<T> {
