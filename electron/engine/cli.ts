@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const plugins = await loadFacePlugins({ threads, idleMs, log: log.plugins })
   const engine = await createEngine({ dataDir: args.data, plugins, log })
 
-  if (args.clientId && args.clientSecret) engine.ctx.clients.ensure(args.clientId, args.clientSecret)
+  if (args.clientId && args.clientSecret) await engine.ctx.clients.ensure(args.clientId, args.clientSecret)
   if (args.tenant && !engine.ctx.tenants.get(args.tenant)) {
     engine.ctx.tenants.upsert(args.tenant, { name: args.tenant, maxIdentities: 0, defaultPostBack: null })
   }

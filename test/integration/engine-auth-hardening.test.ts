@@ -49,7 +49,7 @@ describe('token endpoint under a flood of bad client secrets (issue 13 finding 2
 
   beforeAll(async () => {
     t = await startTestEngine([])
-    for (const id of ['flood-target', 'victim', 'known-client']) t.engine.ctx.clients.ensure(id, `${id}-secret`)
+    for (const id of ['flood-target', 'victim', 'known-client']) await t.engine.ctx.clients.ensure(id, `${id}-secret`)
     derive = vi.spyOn(t.engine.ctx.clients, 'derive')
   })
   afterEach(() => {

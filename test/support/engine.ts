@@ -27,7 +27,7 @@ export async function startTestEngine(
   options: Pick<EngineOptions, 'limits'> = {},
 ): Promise<TestEngine> {
   const engine = await createEngine({ dataDir, plugins, ...options })
-  engine.ctx.clients.ensure(TEST_CLIENT.id, TEST_CLIENT.secret)
+  await engine.ctx.clients.ensure(TEST_CLIENT.id, TEST_CLIENT.secret)
   engine.ctx.tenants.upsert(TEST_TENANT, { name: 'Front desk', maxIdentities: 0, defaultPostBack: null })
   await engine.app.listen({ host: '127.0.0.1', port: 0 })
   const address = engine.app.server.address()

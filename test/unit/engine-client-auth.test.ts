@@ -191,7 +191,7 @@ describe('client store', () => {
   it('derives exactly once per verify, with a salt of the same size, for a known and an unknown id', async () => {
     const db = openDatabase(':memory:')
     const real = new ClientStore(db)
-    real.ensure('known', 'right')
+    await real.ensure('known', 'right')
     const derive = vi.fn(real.derive)
     const clients = new ClientStore(db, derive)
     expect(await clients.verify('known', 'right')).toEqual(['SCOPE_TENANT_ADMIN'])

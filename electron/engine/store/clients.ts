@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto'
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 import type { Db } from './database'
 
 export const SCOPE_TENANT_ADMIN = 'SCOPE_TENANT_ADMIN'
@@ -29,18 +29,16 @@ export class ClientStore {
     readonly derive: DeriveKey = scryptKey,
   ) {}
 
-  /**
-   * Creates the client, or resets its secret and scope if it exists (the --client-id flags).
-   * Hashes synchronously: it runs at start-up, never on a request.
-   */
-  ensure(clientId: string, secret: string, scope = SCOPE_TENANT_ADMIN): void {
+  /** Creates the client, or resets its secret and scope if it exists (the --client-id flags). */
+  async ensure(clientId: string, secret: string, scope = SCOPE_TENANT_ADMIN): Promise<void> {
     const salt = randomBytes(SALT_LENGTH)
+    const hash = await scryptKey(secret, salt)
     this.db
       .prepare(
         `INSERT INTO oauth_clients (client_id, secret_hash, salt, scope, created) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT(client_id) DO UPDATE SET secret_hash = excluded.secret_hash, salt = excluded.salt, scope = excluded.scope`,
       )
-      .run(clientId, scryptSync(secret, salt, KEY_LENGTH), salt, scope, Date.now())
+      .run(clientId, hash, salt, scope, Date.now())
   }
 
   /** Whether the client exists (no secret involved: for bookkeeping, never for an answer). */
