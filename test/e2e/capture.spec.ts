@@ -118,12 +118,15 @@ test('an upright face is captured automatically, the best frame of a steady mome
     const log = watch(page)
     await openHarness(page, 2)
     await waitForDetector(page)
-    const seen = new Set<string>()
+    // Every guidance text shown, recorded in the page as it changes (not sampled on a timer).
+    await guidance(page).evaluate((element) => {
+      const seen = new Set([element.textContent ?? ''])
+      ;(window as unknown as { guidanceSeen: Set<string> }).guidanceSeen = seen
+      new MutationObserver(() => seen.add(element.textContent ?? '')).observe(element, { childList: true, characterData: true, subtree: true })
+    })
     // No "Capture now" here: both photos must come from auto-capture.
-    for (let i = 0; i < 300 && (await harness<number>(page, 'done.length')) === 0; i++) {
-      seen.add((await guidance(page).textContent()) ?? '')
-      await page.waitForTimeout(50)
-    }
+    await page.waitForFunction(() => (window as unknown as { captureHarness: { done: unknown[] } }).captureHarness.done.length > 0, undefined, { timeout: 60_000 })
+    const seen = new Set(await page.evaluate(() => [...(window as unknown as { guidanceSeen: Set<string> }).guidanceSeen]))
     console.log(`capture guidance seen: ${[...seen].map((s) => JSON.stringify(s)).join(', ')}`)
     expect(await harness<number>(page, 'done.length'), log.join('\n')).toBe(1)
     expect([...seen]).toContain('Hold still…')
@@ -147,10 +150,11 @@ test('the quality loop frame rate (printed, not asserted) and accessibility whil
   const log = watch(page)
   await openHarness(page, 50)
   await waitForDetector(page)
-  await page.waitForTimeout(1500) // past the first frames (compilation, first allocations)
   const read = () => page.evaluate(() => ({ ...(window as any).captureHarness.stats, now: performance.now() }))
+  const framesReach = (n: number) => page.waitForFunction((frames) => (window as any).captureHarness.stats.frames >= frames, n, { timeout: 60_000 })
+  await framesReach(25) // past the first frames (compilation, first allocations)
   const a = await read()
-  await page.waitForTimeout(6000)
+  await framesReach(a.frames + 150) // about 6 s at the camera's 25 fps; as long as it takes on a slow machine
   const b = await read()
   const fps = ((b.frames - a.frames) * 1000) / (b.now - a.now)
   const msPerFrame = (b.busyMs - a.busyMs) / Math.max(1, b.frames - a.frames)
