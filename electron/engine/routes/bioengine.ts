@@ -11,7 +11,7 @@ import {
   identifyRecord,
   templateTypesRecord,
   verifyRecord,
-} from '../../shared/api-models'
+} from '../../shared/api-records'
 import {
   createTemplateRequest,
   enrollRequest,

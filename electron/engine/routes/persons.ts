@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { appUserRecord, pageSchema, personRecord, tenantPersonRecord, tenantRecord } from '../../shared/api-models'
+import { pageSchema } from '../../shared/api-models'
+import { appUserRecord, personRecord, tenantPersonRecord, tenantRecord } from '../../shared/api-records'
 import { code, createPersonRequest, listQuery, personLookupQuery, personUuid, tenantCode } from '../../shared/api-requests'
 import type { EngineContext } from '../context'
 import { HttpError } from '../http/errors'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { algorithmRecord, appAssociationRecord, tenantRecord } from '../../shared/api-models'
+import { algorithmRecord, appAssociationRecord, tenantRecord } from '../../shared/api-records'
 import { code, licenseRequest, tenantCode, tenantUpdateRequest } from '../../shared/api-requests'
 import type { EngineContext } from '../context'
 import { HttpError } from '../http/errors'

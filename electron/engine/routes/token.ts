@@ -1,5 +1,5 @@
 import { tokenParams } from '../../shared/api-requests'
-import { tokenErrorRecord, tokenRecord } from '../../shared/api-models'
+import { tokenErrorRecord, tokenRecord } from '../../shared/api-records'
 import { clientAuthRefusal, createClientAuth } from '../auth/client-auth'
 import { basicCredentials } from '../auth/guard'
 import type { EngineContext } from '../context'
