@@ -60,5 +60,3 @@ export const verifyRecord = z.object({
   allMatchResults: z.array(z.object({ matchResults: z.array(z.object({ personId: z.string(), score: z.number().optional(), ...itemErrorRecord })) })),
 })
 export const faceMatchRecord = z.object({ status: z.string(), score: z.number(), pass: z.boolean(), durationMS: z.number() })
-/** BioEngineError, and the Spring-style error body of the person server. */
-export const bioEngineErrorRecord = z.object({ code: z.number().int(), message: z.string() })

@@ -64,7 +64,6 @@ export const personLookupQuery = listQuery.extend({
 
 /** OAuth2 client credentials: grant_type and scope in the query (as the reference sends them) or the form body. */
 export const tokenParams = z.object({ grant_type: z.string().max(64).optional(), scope: z.string().max(512).optional() })
-export type TokenParams = z.infer<typeof tokenParams>
 
 /* ---------------------------------------------------------------- person server bodies */
 

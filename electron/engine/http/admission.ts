@@ -12,7 +12,7 @@ export interface AdmissionLimits {
  * Refuses work beyond the limits with 503 + Retry-After before it starts, so a flood queues
  * nowhere. Registered after authentication, so a caller is counted under its client id.
  */
-export function admitRequests(app: FastifyInstance, limits: AdmissionLimits): { inFlight(): number } {
+export function admitRequests(app: FastifyInstance, limits: AdmissionLimits): void {
   let total = 0
   const perCaller = new Map<string, number>()
   app.addHook('onRequest', async (request, reply) => {
@@ -30,5 +30,4 @@ export function admitRequests(app: FastifyInstance, limits: AdmissionLimits): { 
       else perCaller.delete(caller)
     })
   })
-  return { inFlight: () => total }
 }
