@@ -3,6 +3,7 @@ import type { TokenService } from './auth/tokens'
 import type { EngineLog } from './logs/engine-log'
 import type { ClientStore } from './store/clients'
 import type { Db } from './store/database'
+import type { FaceCropStore } from './store/face-crops'
 import type { PersonStore } from './store/persons'
 import type { TenantStore } from './store/tenants'
 
@@ -11,6 +12,7 @@ export interface EngineContext {
   db: Db
   persons: PersonStore
   tenants: TenantStore
+  crops: FaceCropStore
   clients: ClientStore
   tokens: TokenService
   bio: Biometrics

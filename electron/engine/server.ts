@@ -19,6 +19,7 @@ import { TOKEN_PATH, tokenRoutes } from './routes/token'
 import { ClientStore } from './store/clients'
 import { securePrivateFolder } from './store/private-folder'
 import { openDatabase } from './store/database'
+import { FaceCropStore } from './store/face-crops'
 import { PersonStore } from './store/persons'
 import { createSealer, loadTemplateKey } from './store/sealer'
 import { signingKey } from './store/signing-keys'
@@ -49,11 +50,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const log = options.log ?? createEngineLog(options.dataDir)
   const persons = new PersonStore(db)
   const tenants = new TenantStore(db)
-  const templates = new TemplateStore(db, createSealer(loadTemplateKey(options.dataDir)))
-  const bio = new Biometrics(options.plugins, templates, persons, tenants)
+  const sealer = createSealer(loadTemplateKey(options.dataDir))
+  const templates = new TemplateStore(db, sealer)
+  const crops = new FaceCropStore(db, sealer)
+  const bio = new Biometrics(options.plugins, templates, persons, tenants, crops)
   const unreadable = bio.rebuildCaches()
   if (unreadable > 0) log.engine(`${unreadable} template(s) could not be decrypted with this template key and were left out of identify`)
-  const ctx: EngineContext = { db, persons, tenants, clients: new ClientStore(db), tokens: createTokenService(signingKey(db)), bio, log }
+  const ctx: EngineContext = { db, persons, tenants, crops, clients: new ClientStore(db), tokens: createTokenService(signingKey(db)), bio, log }
 
   const limits = { ...HTTP_LIMITS, ...options.limits }
   const app = Fastify({

@@ -25,6 +25,8 @@ export const tenantRecord = z.object({
   name: z.string(),
   maxIdentities: z.number().int(),
   defaultPostBack: z.string().nullable(),
+  /** The embedded engine's own extension (the reference is silent): whether enrollments keep normalized face crops. */
+  keepFaceCrops: z.boolean(),
   created: z.number(),
   modified: z.number(),
   apps: z.array(appAssociationRecord),

@@ -75,6 +75,11 @@ export const tenantUpdateRequest = z.object({
   code: tenantCode,
   maxIdentities: z.number().int().min(0).max(100_000_000),
   defaultPostBack: z.string().max(2048).nullable().optional(),
+  /**
+   * The embedded engine's extension, sent only when staff set it: keep each enrollment's normalized
+   * face crop (sealed) so templates of another type can be built without the visitor (POST /createcache).
+   */
+  keepFaceCrops: z.boolean().optional(),
 })
 export type TenantUpdateRequest = z.input<typeof tenantUpdateRequest>
 

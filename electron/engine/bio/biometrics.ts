@@ -1,13 +1,15 @@
 import { MAX_SAMPLES_PER_REQUEST } from '../../shared/api-requests'
-import type { FacePlugin } from '../face/types'
+import { normalizedFaceCrop } from '../face/crop'
+import type { DetectedFace, FacePlugin } from '../face/types'
 import { HttpError } from '../http/errors'
+import type { FaceCropStore } from '../store/face-crops'
 import { canonicalPersonId } from '../store/person-id'
 import type { PersonStore } from '../store/persons'
 import type { TemplateStore, BiometricInfo } from '../store/templates'
 import type { TenantStore } from '../store/tenants'
 import { BioErrorCode, BioInputError } from './error-codes'
 import { RequestBudget } from './request-budget'
-import { decodeBase64, faceFromSample } from './samples'
+import { decodeBase64, faceFromSample, sampleFace, singleFace } from './samples'
 import { TemplateCache } from './template-cache'
 import { decodeTemplate, encodeTemplate, normalize, TemplateFormatError, type Template } from './template-codec'
 
@@ -45,6 +47,7 @@ export class Biometrics {
     private readonly templates: TemplateStore,
     private readonly persons: PersonStore,
     private readonly tenants: TenantStore,
+    private readonly crops: FaceCropStore,
   ) {
     for (const plugin of plugins) {
       const templateType = `${BIO_TYPE}:${plugin.name}`
@@ -79,10 +82,18 @@ export class Biometrics {
 
   /** A template from samples: the mean of the faces' normalised embeddings, normalised again. */
   async templateFromSamples(installed: Installed, samples: string[], caller: string): Promise<Template> {
+    return this.templateOf(installed, (await this.sampleFaces(installed, samples, caller)).map((f) => f.face))
+  }
+
+  /** The one face in each sample, with the sample's bytes. */
+  private async sampleFaces(installed: Installed, samples: string[], caller: string): Promise<Array<{ face: DetectedFace; bytes: Buffer }>> {
     if (samples.length === 0) throw new BioInputError(BioErrorCode.BAD_INPUT, 'At least one sample is needed.')
     if (samples.length > MAX_SAMPLES_PER_REQUEST) throw new BioInputError(BioErrorCode.BAD_INPUT, `At most ${MAX_SAMPLES_PER_REQUEST} samples are accepted.`)
     const budget = new RequestBudget(caller)
-    const faces = await budget.all(samples.map((s, i) => faceFromSample(installed.plugin, s, `sample ${i + 1}`, budget)))
+    return budget.all(samples.map((s, i) => sampleFace(installed.plugin, s, `sample ${i + 1}`, budget)))
+  }
+
+  private templateOf(installed: Installed, faces: DetectedFace[]): Template {
     const mean = new Float32Array(installed.plugin.dimensions)
     for (const face of faces) for (let d = 0; d < mean.length; d++) mean[d] = mean[d]! + face.embedding[d]!
     return {
@@ -149,11 +160,15 @@ export class Biometrics {
       this.checkTemplateCap(id, installed.templateType, request.templateContext)
     }
     admissible()
-    const template =
-      request.template !== undefined ? this.parseTemplate(installed, request.template) : await this.templateFromSamples(installed, request.samples!, caller)
+    const faces = request.samples !== undefined ? await this.sampleFaces(installed, request.samples, caller) : null
+    const template = faces ? this.templateOf(installed, faces.map((f) => f.face)) : this.parseTemplate(installed, request.template!)
+    // Cut before the insert, so a template is never stored without the crops its tenant keeps.
+    const crops = faces && this.crops.keepsCrops(id) ? await Promise.all(faces.map((f) => normalizedFaceCrop(f.bytes, f.face.box))) : []
     this.templates.atomically(() => {
       admissible()
       this.templates.put(id, installed.templateType, request.templateContext, encodeTemplate(template))
+      // A template enrolled as such has no crops: older ones of this context no longer match it.
+      this.crops.put(id, request.templateContext, crops)
     })
     installed.cache.put(id, request.templateContext, template.vector)
     return { quality: round(template.quality), biometricInfos: this.templates.infos(id) }
@@ -168,6 +183,40 @@ export class Biometrics {
     for (const removed of this.templates.delete(id, templateType, templateContext)) {
       this.installed.get(removed.templateType)?.cache.remove(id, removed.templateContext)
     }
+    this.crops.dropOrphans(id)
+  }
+
+  /**
+   * Templates built from kept face crops, for each enrollment that has crops but no template of an
+   * installed type (one plugin's, or all): a template-type change without the visitors coming back.
+   * Returns how many were built, and how many enrollments could not be (no face found in the crops,
+   * the person's template cap). Nothing of a face reaches the log, only these counts.
+   */
+  async buildFromCrops(pluginName?: string): Promise<{ built: number; failed: number }> {
+    const targets = this.targets(pluginName)
+    let built = 0
+    let failed = 0
+    for (const { personId, templateContext } of this.crops.keptEnrollments()) {
+      for (const installed of targets) {
+        if (this.templates.has(personId, installed.templateType, templateContext)) continue
+        try {
+          const budget = new RequestBudget('engine:crops')
+          const faces = await budget.all(this.crops.crops(personId, templateContext).map((crop, i) => singleFace(installed.plugin, crop, `kept crop ${i + 1}`, budget)))
+          if (faces.length === 0) throw new BioInputError(BioErrorCode.NO_FACE, 'No readable crop.')
+          const template = this.templateOf(installed, faces)
+          this.templates.atomically(() => {
+            this.checkTemplateCap(personId, installed.templateType, templateContext)
+            this.templates.put(personId, installed.templateType, templateContext, encodeTemplate(template))
+          })
+          installed.cache.put(personId, templateContext, template.vector)
+          built++
+        } catch (error) {
+          if (!(error instanceof BioInputError)) throw error
+          failed++
+        }
+      }
+    }
+    return { built, failed }
   }
 
   /** Drops a deleted person's templates (by UUID and userId, in any case) from every cache; the store already deleted the rows. */
@@ -178,12 +227,8 @@ export class Biometrics {
 
   /** Rebuilds one plugin's cache, or all, from the database; returns how many templates were unreadable. */
   rebuildCaches(pluginName?: string): number {
-    const targets = [...this.installed.values()].filter((i) => pluginName === undefined || i.plugin.name === pluginName)
-    if (pluginName !== undefined && targets.length === 0) {
-      throw new HttpError(400, `No installed plugin is named ${JSON.stringify(pluginName)}; installed: ${this.plugins.map((p) => p.name).join(', ')}.`)
-    }
     let unreadable = 0
-    for (const installed of targets) {
+    for (const installed of this.targets(pluginName)) {
       installed.cache.clear()
       installed.cache.reserve(this.templates.countOfType(installed.templateType))
       for (const stored of this.templates.allOfType(installed.templateType, () => unreadable++)) {
@@ -193,6 +238,15 @@ export class Biometrics {
       }
     }
     return unreadable
+  }
+
+  /** One installed plugin's type, or all; a 400 naming the installed ones for an unknown plugin. */
+  private targets(pluginName?: string): Installed[] {
+    const targets = [...this.installed.values()].filter((i) => pluginName === undefined || i.plugin.name === pluginName)
+    if (pluginName !== undefined && targets.length === 0) {
+      throw new HttpError(400, `No installed plugin is named ${JSON.stringify(pluginName)}; installed: ${this.plugins.map((p) => p.name).join(', ')}.`)
+    }
+    return targets
   }
 
   cacheFor(templateType: string): TemplateCache {

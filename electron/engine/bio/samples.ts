@@ -61,7 +61,12 @@ export async function singleFace(plugin: FacePlugin, bytes: Uint8Array, what: st
 
 /** A base64 sample → the single face in it. */
 export async function faceFromSample(plugin: FacePlugin, sample: string, what: string, budget: RequestBudget): Promise<DetectedFace> {
+  return (await sampleFace(plugin, sample, what, budget)).face
+}
+
+/** A base64 sample → the single face in it, with the image's bytes (a kept face crop is cut from them). */
+export async function sampleFace(plugin: FacePlugin, sample: string, what: string, budget: RequestBudget): Promise<{ face: DetectedFace; bytes: Buffer }> {
   const bytes = decodeBase64(sample, what)
   checkSample(bytes, what)
-  return singleFace(plugin, bytes, what, budget)
+  return { face: await singleFace(plugin, bytes, what, budget), bytes }
 }

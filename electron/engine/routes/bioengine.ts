@@ -97,13 +97,21 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext): Promi
     return faceMatch(plugin, images.Image1, images.Image2, request.caller)
   })
 
+  // "Recreates cache files from the database": the database includes the face crops tenants chose
+  // to keep, so a missing template of an installed type is built from them first (counts logged only).
+  const recreate = async (pluginName?: string) => {
+    const { built, failed } = await bio.buildFromCrops(pluginName)
+    if (built + failed > 0) ctx.log.engine(`templates built from kept face crops: ${built}; could not be built: ${failed}`)
+    bio.rebuildCaches(pluginName)
+  }
+
   app.post('/createcache', { config: bearer }, async (_request, reply) => {
-    bio.rebuildCaches()
+    await recreate()
     return reply.code(201).send()
   })
 
   app.post('/createplugincache/:pluginName', { config: bearer, schema: { params: pluginParams } }, async (request, reply) => {
-    bio.rebuildCaches(request.params.pluginName)
+    await recreate(request.params.pluginName)
     return reply.code(201).send()
   })
 }

@@ -134,6 +134,7 @@ export function personRoutes(app: EngineApp, ctx: EngineContext): void {
   app.delete('/v2/gmiserver/tenant/:tenant/person/:uuid', { config: admin, schema: { params: tenantPersonParams } }, async (request, reply) => {
     const tenant = tenantOf(request.params.tenant)
     if (!tenants.disassociatePerson(tenant.code, request.params.uuid)) throw new HttpError(404, `This person is not a user of tenant ${tenant.code}.`)
+    ctx.crops.dropUnkept() // the crops were kept for this tenant: they go unless another tenant keeps them
     return reply.code(204).send()
   })
 }

@@ -32,7 +32,17 @@ export function tenantRoutes(app: EngineApp, ctx: EngineContext): void {
     async (request, reply) => {
       const { params, body } = request
       if (body.code !== params.tenant) throw new HttpError(400, `The body's code ${body.code} does not match the path's ${params.tenant}.`)
-      const created = tenants.upsert(params.tenant, { name: body.name, maxIdentities: body.maxIdentities, defaultPostBack: body.defaultPostBack ?? null })
+      const created = tenants.upsert(params.tenant, {
+        name: body.name,
+        maxIdentities: body.maxIdentities,
+        defaultPostBack: body.defaultPostBack ?? null,
+        keepFaceCrops: body.keepFaceCrops,
+      })
+      // Opting out deletes what was kept: off means no face crop is held for this tenant's persons.
+      if (body.keepFaceCrops === false) {
+        const dropped = ctx.crops.dropUnkept()
+        if (dropped > 0) ctx.log.engine(`tenant ${params.tenant} stopped keeping face crops: ${dropped} deleted`)
+      }
       return reply.code(created ? 201 : 200).send(tenants.get(params.tenant)!)
     },
   )

@@ -100,6 +100,19 @@ export const migrations: readonly string[] = [
   ALTER TABLE templates_nocase RENAME TO templates;
   CREATE INDEX templates_by_type ON templates(template_type);
   `,
+  // 3: a tenant may opt in to keeping each enrollment's normalized face crops (sealed like the
+  // templates), so templates of another type can be built from them (face-crops.ts).
+  `
+  ALTER TABLE tenants ADD COLUMN keep_face_crops INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE face_crops (
+    person_id TEXT NOT NULL COLLATE NOCASE,
+    template_context TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    created INTEGER NOT NULL,
+    PRIMARY KEY (person_id, template_context, seq)
+  );
+  `,
 ]
 
 /** Opens (creating if needed) the engine database with WAL and foreign keys, and migrates it. */

@@ -69,10 +69,11 @@ export class PersonStore {
     return person
   }
 
-  /** Deletes the person, their tenant associations (cascade) and their biometric templates. */
+  /** Deletes the person, their tenant associations (cascade), their biometric templates and kept face crops. */
   delete(person: Person): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM templates WHERE person_id = ? OR person_id = ?').run(canonicalPersonId(person.uuid), canonicalPersonId(person.userId))
+      this.db.prepare('DELETE FROM face_crops WHERE person_id = ? OR person_id = ?').run(canonicalPersonId(person.uuid), canonicalPersonId(person.userId))
       this.db.prepare('DELETE FROM persons WHERE uuid = ?').run(person.uuid)
     })()
   }

@@ -28,6 +28,8 @@ export interface Tenant {
   /** 0 means no limit. */
   maxIdentities: number
   defaultPostBack: string | null
+  /** Opt-in: enrollments keep their normalized face crops (sealed), so templates can be rebuilt for another type. */
+  keepFaceCrops: boolean
   created: number
   modified: number
   apps: AppAssociation[]
@@ -38,6 +40,8 @@ export interface TenantUpdate {
   name: string
   maxIdentities: number
   defaultPostBack: string | null
+  /** Left as it is when undefined; off for a new tenant. */
+  keepFaceCrops?: boolean | undefined
 }
 
 export type EnrollmentStatus = 'ENROLLED' | 'NOT_ENROLLED'
@@ -55,6 +59,7 @@ interface TenantRow {
   name: string
   max_identities: number
   default_post_back: string | null
+  keep_face_crops: number
   created: number
   modified: number
 }
@@ -80,6 +85,7 @@ export class TenantStore {
       name: row.name,
       maxIdentities: row.max_identities,
       defaultPostBack: row.default_post_back,
+      keepFaceCrops: row.keep_face_crops === 1,
       created: row.created,
       modified: row.modified,
       apps: this.apps(code),
@@ -93,11 +99,12 @@ export class TenantStore {
     const existed = this.db.prepare('SELECT 1 FROM tenants WHERE code = ?').get(code) !== undefined
     this.db
       .prepare(
-        `INSERT INTO tenants (code, name, max_identities, default_post_back, created, modified) VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO tenants (code, name, max_identities, default_post_back, keep_face_crops, created, modified) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(code) DO UPDATE SET name = excluded.name, max_identities = excluded.max_identities,
-           default_post_back = excluded.default_post_back, modified = excluded.modified`,
+           default_post_back = excluded.default_post_back, modified = excluded.modified
+           ${update.keepFaceCrops === undefined ? '' : ', keep_face_crops = excluded.keep_face_crops'}`,
       )
-      .run(code, update.name, update.maxIdentities, update.defaultPostBack, now, now)
+      .run(code, update.name, update.maxIdentities, update.defaultPostBack, update.keepFaceCrops ? 1 : 0, now, now)
     return !existed
   }
 
