@@ -89,6 +89,11 @@ export const auditSpecs: AuditSpecs = {
   discardOutboxItem: { action: 'outbox-discard', subject: (i) => ({ outboxId: i.id }) },
   rebuildCaches: { action: 'engine-admin', detail: (i) => `rebuild caches: ${i.pluginName ?? 'all'}` },
   getEngineLogs: { action: 'engine-admin', detail: () => 'logs downloaded' },
+  migrateTemplates: {
+    action: 'template-migrate',
+    detail: (i) => `to ${i.templateType}`,
+    result: (o) => ({ detail: `to ${o.templateType}: ${o.rebuilt} rebuilt from kept face crops, ${o.missing} must enroll again` }),
+  },
   exportAuditLog: { action: 'audit-export', detail: (i) => i.format },
 }
 

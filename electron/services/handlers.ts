@@ -12,6 +12,7 @@ import { faceMatch } from './workflows/face-match'
 import { identifyVisitor } from './workflows/identify-visitor'
 import { appUser, checkSamples, deleteTemplates, findPerson, personDetail, personTemplates, searchPersons } from './workflows/persons'
 import { removeVisitor } from './workflows/remove-visitor'
+import { migrateTemplates, templateCoverage } from './workflows/template-coverage'
 import { tenantAdmin } from './workflows/tenant-admin'
 import { verifyVisitor } from './workflows/verify-visitor'
 
@@ -108,5 +109,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     getTemplateTypes: async () => (await engine()).templateTypes(),
     rebuildCaches: async (input) => (await engine()).rebuildCaches(input.pluginName),
     getEngineLogs: async () => (await engine()).logs(),
+    getTemplateCoverage: async (input) => templateCoverage(await ctx.backend(), input.templateType),
+    migrateTemplates: async (input) => migrateTemplates(await ctx.backend(), input.templateType),
   }
 }

@@ -217,6 +217,8 @@ export const tenantSchema = z.object({
   /** Null when the server's tenant record does not carry them (the reference does not show it). */
   apps: z.array(appRecordSchema).nullable(),
   algorithms: z.array(algorithmAssociationSchema).nullable(),
+  /** The embedded engine's opt-in to keeping face crops; null when the server does not say (the reference has no such field). */
+  keepFaceCrops: z.boolean().nullable(),
 })
 export type Tenant = z.infer<typeof tenantSchema>
 
@@ -230,6 +232,7 @@ export const tenantReply = (requestedCode?: string) =>
       defaultPostBack: z.unknown().optional(),
       apps: z.array(appRecordReply).optional(),
       algorithms: z.array(algorithmReply).optional(),
+      keepFaceCrops: z.boolean().optional(),
     })
     .refine((t) => (t.code ?? requestedCode) !== undefined, 'a tenant needs its code')
     .transform((t): Tenant => {
@@ -242,6 +245,7 @@ export const tenantReply = (requestedCode?: string) =>
         defaultPostBack: postBack === undefined || postBack === null ? null : typeof postBack === 'string' ? postBack : JSON.stringify(postBack),
         apps: t.apps ?? null,
         algorithms: t.algorithms ?? null,
+        keepFaceCrops: t.keepFaceCrops ?? null,
       }
     })
 

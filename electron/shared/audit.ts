@@ -17,6 +17,7 @@ export const auditActions = [
   'face-match',
   'remove',
   'template-delete',
+  'template-migrate',
   'check-samples',
   'settings-change',
   'credentials-change',

@@ -111,6 +111,10 @@ export const contract = {
   // Engine administration.
   getTemplateTypes: { input: noInput, output: w.templateTypesResult, role: 'visitor' },
   rebuildCaches: { input: w.rebuildCachesInput, output: done, role: 'admin' },
+  /** Before a template-type change: how many enrolled visitors have no template of that type. */
+  getTemplateCoverage: { input: w.templateTypeInput, output: w.templateCoverageResult, role: 'admin' },
+  /** Rebuild templates of a type from kept face crops (the BioEngine's createcache), then recount. */
+  migrateTemplates: { input: w.templateTypeInput, output: w.migrateTemplatesResult, role: 'admin' },
   getEngineLogs: { input: noInput, output: w.engineLogsResult, role: 'admin' },
 } as const satisfies Record<string, MethodSpec>
 

@@ -58,7 +58,8 @@ const code = z
   .trim()
   .regex(/^(?!\.+$)[A-Za-z0-9_.-]{1,64}$/, 'must be 1–64 letters, digits, dot, dash or underscore')
 
-const templateType = z.string().trim().regex(/^[A-Za-z]{1,32}:[A-Za-z0-9]{1,64}$/, 'must look like BioType:Plugin, e.g. Face:HumanFaceRes')
+/** A BioEngine template type as the kiosk names it: a biometric type and a plugin name. */
+export const templateType = z.string().trim().regex(/^[A-Za-z]{1,32}:[A-Za-z0-9]{1,64}$/, 'must look like BioType:Plugin, e.g. Face:HumanFaceRes')
 
 /** A threshold override on the template type's own scale (0–1 or 0–100); null: the server's scoreThreshold. */
 const thresholdOverride = z.number().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100').nullable()

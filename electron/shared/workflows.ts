@@ -10,6 +10,7 @@ import {
   tenantSchema,
   templateTypeInfoSchema,
 } from './api-models'
+import { templateType } from './settings'
 
 /**
  * Inputs and results of the kiosk's workflows: what the renderer sends and gets back through
@@ -139,11 +140,34 @@ export const updateTenantInput = z.strictObject({
   name: z.string().min(1).max(200),
   maxIdentities: z.number().int().min(0),
   defaultPostBack: z.string().url().max(2048).nullable(),
+  /** Embedded engine only (the server reports keepFaceCrops): keep normalized face crops to rebuild templates from. */
+  keepFaceCrops: z.boolean().optional(),
 })
 export const appInput = z.strictObject({ appCode: code })
 export const algorithmInput = z.strictObject({ algCode: code, licenseData: licenseDataSchema.optional() })
 export const livenessInput = z.strictObject({ algCode: code, livenessCode: code })
 export const rebuildCachesInput = z.strictObject({ pluginName: z.string().regex(/^[A-Za-z0-9]{1,64}$/).optional() })
+
+/** A template type staff consider switching to, or rebuilding templates of. */
+export const templateTypeInput = z.strictObject({ templateType })
+/** How many of the tenant's enrolled visitors hold a template of one type (each person's templates, as the BioEngine lists them). */
+export const templateCoverageResult = z.object({
+  templateType: z.string(),
+  /** Visitors of the tenant with at least one template of any type. */
+  enrolled: z.number().int(),
+  /** Of those, the ones without a template of this type: not recognisable under it. */
+  missing: z.number().int(),
+  /** Whether the tenant keeps face crops to rebuild templates from; null when the server does not say. */
+  keepsFaceCrops: z.boolean().nullable(),
+})
+/** The migrate action: the BioEngine asked to recreate its caches (building from kept crops where it can), then recounted. */
+export const migrateTemplatesResult = templateCoverageResult.extend({
+  /** Missing before the rebuild; `missing` is what is left: visitors who must come back to enroll again. */
+  missingBefore: z.number().int(),
+  rebuilt: z.number().int(),
+})
+export type TemplateCoverage = z.infer<typeof templateCoverageResult>
+export type MigrateTemplatesResult = z.infer<typeof migrateTemplatesResult>
 
 export const appsResult = z.array(appRecordSchema)
 export const appResult = appRecordSchema

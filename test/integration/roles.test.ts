@@ -55,6 +55,8 @@ const adminMethods: MethodName[] = [
   'exportAuditLog',
   'rebuildCaches',
   'getEngineLogs',
+  'getTemplateCoverage',
+  'migrateTemplates',
 ]
 const allowed = {
   visitor: new Set(visitorMethods),

@@ -107,6 +107,8 @@ describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_
   it('lists, looks up and details persons', async () => {
     const page = await k.call('searchPersons', { pageSize: 2, pageNo: 0 })
     expect(page.content).toHaveLength(2)
+    // The vendor's user records carry no template types: the services ask the BioEngine per person.
+    expect(page.content.map((p: { templateTypes: string[] | null }) => p.templateTypes)).toEqual([[TYPE], [TYPE]])
     expect(page.totalPages).toBeGreaterThanOrEqual(2)
     const ana = (await k.call('findPerson', { userId: 'ana@example.org' })).person
     expect(ana).toMatchObject({ userId: 'ana@example.org' })
@@ -149,6 +151,16 @@ describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_
     expect(await k.call('rebuildCaches', { pluginName: 'StandinFace' })).toEqual({ ok: true })
     const logs = await k.call('getEngineLogs')
     expect(Buffer.from(logs.contentBase64, 'base64').subarray(0, 2).toString()).toBe('PK')
+  })
+
+  it('counts the visitors a template-type change leaves behind, and migrates only to a type the BioEngine offers', async () => {
+    const other = await k.call('getTemplateCoverage', { templateType: 'Face:Other' })
+    expect(other).toMatchObject({ templateType: 'Face:Other', keepsFaceCrops: null })
+    expect(other.enrolled).toBeGreaterThanOrEqual(2)
+    expect(other.missing).toBe(other.enrolled)
+    expect(await k.call('getTemplateCoverage', { templateType: TYPE })).toMatchObject({ enrolled: other.enrolled, missing: 0 })
+    await expect(k.call('migrateTemplates', { templateType: 'Face:Other' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect(await k.call('migrateTemplates', { templateType: TYPE })).toMatchObject({ missingBefore: 0, rebuilt: 0, missing: 0 })
   })
 
   it('deletes one template, those of a type, and all of them', async () => {

@@ -115,7 +115,9 @@ describe('tenant replies', () => {
       defaultPostBack: '{"url":"https://x"}',
       apps: null,
       algorithms: null,
+      keepFaceCrops: null,
     })
+    expect(tenantReply('KIOSK').parse({ name: 'Lobby', keepFaceCrops: true }).keepFaceCrops).toBe(true)
   })
 
   it('reads app records as strings or objects, and drops what is not the code, name or date', () => {

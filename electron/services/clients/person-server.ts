@@ -129,7 +129,7 @@ export class PersonServerClient {
   }
 
   /** Updates the tenant; its reply is not shown in the reference, so it is not read. */
-  async updateTenant(tenant: string, update: { name: string; maxIdentities: number; defaultPostBack: string | null }): Promise<void> {
+  async updateTenant(tenant: string, update: { name: string; maxIdentities: number; defaultPostBack: string | null; keepFaceCrops?: boolean | undefined }): Promise<void> {
     await this.call('update tenant', z.unknown(), {
       method: 'PUT',
       path: `/v1/tenant/${seg(tenant)}`,

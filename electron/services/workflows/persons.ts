@@ -11,12 +11,24 @@ import type {
   personTemplatesInput,
   searchPersonsInput,
 } from '../../shared/workflows'
-import type { Person } from '../../shared/api-models'
+import type { Page, Person, TenantPerson } from '../../shared/api-models'
 import type { Backend } from '../backend'
 
-/** The kiosk tenant's users, searched, sorted and paged by the person server. */
-export function searchPersons(backend: Backend, input: z.infer<typeof searchPersonsInput>) {
-  return backend.persons.tenantPersons(backend.tenantCode, input)
+/**
+ * The kiosk tenant's users, searched, sorted and paged by the person server, each with the template
+ * types they hold (Persons shows enrollment per type). A server whose user records do not list them
+ * is asked per user (GET /persons/{id}/biometrics); where that fails, the row keeps null.
+ */
+export async function searchPersons(backend: Backend, input: z.infer<typeof searchPersonsInput>): Promise<Page<TenantPerson>> {
+  const page = await backend.persons.tenantPersons(backend.tenantCode, input)
+  const content = await Promise.all(
+    page.content.map(async (person) => {
+      if (person.templateTypes !== null) return person
+      const templates = await backend.bio.biometrics(person.uuid).catch(() => null)
+      return { ...person, templateTypes: templates ? [...new Set(templates.map((t) => t.templateType))].sort() : null }
+    }),
+  )
+  return { ...page, content }
 }
 
 /** A staff look-up by e-mail or by device identifier (reference §4.2). */

@@ -13,6 +13,7 @@ export const actionWords: Record<AuditAction, string> = {
   'face-match': 'Face match',
   remove: 'Removal',
   'template-delete': 'Template deletion',
+  'template-migrate': 'Templates rebuilt for a template type',
   'check-samples': 'Photo quality check',
   'settings-change': 'Settings change',
   'credentials-change': 'Credentials change',
