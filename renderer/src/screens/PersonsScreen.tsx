@@ -4,10 +4,11 @@ import { kiosk } from '../bridge/kiosk'
 import { Busy, Button, Field, Notice, LoadError } from '../components/ui'
 import { useLive } from '../store/live'
 import { SelectField } from './staff/controls'
-import { enrollmentWords, formatDateTime, plural } from './staff/format'
+import { formatDateTime, plural } from './staff/format'
 import { DeviceLookup } from './staff/DeviceLookup'
 import { useLoad } from './staff/hooks'
 import { PersonDetailPanel } from './staff/PersonDetailPanel'
+import { TypeEnrollment } from './staff/TypeEnrollment'
 import './staff/staff.css'
 
 const sortOptions = [
@@ -34,6 +35,9 @@ export function PersonsScreen() {
     () => kiosk.searchPersons({ find: query.find || undefined, sort: query.sort, pageNo: query.pageNo, pageSize: query.pageSize }),
     query,
   )
+  // The installed template types: each row shows enrollment per type.
+  const types = useLoad(() => kiosk.getTemplateTypes({}))
+  const typeNames = types.data?.map((t) => t.templateType) ?? []
   const [selected, setSelected] = useState<string | null>(null)
   const [removed, setRemoved] = useState<{ userId: string; result: RemoveVisitorResult } | null>(null)
   const outcomeRef = useRef<HTMLDivElement>(null)
@@ -106,8 +110,7 @@ export function PersonsScreen() {
                       <th scope="col" aria-sort={sortedBy === 'userId' ? direction : undefined}>
                         User ID
                       </th>
-                      <th scope="col">Enrollment</th>
-                      <th scope="col">Template types</th>
+                      <th scope="col">Enrollment per template type</th>
                       <th scope="col" aria-sort={sortedBy === 'created' ? direction : undefined}>
                         Created
                       </th>
@@ -120,8 +123,9 @@ export function PersonsScreen() {
                     {page.content.map((p) => (
                       <tr key={p.uuid} aria-current={p.uuid === selected ? 'true' : undefined} className={p.uuid === selected ? 'selected' : undefined}>
                         <th scope="row">{p.userId}</th>
-                        <td>{enrollmentWords(p.enrollmentStatus)}</td>
-                        <td>{p.templateTypes && p.templateTypes.length > 0 ? p.templateTypes.join(', ') : '—'}</td>
+                        <td>
+                          <TypeEnrollment held={p.templateTypes} status={p.enrollmentStatus} types={typeNames} />
+                        </td>
                         <td>{formatDateTime(p.created)}</td>
                         <td>
                           <Button

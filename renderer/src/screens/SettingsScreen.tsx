@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import type { BioEngineAuth, KioskMode, KioskSettings } from '../../../electron/shared/settings'
+import { templateType as templateTypeSchema, type BioEngineAuth, type KioskMode, type KioskSettings } from '../../../electron/shared/settings'
 import { kiosk } from '../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Field, Notice, LoadError } from '../components/ui'
 import { useLive } from '../store/live'
@@ -9,6 +9,7 @@ import { useAction, useLoad } from './staff/hooks'
 import { diff, serverThreshold, settingKeys, toDraft, typedFieldsChanged, type Draft, type SettingKey } from './staff/settings-draft'
 import { BasicEncodingField, TemplateTypeField, ThresholdOverrideField, type ServerThresholdState } from './staff/SettingsFields'
 import { ConnectionTestSection, CredentialsSection } from './staff/SettingsParts'
+import { TemplateTypeChange } from './staff/TemplateTypeChange'
 import './staff/staff.css'
 
 /** The kiosk's settings, its credentials (write-only) and a connection test. */
@@ -42,6 +43,9 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
   const { patch } = diff(draft, saved, types.data)
   const dirty = Object.keys(patch).length > 0 || typedFieldsChanged(draft, saved)
   const found = serverThreshold(types.data, draft.templateType)
+  // A new template type, well-formed: its consequences are shown before it can be saved.
+  const newType = templateTypeSchema.safeParse(draft.templateType)
+  const changedType = newType.success && newType.data !== saved.templateType ? newType.data : null
   const serverMark: ServerThresholdState = found.known ? { state: 'known', info: found.info } : types.loading && !types.data ? { state: 'loading' } : { state: 'unknown' }
 
   const set =
@@ -161,6 +165,7 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
         <fieldset className="staff-fieldset">
           <legend>Face matching</legend>
           <TemplateTypeField value={draft.templateType} onChange={set('templateType')} error={errorOf('templateType')} types={types.data} loading={types.loading} />
+          {changedType ? <TemplateTypeChange from={saved.templateType} to={changedType} /> : null}
           <ThresholdOverrideField
             label="Verify threshold override"
             kind="verify"

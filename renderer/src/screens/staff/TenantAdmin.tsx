@@ -22,6 +22,7 @@ export function TenantSection({ tenant, onChange }: { tenant: Tenant; onChange: 
   const [name, setName] = useState(tenant.name)
   const [maxIdentities, setMaxIdentities] = useState(tenant.maxIdentities === null ? '' : String(tenant.maxIdentities))
   const [postBack, setPostBack] = useState(tenant.defaultPostBack ?? '')
+  const [keepCrops, setKeepCrops] = useState(tenant.keepFaceCrops === true)
   const [local, setLocal] = useState<{ name?: string; maxIdentities?: string }>({})
   const [saved, setSaved] = useState(false)
   const save = useAction()
@@ -41,7 +42,9 @@ export function TenantSection({ tenant, onChange }: { tenant: Tenant; onChange: 
       save.clear()
       return
     }
-    const outcome = await save.run(() => kiosk.updateTenant({ name: name.trim(), maxIdentities: max, defaultPostBack: postBack.trim() === '' ? null : postBack.trim() }))
+    const update = { name: name.trim(), maxIdentities: max, defaultPostBack: postBack.trim() === '' ? null : postBack.trim() }
+    // Only a server that reports the setting (the embedded engine) is sent it.
+    const outcome = await save.run(() => kiosk.updateTenant(tenant.keepFaceCrops === null ? update : { ...update, keepFaceCrops: keepCrops }))
     if (outcome.ok) {
       onChange(outcome.value)
       setSaved(true)
@@ -77,6 +80,17 @@ export function TenantSection({ tenant, onChange }: { tenant: Tenant; onChange: 
           error={server.defaultPostBack}
           autoComplete="off"
         />
+        {tenant.keepFaceCrops !== null ? (
+          <div className="field">
+            <label>
+              <input type="checkbox" checked={keepCrops} onChange={(e) => setKeepCrops(e.target.checked)} /> Keep face crops to rebuild templates
+            </label>
+            <p className="hint">
+              Off by default. When on, the engine keeps each new enrollment’s face crop, encrypted, so templates of another template type can be built without
+              the visitor coming back. Turning it off deletes the kept crops.
+            </p>
+          </div>
+        ) : null}
         {leftoverError(save.error, fields) ? <ErrorNotice error={save.error} title="The tenant was not saved" /> : null}
         {saved ? <Notice kind="success">The tenant was saved.</Notice> : null}
         <div className="actions">
