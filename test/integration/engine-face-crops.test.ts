@@ -65,6 +65,13 @@ describe('kept face crops', () => {
     expect(verify.body.allMatchResults[0].matchResults[0].score).toBeGreaterThanOrEqual(48)
     const identify = await t.call('POST', '/bioengine/identify', { identifyInputs: [{ templateType: B, sample: b64('person-a2.jpg'), maxResults: 1 }] })
     expect(identify.body.allIdentifyResults[0].identifyResults[0].identifyMatchResults[0]).toMatchObject({ personId: ada })
+
+    // The log says how many were built, and nothing of a face: no crop, in bytes or base64.
+    const log = readFileSync(join(t.engine.ctx.log.dir, 'engine.log'))
+    expect(log.toString()).toContain('templates built from kept face crops: 2; could not be built: 0')
+    const crop = t.engine.ctx.crops.crops(ada, 'c1')[0]!
+    expect(log.includes(crop.subarray(100, 148))).toBe(false)
+    expect(log.toString()).not.toContain(crop.toString('base64').slice(100, 164))
   })
 
   it('deletes the crops with the templates and with the person, and all of them when the tenant opts out', async () => {
