@@ -72,5 +72,8 @@ test('Persons shows enrollment per template type', async ({ page }) => {
   await openStaffScreen(page, 'Persons')
   const bob = enrollmentOf(page, 'bob@types.example')
   await expect(bob.getByRole('listitem')).toHaveText([`${A} ✓: enrolled`, `${B} ✗: not enrolled`])
+  await page.getByRole('button', { name: 'Details of bob@types.example' }).click()
+  const perType = page.getByTestId('person-detail').getByTestId('enrollment-per-type')
+  await expect(perType.getByRole('listitem')).toHaveText([`${A} ✓: enrolled`, `${B} ✗: not enrolled`])
   await checkScreen(page, 'persons-per-type')
 })

@@ -166,6 +166,7 @@ export function PersonsScreen() {
             key={selected}
             personUuid={selected}
             tenantCode={tenantCode}
+            templateTypes={typeNames}
             onClose={() => setSelected(null)}
             onTemplatesChanged={() => void list.reload()}
             onRemoved={(userId, result) => {

@@ -8,17 +8,21 @@ import { ConfirmDialog } from './controls'
 import { enrollmentWords, formatDateTime } from './format'
 import { useAction, useLoad } from './hooks'
 import { PersonTemplates } from './PersonTemplates'
+import { TypeEnrollment } from './TypeEnrollment'
 
 /** One visitor: who they are, which tenants hold them, their templates and app user data; remove them or delete templates. */
 export function PersonDetailPanel({
   personUuid,
   tenantCode,
+  templateTypes,
   onClose,
   onTemplatesChanged,
   onRemoved,
 }: {
   personUuid: string
   tenantCode: string | undefined
+  /** The installed template types: enrollment is shown for each. */
+  templateTypes: readonly string[]
   onClose: () => void
   onTemplatesChanged: () => void
   onRemoved: (userId: string, result: RemoveVisitorResult) => void
@@ -75,6 +79,10 @@ export function PersonDetailPanel({
             <dd>{d.person.modified === null ? 'Not reported by this server' : formatDateTime(d.person.modified)}</dd>
             <dt>In tenant {tenantCode ?? 'of this kiosk'}</dt>
             <dd data-testid="enrollment-status">{d.inTenant ? enrollmentWords(d.inTenant.enrollmentStatus) : 'Not a user of this tenant'}</dd>
+            <dt>By template type</dt>
+            <dd data-testid="enrollment-per-type">
+              <TypeEnrollment held={[...new Set(d.templates.map((t) => t.templateType))]} status={null} types={templateTypes} />
+            </dd>
           </dl>
 
           <h3>Tenants</h3>

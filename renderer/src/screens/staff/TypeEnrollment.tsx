@@ -7,8 +7,8 @@ import { enrollmentWords } from './format'
  */
 export function TypeEnrollment({ held, status, types }: { held: string[] | null; status: string | null; types: readonly string[] }) {
   if (held === null) return <>{enrollmentWords(status)}</>
+  if (held.length === 0) return <>Not enrolled</>
   const all = [...new Set([...types, ...held])]
-  if (all.length === 0) return <>Not enrolled</>
   return (
     <ul className="type-enrollment" aria-label="Enrollment per template type">
       {all.map((type) => {
