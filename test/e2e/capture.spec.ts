@@ -141,6 +141,8 @@ test('a tilted head gets plain guidance; "Capture now" takes a valid photo and s
   expect(Math.abs(last.pose.roll)).toBeGreaterThan(30)
   expect(await harness<number>(page, 'done.length')).toBe(0)
   expect(await harness<number>(page, 'liveTracks()')).toBe(1)
+  // A face in view counts as someone there: the quality loop tells the idle timer (a window event).
+  expect(await page.evaluate(() => new Promise<boolean>((resolve) => window.addEventListener('kiosk-presence', () => resolve(true), { once: true })))).toBe(true)
 
   await page.getByRole('button', { name: 'Capture now' }).click()
   await expect.poll(() => harness<number>(page, 'done.length')).toBe(1)
