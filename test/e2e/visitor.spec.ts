@@ -5,7 +5,8 @@ import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
-import { capture, untilDone } from '../support/capture'
+import { tiltedCameraFile } from '../../playwright.config'
+import { browserWithClip, capture, untilDone } from '../support/capture'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // The visitor flows in Debian Chromium against the web host and the real embedded engine. The
@@ -167,7 +168,7 @@ test('identifies the enrolled visitor from the camera', async ({ page }) => {
   await page.screenshot({ path: 'test-results/screens/identify.png', fullPage: true })
 })
 
-test('idle: "Still there?" counts down 10 s before the reset; "I’m still here" keeps the result on screen', async ({ page }) => {
+test('idle: "Still there?" counts down 10 s before the reset; "I’m still here" keeps the result on screen; a face in view counts as presence', async ({ page }) => {
   await host.bridge('saveSettings', { idleTimeoutSeconds: 15 })
   try {
     await open(page, 'Verify identity')
@@ -191,6 +192,34 @@ test('idle: "Still there?" counts down 10 s before the reset; "I’m still here"
     await expect(page.locator('.tiles')).toBeVisible(untilDone)
     await expect(result).toHaveCount(0)
     await expect(dialog).toHaveCount(0)
+
+    // A face in view counts as presence. The tilted clip: the face is seen (and guided) but never
+    // taken, so the capture stays open for as long as it takes.
+    const browser = await browserWithClip(tiltedCameraFile)
+    try {
+      const kiosk = await browser.newPage()
+      await kiosk.addInitScript(() => {
+        const w = window as unknown as { presence: number; dialogSeen: boolean }
+        w.presence = 0
+        w.dialogSeen = false
+        window.addEventListener('kiosk-presence', () => w.presence++)
+        new MutationObserver(() => (w.dialogSeen ||= document.querySelector('[data-testid=still-there]') !== null)).observe(document, { childList: true, subtree: true })
+      })
+      await kiosk.goto(host.launchUrl)
+      await kiosk.locator('.tiles').getByRole('button', { name: /^Verify identity/ }).click()
+      await kiosk.getByLabel('Visitor’s e-mail').fill(VISITOR)
+      await kiosk.getByRole('button', { name: 'Continue to photo' }).click()
+      await expect(kiosk.getByTestId('capture-guidance')).toHaveText('Hold your head upright, not tilted.', untilDone)
+      // Presence is reported at most once a second: 30 reports span well past the 15 s timeout and the
+      // 10 s countdown, with nobody touching the screen.
+      await kiosk.waitForFunction(() => (window as unknown as { presence: number }).presence >= 30, undefined, untilDone)
+      expect(await kiosk.evaluate(() => (window as unknown as { dialogSeen: boolean }).dialogSeen)).toBe(false)
+      // The face leaves (the capture is cancelled, the camera off): now the kiosk asks.
+      await kiosk.getByRole('button', { name: 'Cancel' }).click()
+      await expect(kiosk.getByRole('alertdialog', { name: 'Still there?' })).toBeVisible(untilDone)
+    } finally {
+      await browser.close()
+    }
   } finally {
     await host.bridge('saveSettings', { idleTimeoutSeconds: 90 })
   }

@@ -1,4 +1,5 @@
-import { expect, type Locator } from '@playwright/test'
+import { chromium, expect, type Browser, type Locator } from '@playwright/test'
+import config from '../../playwright.config'
 
 /**
  * For a wait on work whose speed depends on the machine (the engine, the camera, a sign-in): no
@@ -13,4 +14,11 @@ export const untilDone = { timeout: 0 } as const
  */
 export async function capture(done: Locator): Promise<void> {
   await expect(done).toBeVisible(untilDone)
+}
+
+/** A browser launched as the e2e config does, its fake webcam playing `clip` (a clip is a launch flag). */
+export function browserWithClip(clip: string): Promise<Browser> {
+  const launch = config.use?.launchOptions ?? {}
+  const flag = '--use-file-for-fake-video-capture='
+  return chromium.launch({ ...launch, args: (launch.args ?? []).map((arg) => (arg.startsWith(flag) ? `${flag}${clip}` : arg)) })
 }
