@@ -1,8 +1,10 @@
 import { resolve } from 'node:path'
 import { defineConfig } from '@playwright/test'
 
-/** The fake webcam stream made by `npm run fixtures` from a real face photo shipped in an npm package. */
+/** The fake webcam stream made by `npm run fixtures` from a real face photo shipped in an npm package: the face upright. */
 export const fakeCameraFile = resolve(import.meta.dirname, 'test/fixtures/generated/cam.y4m')
+/** The same photo with the head tilted ~45°, for the guidance tests (auto-capture never fires on it). */
+export const tiltedCameraFile = resolve(import.meta.dirname, 'test/fixtures/generated/cam-tilted.y4m')
 
 export default defineConfig({
   testDir: 'test/e2e',

@@ -22,6 +22,10 @@ const email = z.email('enter a valid e-mail address').max(254)
 const personUuid = z.uuid('not a person id')
 const code = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, dot, dash or underscore (1–64)')
 
+/** The field schemas as the renderer's forms check them before anything is sent: the same rules, no second copy. */
+export const emailField = email
+export const codeField = code
+
 export const enrollVisitorInput = z.strictObject({
   userId: email,
   samples: z.array(base64Image).min(1).max(10),

@@ -4,6 +4,7 @@ import { kiosk } from './bridge/kiosk'
 import { NavBar } from './components/NavBar'
 import { OfflineBanner } from './components/OfflineBanner'
 import { StatusBar } from './components/StatusBar'
+import { StillThereDialog } from './components/StillThereDialog'
 import { useActivityPing, useIdleTimeout } from './components/useIdleTimeout'
 import { screenComponents } from './screens'
 import { FirstRunScreen } from './screens/FirstRunScreen'
@@ -36,8 +37,8 @@ export function App() {
     const timer = setInterval(() => void load(), SESSION_POLL_MS)
     return () => clearInterval(timer)
   }, [load])
-  // Idle: signed out, back to Home, and every screen's visitor data is dropped with its component.
-  useIdleTimeout(idleTimeoutSeconds, reset)
+  // Idle: "Still there?" first; then signed out, back to Home, and every screen's visitor data is dropped with its component.
+  const idle = useIdleTimeout(idleTimeoutSeconds, reset)
   // Staff typing or pointing make no call: tell the services they are still there, now and then.
   const staff = role !== 'visitor'
   useActivityPing(staff, Math.max(5, Math.floor((idleTimeoutSeconds ?? 90) / 3)) * 1000, keepSession)
@@ -52,6 +53,7 @@ export function App() {
         <Screen key={`${firstRun ? 'first-run' : allowed ? screen : 'home'}-${generation}`} />
       </main>
       <StatusBar />
+      {idle.phase.kind === 'warning' ? <StillThereDialog secondsLeft={idle.phase.secondsLeft} onStillHere={idle.stillHere} /> : null}
     </div>
   )
 }

@@ -17,6 +17,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   outbox: async () => (await import('./sections/outbox')).outbox,
   startup: async () => (await import('./sections/startup')).startup,
   renderer: async () => (await import('./sections/renderer')).renderer,
+  capture: async () => (await import('./sections/capture')).capture,
   load: async () => (await import('./sections/load')).load,
   bridge: async () => (await import('./sections/bridge')).bridge,
   hostile: async () => (await import('./sections/hostile')).hostile,

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
-import { capture } from '../support/capture'
+import { capture, untilDone } from '../support/capture'
 import { checkScreen } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
@@ -22,7 +22,7 @@ let host: TestWebHost
 
 test.beforeAll(async () => {
   host = await startWebHost()
-  await expect.poll(async () => (await host.bridge<{ state: string }>('getEngineStatus')).state, { timeout: 60_000 }).toBe('running')
+  await expect.poll(async () => (await host.bridge<{ state: string }>('getEngineStatus')).state, untilDone).toBe('running')
   // Ana is enrolled with another person's face than the one on the camera.
   expect(await host.bridge('enrollVisitor', enrollment(TAKEN, 'person-d.jpg'))).toMatchObject({ outcome: 'enrolled' })
 })
@@ -44,7 +44,7 @@ async function enrollAtScreen(page: Page, userId: string, as: 'visitor' | 'staff
   await page.getByLabel('Visitor’s e-mail').fill(userId)
   await page.getByLabel('The visitor has read this and agrees').check()
   await page.getByRole('button', { name: 'Continue to photos' }).click()
-  await capture(page, page.getByRole('heading', { name: 'Check the photos' }))
+  await capture(page.getByRole('heading', { name: 'Check the photos' }))
   await page.getByRole('button', { name: `Enroll ${userId}` }).click()
 }
 
@@ -55,7 +55,7 @@ const templatesOf = async (userId: string): Promise<number> => {
 
 test('the takeover is refused: a visitor enrolling an enrolled e-mail with another face is sent to staff', async ({ page }) => {
   await enrollAtScreen(page, TAKEN, 'visitor')
-  await expect(page.getByTestId('enroll-needs-staff')).toHaveText('This e-mail is already enrolled — please ask staff. Nothing was saved.', { timeout: 60_000 })
+  await expect(page.getByTestId('enroll-needs-staff')).toHaveText('This e-mail is already enrolled — please ask staff. Nothing was saved.', untilDone)
   await checkScreen(page, 'enroll-takeover-refused')
   expect(await templatesOf(TAKEN)).toBe(1)
   // The face on the camera is still not Ana.
@@ -66,12 +66,12 @@ test('a duplicate face under a new e-mail is stopped for a visitor and shown to 
   expect(await host.bridge('enrollVisitor', enrollment(CAMERA_OWNER, 'face.png'))).toMatchObject({ outcome: 'enrolled' })
 
   await enrollAtScreen(page, NEWCOMER, 'visitor')
-  await expect(page.getByTestId('enroll-needs-staff')).toContainText('please ask staff', { timeout: 60_000 })
+  await expect(page.getByTestId('enroll-needs-staff')).toContainText('please ask staff', untilDone)
   expect((await host.bridge<{ person: unknown }>('findPerson', { userId: NEWCOMER })).person).toBeNull()
 
   await enrollAtScreen(page, NEWCOMER, 'staff')
   const decision = page.getByTestId('enroll-decision')
-  await expect(decision).toBeVisible({ timeout: 60_000 })
+  await expect(decision).toBeVisible(untilDone)
   await expect(decision.getByRole('region', { name: 'Matching persons' })).toContainText(CAMERA_OWNER)
   await expect(decision.getByRole('button', { name: 'Enroll anyway' })).toBeVisible()
   await checkScreen(page, 'enroll-duplicate-decision')
@@ -82,11 +82,11 @@ test('a duplicate face under a new e-mail is stopped for a visitor and shown to 
 test('staff see the existing record of an enrolled e-mail and may replace its face', async ({ page }) => {
   await enrollAtScreen(page, TAKEN, 'staff')
   const decision = page.getByTestId('enroll-decision')
-  await expect(decision.getByRole('region', { name: 'Existing record' })).toContainText(`${TAKEN} (person`, { timeout: 60_000 })
+  await expect(decision.getByRole('region', { name: 'Existing record' })).toContainText(`${TAKEN} (person`, untilDone)
   await expect(decision.getByRole('region', { name: 'Existing record' })).toContainText('The new photos do not match that face.')
   await expect(decision.getByRole('region', { name: 'Matching persons' })).toContainText(CAMERA_OWNER)
   await decision.getByRole('button', { name: 'Replace the enrolled face' }).click()
-  await expect(page.getByText(`${TAKEN} is enrolled`)).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByText(`${TAKEN} is enrolled`)).toBeVisible(untilDone)
   expect(await templatesOf(TAKEN)).toBe(1)
   expect(await host.bridge('verifyVisitor', { userId: TAKEN, sample: photo('face.png') })).toMatchObject({ decision: 'match' })
 })

@@ -5,7 +5,8 @@ import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
-import { capture } from '../support/capture'
+import { tiltedCameraFile } from '../../playwright.config'
+import { browserWithClip, capture, untilDone } from '../support/capture'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // The visitor flows in Debian Chromium against the web host and the real embedded engine. The
@@ -21,7 +22,7 @@ let host: TestWebHost
 
 test.beforeAll(async () => {
   host = await startWebHost()
-  await expect.poll(async () => (await host.bridge('getEngineStatus')).state, { timeout: 60_000 }).toBe('running')
+  await expect.poll(async () => (await host.bridge('getEngineStatus')).state, untilDone).toBe('running')
 })
 
 test.afterAll(async () => {
@@ -44,20 +45,30 @@ async function axe(page: Page) {
   expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
 }
 
-test('enrolls a visitor end to end with consent and the camera', async ({ page }) => {
+test('enrolls a visitor end to end with consent and the camera; the focus follows each step', async ({ page }) => {
   await open(page, 'Enroll visitor')
-  await page.getByLabel('Visitor’s e-mail').fill('not-an-email')
+  const email = page.getByLabel('Visitor’s e-mail')
+  // Tile → form: the first field has the focus.
+  await expect(email).toBeFocused()
+  await email.fill('not-an-email')
   await page.getByLabel('The visitor has read this and agrees').check()
   await page.getByRole('button', { name: 'Continue to photos' }).click()
-  await expect(page.getByText('Enter the visitor’s e-mail address')).toBeVisible()
-  await page.getByLabel('Visitor’s e-mail').fill(VISITOR)
+  await expect(page.getByText('Enter the visitor’s e-mail address, like name@example.com.')).toBeVisible()
+  await expect(email).toBeFocused()
+  await email.fill(VISITOR)
   await axe(page)
   await page.getByRole('button', { name: 'Continue to photos' }).click()
-  await capture(page, page.getByRole('heading', { name: 'Check the photos' }))
+  // Form → capture: the capture's heading (the first photo may already be on its way).
+  await expect(page.getByRole('heading', { name: `Take 3 photos of ${VISITOR}` }).or(page.getByRole('heading', { name: 'Check the photos' }))).toBeFocused()
+  // Capture → review.
+  await capture(page.getByRole('heading', { name: 'Check the photos' }))
+  await expect(page.getByRole('heading', { name: 'Check the photos' })).toBeFocused()
   await expect(page.getByRole('img', { name: /Photo \d of the visitor/ })).toHaveCount(3)
   await page.screenshot({ path: 'test-results/screens/enroll-review.png', fullPage: true })
   await page.getByRole('button', { name: `Enroll ${VISITOR}` }).click()
-  await expect(page.getByText(`${VISITOR} is enrolled`)).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByText(`${VISITOR} is enrolled`)).toBeVisible(untilDone)
+  // Review → result.
+  await expect(page.getByRole('region', { name: /is enrolled/ })).toBeFocused()
   // The embedded engine reports a 0–1 quality: shown as a percentage, never "NaN%".
   await expect(page.getByText(`${VISITOR} is enrolled`)).toContainText(/Photo quality \d{1,3}%\./)
   await axe(page)
@@ -74,9 +85,11 @@ test('verifies the same visitor, and refuses a different person', async ({ page 
     ['someone.else@example.com', 'Not confirmed', 'staff', /: score \d{1,3}\.\d, needs 48\./],
   ] as const) {
     await open(page, 'Verify identity', as)
+    await expect(page.getByLabel('Visitor’s e-mail')).toBeFocused()
     await page.getByLabel('Visitor’s e-mail').fill(email)
     await page.getByRole('button', { name: 'Continue to photo' }).click()
-    await capture(page, page.getByTestId('verify-decision'))
+    await capture(page.getByTestId('verify-decision'))
+    await expect(page.getByRole('region', { name: 'Result' })).toBeFocused()
     await expect(page.getByText(decision, { exact: true })).toBeVisible()
     // The score and the pass mark on the template type's 0–100 scale: "score 97.0, needs 48".
     await expect(page.getByTestId('verify-decision')).toHaveText(words)
@@ -85,15 +98,131 @@ test('verifies the same visitor, and refuses a different person', async ({ page 
   await page.screenshot({ path: 'test-results/screens/verify.png', fullPage: true })
 })
 
+test('Enroll and Verify check the e-mail with the contract’s rules before any photo, and say what is missing next to the field', async ({ page }) => {
+  const capturePanel = page.locator('section.gc')
+  await open(page, 'Verify identity')
+  const email = page.getByLabel('Visitor’s e-mail')
+  // Empty: said, not silently ignored.
+  await page.getByRole('button', { name: 'Continue to photo' }).click()
+  await expect(email).toHaveAccessibleDescription('The e-mail address is missing. Enter the visitor’s e-mail address.')
+  await expect(email).toBeFocused()
+  // A one-letter top-level domain: the services' schema refuses it, so the form does, before the photo.
+  await email.fill('visitor@example.c')
+  await page.getByRole('button', { name: 'Continue to photo' }).click()
+  await expect(email).toHaveAccessibleDescription('Enter the visitor’s e-mail address, like name@example.com.')
+  await expect(capturePanel).toHaveCount(0)
+  await axe(page)
+
+  await open(page, 'Enroll visitor')
+  await page.getByLabel('Visitor’s e-mail').fill('visitor@example.c')
+  await page.getByLabel('The visitor has read this and agrees').check()
+  await page.getByRole('button', { name: 'Continue to photos' }).click()
+  await expect(page.getByLabel('Visitor’s e-mail')).toHaveAccessibleDescription('Enter the visitor’s e-mail address, like name@example.com.')
+  await expect(capturePanel).toHaveCount(0)
+  await expect(page.getByText(/Invalid input/)).toHaveCount(0)
+})
+
+test('without a camera: one clear message; staff use a photo file, a visitor is sent to staff; Identify has Cancel', async ({ page }) => {
+  await page.addInitScript(() => {
+    navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException('Requested device not found', 'NotFoundError'))
+  })
+  const fileChoice = page.getByLabel(/^Use a photo file instead/)
+  // A visitor: the message and its next step, no file picker, no disabled "Capture now".
+  await open(page, 'Verify identity')
+  await page.getByLabel('Visitor’s e-mail').fill(VISITOR)
+  await page.getByRole('button', { name: 'Continue to photo' }).click()
+  const alert = page.getByRole('alert').filter({ hasText: 'No camera found' })
+  await expect(alert).toContainText('If it keeps failing, please ask staff.')
+  await expect(page.getByText('No camera found')).toHaveCount(1)
+  await expect(page.getByRole('button', { name: 'Capture now' })).toHaveCount(0)
+  await expect(fileChoice).toHaveCount(0)
+
+  // Staff: Identify, the same single message, then a photo file instead of the camera.
+  await open(page, 'Who is this?', 'staff')
+  await expect(page.getByRole('heading', { name: 'Photo of the visitor' })).toBeFocused()
+  await expect(alert).toContainText('Or use a photo file below.')
+  await expect(page.getByText('No camera found')).toHaveCount(1)
+  await expect(page.getByRole('button', { name: 'Capture now' })).toHaveCount(0)
+  await axe(page)
+  await page.screenshot({ path: 'test-results/screens/identify-no-camera.png', fullPage: true })
+  await fileChoice.setInputFiles({ name: 'notes.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'binary') })
+  await expect(page.getByRole('alert').filter({ hasText: 'notes.gif' })).toHaveText('notes.gif: The file is not a JPEG or PNG image.')
+  await fileChoice.setInputFiles(fixture('face.png'))
+  await expect(page.getByTestId('identify-decision')).toHaveText(`Best match: ${VISITOR}`, untilDone)
+  await expect(page.getByRole('region', { name: 'Result' })).toBeFocused()
+
+  // Identify someone else → Cancel during the capture goes back to Home.
+  await page.getByRole('button', { name: 'Identify someone else' }).click()
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.locator('.tiles')).toBeVisible()
+})
+
 test('identifies the enrolled visitor from the camera', async ({ page }) => {
   await open(page, 'Who is this?', 'staff')
-  await capture(page, page.getByTestId('identify-decision'))
+  await capture(page.getByTestId('identify-decision'))
   await expect(page.getByTestId('identify-decision')).toHaveText(`Best match: ${VISITOR}`)
   await expect(page.getByRole('table')).toContainText(VISITOR)
   await expect(page.getByRole('table', { name: 'Candidates at or above 48, best first (scores on a 0–100 scale)' })).toBeVisible()
   await expect(page.getByRole('row').filter({ hasText: VISITOR }).getByRole('cell').last()).toHaveText(/^\d{1,3}\.\d$/)
   await axe(page)
   await page.screenshot({ path: 'test-results/screens/identify.png', fullPage: true })
+})
+
+test('idle: "Still there?" counts down 10 s before the reset; "I’m still here" keeps the result on screen; a face in view counts as presence', async ({ page }) => {
+  await host.bridge('saveSettings', { idleTimeoutSeconds: 15 })
+  try {
+    await open(page, 'Verify identity')
+    await page.getByLabel('Visitor’s e-mail').fill(VISITOR)
+    await page.getByRole('button', { name: 'Continue to photo' }).click()
+    const result = page.getByTestId('verify-decision')
+    await capture(result)
+    // The camera is off now; nobody touches the screen: the kiosk asks first.
+    const dialog = page.getByRole('alertdialog', { name: 'Still there?' })
+    await expect(dialog).toBeVisible(untilDone)
+    await expect(dialog.getByTestId('still-there-seconds')).toHaveText(/^([1-9]|10) s$/)
+    await expect(dialog.getByRole('button', { name: 'I’m still here' })).toBeFocused()
+    await axe(page)
+    await page.screenshot({ path: 'test-results/screens/still-there.png', fullPage: true })
+    await dialog.getByRole('button', { name: 'I’m still here' }).click()
+    await expect(dialog).toBeHidden()
+    await expect(result).toHaveText(/^This is camera\.visitor@example\.com: score/)
+    // Nobody answers this time: the countdown runs out and the kiosk starts over.
+    await expect(dialog).toBeVisible(untilDone)
+    await expect(dialog.getByTestId('still-there-seconds')).toHaveText('1 s', untilDone)
+    await expect(page.locator('.tiles')).toBeVisible(untilDone)
+    await expect(result).toHaveCount(0)
+    await expect(dialog).toHaveCount(0)
+
+    // A face in view counts as presence. The tilted clip: the face is seen (and guided) but never
+    // taken, so the capture stays open for as long as it takes.
+    const browser = await browserWithClip(tiltedCameraFile)
+    try {
+      const kiosk = await browser.newPage()
+      await kiosk.addInitScript(() => {
+        const w = window as unknown as { presence: number; dialogSeen: boolean }
+        w.presence = 0
+        w.dialogSeen = false
+        window.addEventListener('kiosk-presence', () => w.presence++)
+        new MutationObserver(() => (w.dialogSeen ||= document.querySelector('[data-testid=still-there]') !== null)).observe(document, { childList: true, subtree: true })
+      })
+      await kiosk.goto(host.launchUrl)
+      await kiosk.locator('.tiles').getByRole('button', { name: /^Verify identity/ }).click()
+      await kiosk.getByLabel('Visitor’s e-mail').fill(VISITOR)
+      await kiosk.getByRole('button', { name: 'Continue to photo' }).click()
+      await expect(kiosk.getByTestId('capture-guidance')).toHaveText('Hold your head upright, not tilted.', untilDone)
+      // Presence is reported at most once a second: 30 reports span well past the 15 s timeout and the
+      // 10 s countdown, with nobody touching the screen.
+      await kiosk.waitForFunction(() => (window as unknown as { presence: number }).presence >= 30, undefined, untilDone)
+      expect(await kiosk.evaluate(() => (window as unknown as { dialogSeen: boolean }).dialogSeen)).toBe(false)
+      // The face leaves (the capture is cancelled, the camera off): now the kiosk asks.
+      await kiosk.getByRole('button', { name: 'Cancel' }).click()
+      await expect(kiosk.getByRole('alertdialog', { name: 'Still there?' })).toBeVisible(untilDone)
+    } finally {
+      await browser.close()
+    }
+  } finally {
+    await host.bridge('saveSettings', { idleTimeoutSeconds: 90 })
+  }
 })
 
 test('face match: same face passes, different faces fail, wrong and oversize files are refused with the reason', async ({ page }) => {
@@ -127,17 +256,17 @@ test('an enrollment made while the engine is down is queued, then delivered when
   await page.getByLabel('Visitor’s e-mail').fill('offline.visitor@example.com')
   await page.getByLabel('The visitor has read this and agrees').check()
   await page.getByRole('button', { name: 'Continue to photos' }).click()
-  await capture(page, page.getByRole('heading', { name: 'Check the photos' }))
+  await capture(page.getByRole('heading', { name: 'Check the photos' }))
 
   const { pid } = await host.bridge('getEngineStatus')
   process.kill(pid, 'SIGKILL')
   await page.getByRole('button', { name: 'Enroll offline.visitor@example.com' }).click()
-  await expect(page.getByText('Saved, will be sent later')).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByText('Saved, will be sent later')).toBeVisible(untilDone)
   await expect(page.getByTestId('offline-banner')).toBeVisible()
   await page.screenshot({ path: 'test-results/screens/enroll-queued.png', fullPage: true })
 
-  await expect.poll(async () => (await host.bridge('getOutbox')).counts.delivered, { timeout: 90_000 }).toBe(1)
-  await expect(page.getByTestId('offline-banner')).toBeHidden({ timeout: 30_000 })
+  await expect.poll(async () => (await host.bridge('getOutbox')).counts.delivered, untilDone).toBe(1)
+  await expect(page.getByTestId('offline-banner')).toBeHidden(untilDone)
   const person = await host.bridge('identifyVisitor', { sample: readFileSync(fixture('face.png')).toString('base64') })
   expect(person.candidates.map((c: { userId: string }) => c.userId)).toContain('offline.visitor@example.com')
 })

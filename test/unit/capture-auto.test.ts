@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AutoCapture, COOLDOWN_MS, STABLE_MS } from '../../renderer/src/camera/auto-capture'
+import { AutoCapture, BEST_OF_MS, COOLDOWN_MS, STABLE_MS } from '../../renderer/src/camera/auto-capture'
 
 // When guided capture takes a photo by itself: after STABLE_MS of frames that all pass, the best of them.
 
@@ -9,7 +9,7 @@ function feed(auto: AutoCapture, from: number, frames: Array<[ok: boolean, quali
 }
 
 describe('auto-capture', () => {
-  it('waits ~0.7 s of passing frames, then captures, keeping the best frame of the window', () => {
+  it('waits STABLE_MS of passing frames, then captures, keeping the best frame of the window', () => {
     const auto = new AutoCapture()
     const steps = feed(auto, 0, [
       [true, 0.7],
@@ -54,6 +54,27 @@ describe('auto-capture', () => {
     const after = auto.update(1000 + COOLDOWN_MS, true, 0.9)
     expect(after).toMatchObject({ state: 'steady', keep: true, capture: false })
     expect(auto.update(1000 + COOLDOWN_MS + STABLE_MS, true, 0.5).capture).toBe(true)
+  })
+
+  it('lets a steady window run on through the pause: the next photo is the best of BEST_OF_MS of frames after it, not a whole new window later', () => {
+    const auto = new AutoCapture()
+    auto.captured(0)
+    // Steady all along: frames every 50 ms through the pause and after it.
+    const steps = Array.from({ length: 40 }, (_, i) => ({ at: 50 * (i + 1), ...auto.update(50 * (i + 1), true, i === 3 ? 1 : 0.7) }))
+    const during = steps.filter((s) => s.at < COOLDOWN_MS)
+    // Nothing from the pause is kept, not even its best frame (the photos must not be copies of one instant).
+    expect(during.every((s) => s.state === 'cooldown' && !s.keep && !s.capture)).toBe(true)
+    const taken = steps.find((s) => s.capture)!
+    expect(taken.at).toBe(COOLDOWN_MS + BEST_OF_MS)
+    expect(auto.bestQuality).toBe(0.7)
+    // A failing frame during the pause starts the steady window again.
+    const again = new AutoCapture()
+    again.captured(0)
+    again.update(100, true, 0.9)
+    again.update(COOLDOWN_MS - 100, false, 0.2)
+    again.update(COOLDOWN_MS - 50, true, 0.9)
+    expect(again.update(COOLDOWN_MS + BEST_OF_MS, true, 0.9).capture).toBe(false)
+    expect(again.update(COOLDOWN_MS - 50 + STABLE_MS, true, 0.9).capture).toBe(true)
   })
 
   it('takes its window and pause from the constructor', () => {

@@ -13,14 +13,23 @@ export interface EncodedImage {
 /** JPEG qualities tried in turn: 0.9 keeps skin texture; lower only if a huge frame would exceed the byte limit. */
 const QUALITIES = [0.9, 0.8, 0.7, 0.6]
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = ''
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary)
+function fromBase64(base64: string): Uint8Array {
+  const binary = atob(base64)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  return bytes
 }
 
-function toJpeg(canvas: HTMLCanvasElement, quality: number): Promise<Blob> {
-  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('The browser could not encode the photo.'))), 'image/jpeg', quality))
+/**
+ * The JPEG, synchronously. Not canvas.toBlob: Chromium runs toBlob's encoder in the main thread's
+ * idle time, and the quality loop leaves little of it, so each photo waited 1–3 s to be encoded
+ * (measured by `npm run bench -- --only capture`); toDataURL takes tens of milliseconds.
+ */
+function toJpeg(canvas: HTMLCanvasElement, quality: number): string {
+  const url = canvas.toDataURL('image/jpeg', quality)
+  const comma = url.indexOf(',')
+  if (!url.startsWith('data:image/jpeg;base64,') || comma < 0) throw new Error('The browser could not encode the photo.')
+  return url.slice(comma + 1)
 }
 
 /**
@@ -42,10 +51,9 @@ export async function encodeFrame(source: CanvasImageSource, width: number, heig
   context.drawImage(source, 0, 0, width, height, 0, 0, size.width, size.height)
   let reason = ''
   for (const quality of QUALITIES) {
-    const bytes = new Uint8Array(await (await toJpeg(canvas, quality)).arrayBuffer())
-    const verdict = checkImage(bytes)
+    const base64 = toJpeg(canvas, quality)
+    const verdict = checkImage(fromBase64(base64))
     if (verdict.ok && verdict.format === 'jpeg') {
-      const base64 = toBase64(bytes)
       return { base64, dataUrl: `data:image/jpeg;base64,${base64}`, width: verdict.width, height: verdict.height, bytes: verdict.bytes }
     }
     reason = verdict.ok ? 'The browser did not produce a JPEG.' : verdict.reason

@@ -1,7 +1,7 @@
-import type { CapturedSample } from './GuidedCapture'
+import { qualityWords, type CapturedSample } from '../camera/sample'
 import { Button } from './ui'
 
-/** The photos taken so far, each with its quality and a "Retake" button. */
+/** The photos taken so far, each with a word on how it passed the checks and a "Retake" button. */
 export function CaptureThumbnails({ samples, onRetake }: { samples: CapturedSample[]; onRetake: (index: number) => void }) {
   if (samples.length === 0) return null
   return (
@@ -9,7 +9,9 @@ export function CaptureThumbnails({ samples, onRetake }: { samples: CapturedSamp
       {samples.map((sample, i) => (
         <li key={sample.dataUrl.slice(-32) + i}>
           <img src={sample.dataUrl} alt={`Photo ${i + 1}`} width={160} height={Math.round((160 * sample.height) / sample.width)} />
-          <span className="hint">Quality {Math.round(sample.quality * 100)} %</span>
+          <span className="hint" data-testid="photo-quality">
+            {qualityWords(sample)}
+          </span>
           <Button variant="secondary" onClick={() => onRetake(i)}>
             Retake photo {i + 1}
           </Button>

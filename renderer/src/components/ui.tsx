@@ -1,4 +1,4 @@
-import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react'
+import { useId, type ButtonHTMLAttributes, type ComponentPropsWithRef, type ReactNode } from 'react'
 import { KioskError } from '../../../electron/shared/errors'
 import { useSession } from '../store/session'
 
@@ -47,7 +47,7 @@ export function FieldFrame({ label, hint, error, control }: { label: string; hin
 }
 
 /** A labelled input with its hint and error wired for screen readers. */
-export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string | null }) {
+export function Field({ label, hint, error, ...input }: ComponentPropsWithRef<'input'> & { label: string; hint?: string; error?: string | null }) {
   return <FieldFrame label={label} hint={hint} error={error} control={(wiring) => <input {...wiring} {...input} />} />
 }
 

@@ -1,22 +1,61 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import { onPresence } from '../camera/presence'
+import { IdleClock, type IdlePhase } from './idle-clock'
 
 const activity = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const
 
-/** Calls `onIdle` after `seconds` without a pointer, key or touch; any activity restarts the count. */
-export function useIdleTimeout(seconds: number | null | undefined, onIdle: () => void): void {
+export interface Idle {
+  /** 'warning': show "Still there?" with the seconds left; the screen (and a result on it) stays meanwhile. */
+  phase: IdlePhase
+  /** "I'm still here". */
+  stillHere(): void
+}
+
+/**
+ * Calls `onIdle` once nobody has been there for `seconds` plus the 10 s "Still there?" countdown.
+ * A pointer, key or touch, or a face the camera's quality loop sees (presence.ts), starts the count
+ * again, also during the countdown.
+ */
+export function useIdleTimeout(seconds: number | null | undefined, onIdle: () => void): Idle {
+  const [phase, setPhase] = useState<IdlePhase>({ kind: 'active' })
+  const lookRef = useRef<() => void>(() => {})
+
   useEffect(() => {
+    setPhase({ kind: 'active' })
     if (!seconds) return
-    let timer = setTimeout(onIdle, seconds * 1000)
-    const restart = () => {
+    const clock = new IdleClock(seconds * 1000, performance.now())
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const look = () => {
       clearTimeout(timer)
-      timer = setTimeout(onIdle, seconds * 1000)
+      const now = performance.now()
+      const next = clock.phase(now)
+      if (next.kind === 'expired') {
+        clock.activity(now) // the next visitor starts a fresh count
+        setPhase({ kind: 'active' })
+        onIdle()
+        timer = setTimeout(look, clock.nextChange(now))
+        return
+      }
+      setPhase((shown) => (shown.kind === next.kind && (next.kind !== 'warning' || (shown.kind === 'warning' && shown.secondsLeft === next.secondsLeft)) ? shown : next))
+      timer = setTimeout(look, clock.nextChange(now))
     }
+    const restart = () => {
+      clock.activity(performance.now())
+      look()
+    }
+    lookRef.current = restart
+    look()
     for (const name of activity) window.addEventListener(name, restart, { passive: true })
+    const stopPresence = onPresence(restart)
     return () => {
       clearTimeout(timer)
+      stopPresence()
+      lookRef.current = () => {}
       for (const name of activity) window.removeEventListener(name, restart)
     }
   }, [seconds, onIdle])
+
+  return { phase, stillHere: () => lookRef.current() }
 }
 
 /**

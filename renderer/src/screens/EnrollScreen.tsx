@@ -1,9 +1,11 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { CONSENT } from '../../../electron/shared/consent'
-import type { EnrollVisitorResult } from '../../../electron/shared/workflows'
+import { emailField, type EnrollVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
+import { checkField, emailProblem } from '../components/field-check'
 import { GuidedCapture, type CapturedSample } from '../components/GuidedCapture'
 import { Busy, Button, ErrorNotice, Field, Notice } from '../components/ui'
+import { useStepFocus } from '../components/useStepFocus'
 import { useNavigation } from '../store/navigation'
 import { useSession } from '../store/session'
 import { EnrollDecision, type StaffDecision } from './EnrollDecision'
@@ -12,8 +14,6 @@ import { formatQuality } from './scores'
 import { useTemplateInfo } from './useTemplateInfo'
 
 type Step = 'details' | 'capture' | 'review' | 'sending' | 'done'
-
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** The tenant's enrollment status as the services pass it on (null: the server did not say). */
 const statusWords = (status: string | null): string => (status === 'ENROLLED' ? 'enrolled' : (status ?? 'not reported by the server'))
@@ -26,18 +26,22 @@ export function EnrollScreen() {
   const [step, setStep] = useState<Step>('details')
   const [email, setEmail] = useState('')
   const [emailError, setEmailError] = useState<string | null>(null)
+  const emailInput = useRef<HTMLInputElement>(null)
   const [consent, setConsent] = useState(false)
   const [samples, setSamples] = useState<CapturedSample[]>([])
   const [result, setResult] = useState<EnrollVisitorResult | null>(null)
   const [error, setError] = useState<unknown>(null)
   const count = info?.numSamplesForEnroll ?? 3
+  useStepFocus(step === 'sending' ? 'review' : step)
 
+  // The e-mail is checked with the contract's schema before any photo is taken.
   const continueToCapture = () => {
-    if (!emailPattern.test(email.trim())) {
-      setEmailError('Enter the visitor’s e-mail address, like name@example.com.')
+    const problem = emailProblem(checkField(emailField, email))
+    setEmailError(problem)
+    if (problem) {
+      emailInput.current?.focus()
       return
     }
-    setEmailError(null)
     setStep('capture')
   }
 
@@ -64,7 +68,7 @@ export function EnrollScreen() {
             continueToCapture()
           }}
         >
-          <Field label="Visitor’s e-mail" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} required />
+          <Field ref={emailInput} label="Visitor’s e-mail" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} required />
           <fieldset className="consent">
             <legend>Consent</legend>
             <p>{CONSENT.text}</p>
@@ -90,12 +94,15 @@ export function EnrollScreen() {
             setStep('review')
           }}
           onCancel={() => setStep('details')}
+          fileFallback={staff}
         />
       ) : null}
 
       {step === 'review' || step === 'sending' ? (
         <section aria-labelledby="review-title">
-          <h2 id="review-title">Check the photos</h2>
+          <h2 id="review-title" tabIndex={-1}>
+            Check the photos
+          </h2>
           <ul className="thumbs">
             {samples.map((sample, i) => (
               <li key={i}>
@@ -118,7 +125,7 @@ export function EnrollScreen() {
       ) : null}
 
       {step === 'done' && result ? (
-        <section aria-labelledby="result-title">
+        <section aria-labelledby="result-title" tabIndex={-1} data-step-focus>
           <EnrollOutcome result={result} staff={staff} onDecide={(decision) => void submit(decision)} onCancel={() => go('home')} />
           {result.outcome !== 'needs-decision' ? (
             <div className="actions">

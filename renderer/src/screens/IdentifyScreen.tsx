@@ -4,6 +4,9 @@ import type { IdentifyVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { GuidedCapture } from '../components/GuidedCapture'
 import { Busy, Button, ErrorNotice, Notice } from '../components/ui'
+import { useStepFocus } from '../components/useStepFocus'
+import { useNavigation } from '../store/navigation'
+import { useSession } from '../store/session'
 import { ScreenFrame } from './ScreenFrame'
 import { formatMark } from './scores'
 
@@ -14,6 +17,9 @@ export function IdentifyScreen() {
   const [step, setStep] = useState<Step>('capture')
   const [result, setResult] = useState<IdentifyVisitorResult | null>(null)
   const [error, setError] = useState<unknown>(null)
+  const go = useNavigation((s) => s.go)
+  const staff = useSession((s) => s.role !== 'visitor')
+  useStepFocus(step)
 
   const search = async (sample: string) => {
     setStep('searching')
@@ -32,10 +38,10 @@ export function IdentifyScreen() {
   return (
     <ScreenFrame title="Who is this?" purpose="Find who a visitor is among everyone enrolled.">
       {error ? <ErrorNotice error={error} title="The search did not run" /> : null}
-      {step === 'capture' ? <GuidedCapture count={1} label="Photo of the visitor" onDone={([sample]) => sample && void search(sample.base64)} /> : null}
+      {step === 'capture' ? <GuidedCapture count={1} label="Photo of the visitor" onDone={([sample]) => sample && void search(sample.base64)} onCancel={() => go('home')} fileFallback={staff} /> : null}
       {step === 'searching' ? <Busy label="Searching…" /> : null}
       {step === 'done' && result ? (
-        <section>
+        <section aria-label="Result" tabIndex={-1} data-step-focus>
           {result.decision === 'no-match' ? (
             <Notice kind="warning" title="No match">
               <p className="result" data-testid="identify-decision">

@@ -1,9 +1,12 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { formatScore } from '../../../electron/shared/score-scale'
-import type { VerifyVisitorResult } from '../../../electron/shared/workflows'
+import { emailField, type VerifyVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
+import { checkField, emailProblem } from '../components/field-check'
 import { GuidedCapture } from '../components/GuidedCapture'
 import { Busy, Button, ErrorNotice, Field, Notice } from '../components/ui'
+import { useStepFocus } from '../components/useStepFocus'
+import { useSession } from '../store/session'
 import { ScreenFrame } from './ScreenFrame'
 import { formatMark } from './scores'
 
@@ -13,6 +16,18 @@ type Step = 'find' | 'capture' | 'checking' | 'done'
 export function VerifyScreen() {
   const [step, setStep] = useState<Step>('find')
   const [email, setEmail] = useState('')
+  const [emailError, setEmailError] = useState<string | null>(null)
+  const emailInput = useRef<HTMLInputElement>(null)
+  const staff = useSession((s) => s.role !== 'visitor')
+  useStepFocus(step)
+
+  // The e-mail is checked with the contract's schema before the photo is taken; empty says so.
+  const continueToCapture = () => {
+    const problem = emailProblem(checkField(emailField, email))
+    setEmailError(problem)
+    if (problem) emailInput.current?.focus()
+    else setStep('capture')
+  }
   const [result, setResult] = useState<VerifyVisitorResult | null>(null)
   const [error, setError] = useState<unknown>(null)
 
@@ -36,21 +51,21 @@ export function VerifyScreen() {
           noValidate
           onSubmit={(event) => {
             event.preventDefault()
-            if (email.trim()) setStep('capture')
+            continueToCapture()
           }}
         >
-          <Field label="Visitor’s e-mail" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} required />
+          <Field ref={emailInput} label="Visitor’s e-mail" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} required />
           <div className="actions">
             <Button type="submit">Continue to photo</Button>
           </div>
         </form>
       ) : null}
       {step === 'capture' ? (
-        <GuidedCapture count={1} label={`Photo of ${email.trim()}`} onDone={([sample]) => sample && void check(sample.base64)} onCancel={() => setStep('find')} />
+        <GuidedCapture count={1} label={`Photo of ${email.trim()}`} onDone={([sample]) => sample && void check(sample.base64)} onCancel={() => setStep('find')} fileFallback={staff} />
       ) : null}
       {step === 'checking' ? <Busy label="Comparing with the enrolled face…" /> : null}
       {step === 'done' && result ? (
-        <section>
+        <section aria-label="Result" tabIndex={-1} data-step-focus>
           <VerifyOutcome result={result} userId={email.trim()} />
           <div className="actions">
             <Button

@@ -68,7 +68,7 @@ export async function measureCaptureLoop(browser: Browser, origin: string, warmu
     if (/^(models|wasm)\//.test(path)) void response.body().then((body) => faceFiles.set(path, body.length), () => {})
   })
   try {
-    // count=50: the set is never completed in the window (the fixture's tilted head is never auto-captured anyway).
+    // count=50: the set is never completed in the window (and the tilted clip it is given is never auto-captured).
     await page.addInitScript(COUNT_GRABS)
     await page.goto(`${origin}/capture-harness.html?count=50`)
     await page

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { createWebHost } from '../../../electron/host/server'
+import { tiltedCameraFile } from '../../../playwright.config'
 import { projectRoot } from '../../support/process'
 import { launchBrowser } from '../lib/browser'
 import { buildRendererOnce, rendererDir } from '../lib/build'
@@ -26,7 +27,8 @@ export const renderer: BenchSection = {
       rendererDir,
     })
     const { origin } = await host.listen(0)
-    const browser = await launchBrowser()
+    // The tilted clip: the loop judges frames for the whole window without auto-capture ending the set.
+    const browser = await launchBrowser(tiltedCameraFile)
     let loop
     try {
       loop = await measureCaptureLoop(browser, origin, quick ? 1000 : 2000, quick ? 4000 : 12_000)

@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react'
-import type { AppUserResult } from '../../../../electron/shared/workflows'
+import { codeField, type AppUserResult } from '../../../../electron/shared/workflows'
 import { kiosk } from '../../bridge/kiosk'
 import { Button, ErrorNotice, Field, Notice } from '../../components/ui'
 import { useLive } from '../../store/live'
 import { useAction } from './hooks'
 
-const codePattern = /^[A-Za-z0-9_.-]{1,64}$/
 
 /** The person server's "app user data" for one visitor: the kiosk's app, or an app staff name. */
 export function AppUserSection({ userId }: { userId: string }) {
@@ -19,7 +18,7 @@ export function AppUserSection({ userId }: { userId: string }) {
     event.preventDefault()
     setResult(null)
     const value = appCode.trim()
-    if (value !== '' && !codePattern.test(value)) {
+    if (value !== '' && !codeField.safeParse(value).success) {
       setProblem('Enter an app code: letters, digits, dot, dash or underscore (1–64), or leave it empty.')
       lookup.clear()
       return

@@ -1,3 +1,4 @@
+import { codeField } from '../../../../electron/shared/workflows'
 import { useId, useState, type FormEvent } from 'react'
 import type { AlgorithmAssociation, LicenseData, Tenant } from '../../../../electron/shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
@@ -6,9 +7,8 @@ import { ConfirmDialog } from './controls'
 import { dayToEpochMs, fieldErrorsOf, formatDay } from './format'
 import { useAction } from './hooks'
 
-const codePattern = /^[A-Za-z0-9_.-]{1,64}$/
 const codeHint = 'Letters, digits, dot, dash or underscore (1–64).'
-const codeError = (value: string): string | null => (codePattern.test(value) ? null : `Enter a code: ${codeHint.toLowerCase()}`)
+const codeError = (value: string): string | null => (codeField.safeParse(value).success ? null : `Enter a code: ${codeHint.toLowerCase()}`)
 
 /** Shows field errors next to their fields, and anything else (or any other error) as an ErrorNotice. */
 function leftoverError(error: unknown, fields: readonly string[]): unknown {

@@ -1,3 +1,4 @@
+import { codeField } from '../../../../electron/shared/workflows'
 import { useRef, useState, type FormEvent } from 'react'
 import type { AppRecord, Tenant } from '../../../../electron/shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
@@ -6,7 +7,6 @@ import { useLive } from '../../store/live'
 import { formatDateTime } from './format'
 import { useAction, useLoad } from './hooks'
 
-const codePattern = /^[A-Za-z0-9_.-]{1,64}$/
 const codeHint = 'Letters, digits, dot, dash or underscore (1–64).'
 
 /**
@@ -28,7 +28,7 @@ export function AppsSection({ tenant, onChange }: { tenant: Tenant; onChange: (t
     event.preventDefault()
     setMessage(null)
     const value = code.trim()
-    const problem = codePattern.test(value) ? null : `Enter a code: ${codeHint.toLowerCase()}`
+    const problem = codeField.safeParse(value).success ? null : `Enter a code: ${codeHint.toLowerCase()}`
     setCodeProblem(problem)
     if (problem) return
     const outcome = await action.run(() => kiosk.associateApp({ appCode: value }), 'add')
