@@ -35,7 +35,9 @@ function relaunchWithPrivateKeyring() {
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 })
   console.log(`No Secret Service in this session: using the kiosk's private keyring in ${keyringHome}.`)
   const script = 'gnome-keyring-daemon --unlock --components=secrets < "$KIOSK_KEYRING_PASSWORD_FILE" >/dev/null && exec "$0" "$1"'
-  run('dbus-run-session', ['--', 'sh', '-c', script, process.execPath, fileURLToPath(import.meta.url)], {
+  // The daemon through a filter that drops only its harmless fd-limit warning (see the script).
+  const daemon = join(root, 'scripts/quiet-dbus-daemon.sh')
+  run('dbus-run-session', [`--dbus-daemon=${daemon}`, '--', 'sh', '-c', script, process.execPath, fileURLToPath(import.meta.url)], {
     ...process.env,
     KIOSK_KEYRING_PASSWORD_FILE: passwordFile,
     XDG_DATA_HOME: keyringHome,
@@ -69,7 +71,8 @@ function launch() {
     run(electron.path, [root])
   } else {
     console.log(`Electron is not available on this machine (its binary could not be obtained: ${electron.reason}); starting the web host instead.`)
-    run(process.execPath, ['--import', 'tsx', join(root, 'electron/host/cli.ts')])
+    // --open: the kiosk in the default browser where there is one (the host prints the URL either way).
+    run(process.execPath, ['--import', 'tsx', join(root, 'electron/host/cli.ts'), '--open'])
   }
 }
 
