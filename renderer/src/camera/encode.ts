@@ -13,7 +13,7 @@ export interface EncodedImage {
 /** JPEG qualities tried in turn: 0.9 keeps skin texture; lower only if a huge frame would exceed the byte limit. */
 const QUALITIES = [0.9, 0.8, 0.7, 0.6]
 
-function toBase64(bytes: Uint8Array): string {
+export function toBase64(bytes: Uint8Array): string {
   let binary = ''
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
   return btoa(binary)
