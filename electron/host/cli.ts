@@ -34,8 +34,8 @@ async function main(): Promise<void> {
   const pointAtUrl = "Open that URL in a browser (it carries this launch's access token). Ctrl+C stops the kiosk."
   const opener = values.open ? openInBrowser(launchUrl, (why) => console.log(`The browser did not open (${why}). ${pointAtUrl}`)) : null
   console.log(opener?.command ? `Opening the kiosk in the default browser (${opener.command}). Ctrl+C stops the kiosk.` : pointAtUrl)
-  await services.start()
 
+  // Ctrl+C while the engine is still starting stops it too, instead of killing the host under it.
   let stopping = false
   const shutdown = () => {
     if (stopping) return
@@ -47,6 +47,7 @@ async function main(): Promise<void> {
   }
   process.once('SIGINT', shutdown)
   process.once('SIGTERM', shutdown)
+  await services.start()
 }
 
 void main()
