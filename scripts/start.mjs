@@ -9,7 +9,6 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
 const has = (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0
 
 function run(command, args, env = process.env) {
@@ -59,7 +58,8 @@ function electronBinary() {
 }
 
 function launch() {
-  const build = spawnSync(npx, ['electron-vite', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+  // electron-vite's own bin rather than npx: one process fewer, and no npm config warnings from this machine's npmrc.
+  const build = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
   if (build.status !== 0) {
     console.error('The kiosk did not build; see the errors above.')
     process.exit(build.status ?? 1)
