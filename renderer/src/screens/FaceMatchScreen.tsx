@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { formatScore } from '../../../electron/shared/score-scale'
 import type { FaceMatchResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
@@ -15,8 +15,11 @@ export function FaceMatchScreen() {
   const [result, setResult] = useState<FaceMatchResult | null>(null)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
-  // A result or error was about the previous pair of images: either goes when an image is replaced.
+  // A result or error was about the previous pair of images: either goes when an image is replaced,
+  // and a comparison still running for that pair is not shown when it ends.
+  const pair = useRef(0)
   const { slots, chooseFile, takeCamera, clear } = useMatchSlots(() => {
+    pair.current += 1
     setResult(null)
     setError(null)
   })
@@ -24,12 +27,14 @@ export function FaceMatchScreen() {
 
   const compare = async () => {
     if (!a || !b) return
+    const asked = pair.current
     setBusy(true)
     setError(null)
     try {
-      setResult(await kiosk.faceMatch({ image1: a.base64, image2: b.base64 }))
+      const answer = await kiosk.faceMatch({ image1: a.base64, image2: b.base64 })
+      if (asked === pair.current) setResult(answer)
     } catch (caught) {
-      setError(caught)
+      if (asked === pair.current) setError(caught)
     } finally {
       setBusy(false)
     }
