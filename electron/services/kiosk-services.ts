@@ -83,6 +83,15 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     if (status.state === 'running') void purgeExpired()
   })
   let launchSpec: Parameters<LaunchEngine>[0] | null = null
+  /** Resolves at the engine's next outcome: running, restarting after an exit, failed or stopped. */
+  const engineOutcome = () =>
+    new Promise<void>((resolve) => {
+      const off = engine.onChange(({ state }) => {
+        if (state === 'starting') return
+        off()
+        resolve()
+      })
+    })
 
   const resolver = new BackendResolver(credentials, { url: () => engine.getStatus().url, state: () => engine.getStatus().state })
   const backend = async () => resolver.backend(await currentSettings())
@@ -174,6 +183,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
 
   // The outbox needs its key from the keychain; a locked keychain at start-up is retried on demand.
   let outbox: Outbox | null = null
+  /** Whether the dispatcher may run: from start(), once the embedded engine has had its first chance to be up. */
+  let delivering = false
   async function openedOutbox(): Promise<Outbox> {
     if (outbox) return outbox
     const opened = openOutbox({
@@ -193,7 +204,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       log,
     })
     opened.onChange((state) => emit({ type: 'outbox', state }))
-    opened.start()
+    if (delivering) opened.start()
     outbox = opened
     return opened
   }
@@ -265,7 +276,13 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
         log(`audit trail not opened: ${error instanceof Error ? error.message : 'unknown error'}`)
       }
       await openedOutbox().catch((error: Error) => log(`outbox not opened yet: ${error.message}`))
-      if (current.mode === 'embedded') await startEngine(current).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
+      const engineStarted = current.mode === 'embedded' ? startEngine(current).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`)) : null
+      // Probed while the engine is still starting, the outbox could only report it offline: delivery
+      // starts at the engine's first outcome (ready, exited or given up), or at once in remote mode.
+      if (engineStarted) await Promise.race([engineStarted, engineOutcome()])
+      delivering = true
+      outbox?.start()
+      await engineStarted
     },
     purgeExpired,
     async stop() {

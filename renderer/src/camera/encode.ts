@@ -20,6 +20,12 @@ function fromBase64(base64: string): Uint8Array {
   return bytes
 }
 
+export function toBase64(bytes: Uint8Array): string {
+  let binary = ''
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(binary)
+}
+
 /**
  * The JPEG, synchronously. Not canvas.toBlob: Chromium runs toBlob's encoder in the main thread's
  * idle time, and the quality loop leaves little of it, so each photo waited 1–3 s to be encoded

@@ -1,42 +1,40 @@
-import { useState, type DragEvent } from 'react'
+import { useRef, useState } from 'react'
 import { formatScore } from '../../../electron/shared/score-scale'
 import type { FaceMatchResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { GuidedCapture } from '../components/GuidedCapture'
 import { Busy, Button, ErrorNotice, Notice } from '../components/ui'
-import { readImageFile, type PickedImage } from './image-file'
+import { useMatchSlots, type Slot } from './match-slots'
+import { MatchImageSlot } from './MatchImageSlot'
 import { ScreenFrame } from './ScreenFrame'
 import { formatMark } from './scores'
 
-type Slot = 0 | 1
-
 /** Face match: two images from the camera or from files, compared on the spot; the BioEngine's own verdict, its pass mark 48 of 100. */
 export function FaceMatchScreen() {
-  const [images, setImages] = useState<[PickedImage | null, PickedImage | null]>([null, null])
   const [camera, setCamera] = useState<Slot | null>(null)
   const [result, setResult] = useState<FaceMatchResult | null>(null)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
-
-  const put = (slot: Slot, image: PickedImage | null) => {
+  // A result or error was about the previous pair of images: either goes when an image is replaced,
+  // and a comparison still running for that pair is not shown when it ends.
+  const pair = useRef(0)
+  const { slots, chooseFile, takeCamera, clear } = useMatchSlots(() => {
+    pair.current += 1
     setResult(null)
-    setImages((current) => {
-      const next: [PickedImage | null, PickedImage | null] = [...current]
-      if (current[slot]?.previewUrl.startsWith('blob:')) URL.revokeObjectURL(current[slot]!.previewUrl)
-      next[slot] = image
-      return next
-    })
-  }
+    setError(null)
+  })
+  const [a, b] = [slots[0].image, slots[1].image]
 
   const compare = async () => {
-    const [a, b] = images
     if (!a || !b) return
+    const asked = pair.current
     setBusy(true)
     setError(null)
     try {
-      setResult(await kiosk.faceMatch({ image1: a.base64, image2: b.base64 }))
+      const answer = await kiosk.faceMatch({ image1: a.base64, image2: b.base64 })
+      if (asked === pair.current) setResult(answer)
     } catch (caught) {
-      setError(caught)
+      if (asked === pair.current) setError(caught)
     } finally {
       setBusy(false)
     }
@@ -49,7 +47,7 @@ export function FaceMatchScreen() {
           count={1}
           label={`Image ${camera + 1}`}
           onDone={([sample]) => {
-            if (sample) put(camera, { base64: sample.base64, previewUrl: sample.dataUrl, description: `camera photo, ${sample.width}×${sample.height} px` })
+            if (sample) takeCamera(camera, { base64: sample.base64, previewUrl: sample.dataUrl, description: `camera photo, ${sample.width}×${sample.height} px` })
             setCamera(null)
           }}
           onCancel={() => setCamera(null)}
@@ -59,71 +57,21 @@ export function FaceMatchScreen() {
   }
 
   return (
-    <ScreenFrame title="Face match" purpose="Compare two face images on the spot. JPEG or PNG, 150–1024 pixels per side, at most 2 MB each.">
+    <ScreenFrame title="Face match" purpose="Compare two face images on the spot. JPEG or PNG; larger photos are resized to fit (150–1024 pixels per side, at most 2 MB).">
       <div className="match-slots">
         {([0, 1] as const).map((slot) => (
-          <ImageSlot key={slot} slot={slot} image={images[slot]} onImage={(image) => put(slot, image)} onCamera={() => setCamera(slot)} />
+          <MatchImageSlot key={slot} slot={slot} state={slots[slot]} onFile={(file) => void chooseFile(slot, file)} onCamera={() => setCamera(slot)} onClear={() => clear(slot)} />
         ))}
       </div>
       {error ? <ErrorNotice error={error} title="The comparison did not run" /> : null}
       <div className="actions">
-        <Button busy={busy} disabled={!images[0] || !images[1]} onClick={() => void compare()}>
+        <Button busy={busy} disabled={!a || !b} onClick={() => void compare()}>
           Compare
         </Button>
       </div>
       {busy ? <Busy label="Comparing…" /> : null}
       {result ? <MatchGauge result={result} /> : null}
     </ScreenFrame>
-  )
-}
-
-function ImageSlot({ slot, image, onImage, onCamera }: { slot: Slot; image: PickedImage | null; onImage: (image: PickedImage | null) => void; onCamera: () => void }) {
-  const [reason, setReason] = useState<string | null>(null)
-  const [over, setOver] = useState(false)
-  const take = async (file: File | undefined) => {
-    if (!file) return
-    const read = await readImageFile(file)
-    setReason(read.ok ? null : read.reason)
-    if (read.ok) onImage(read.image)
-  }
-  const drop = (event: DragEvent) => {
-    event.preventDefault()
-    setOver(false)
-    void take(event.dataTransfer.files[0])
-  }
-  const inputId = `match-file-${slot}`
-  return (
-    <section
-      className={`match-slot${over ? ' drag-over' : ''}`}
-      aria-labelledby={`${inputId}-title`}
-      onDragOver={(event) => {
-        event.preventDefault()
-        setOver(true)
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={drop}
-      data-testid={`match-slot-${slot + 1}`}
-    >
-      <h2 id={`${inputId}-title`}>Image {slot + 1}</h2>
-      {image ? <img src={image.previewUrl} alt={`Image ${slot + 1}: ${image.description}`} width={200} /> : <p className="hint">Drop a photo here, choose a file, or use the camera.</p>}
-      <label htmlFor={inputId}>Choose a file for image {slot + 1}</label>
-      <input id={inputId} type="file" accept="image/jpeg,image/png" onChange={(event) => void take(event.target.files?.[0])} />
-      <div className="actions">
-        <Button variant="secondary" onClick={onCamera}>
-          Use the camera
-        </Button>
-        {image ? (
-          <Button variant="secondary" onClick={() => onImage(null)}>
-            Clear
-          </Button>
-        ) : null}
-      </div>
-      {reason ? (
-        <p className="field-error" role="alert">
-          {reason}
-        </p>
-      ) : null}
-    </section>
   )
 }
 

@@ -1,4 +1,4 @@
-import { checkImage, MATCH_IMAGE_LIMITS } from '../../../electron/shared/image-limits'
+import { fitPhoto } from '../camera/fit-photo'
 
 export interface PickedImage {
   base64: string
@@ -6,23 +6,19 @@ export interface PickedImage {
   description: string
 }
 
-/** Reads a chosen or dropped file and checks it against the image limits before anything is sent. */
-export async function readImageFile(file: File): Promise<{ ok: true; image: PickedImage } | { ok: false; reason: string }> {
-  const bytes = new Uint8Array(await file.arrayBuffer())
-  const verdict = checkImage(bytes, MATCH_IMAGE_LIMITS)
-  if (!verdict.ok) return { ok: false, reason: `${file.name}: ${verdict.reason}` }
+/** A file's outcome: the photo to send (with what was done to fit it, if anything) or the reason it cannot be used. */
+export type ReadImageResult = { ok: true; image: PickedImage; note: string | null } | { ok: false; reason: string }
+
+/**
+ * Reads a chosen or dropped file for sending: a photo within the image limits as it is, an oversize
+ * one fitted on the kiosk (camera/fit-photo.ts, which says what it did); reasons name the file.
+ */
+export async function readImageFile(file: File): Promise<ReadImageResult> {
+  const fitted = await fitPhoto(new Uint8Array(await file.arrayBuffer()))
+  if (!fitted.ok) return { ok: false, reason: `${file.name}: ${fitted.reason}` }
   return {
     ok: true,
-    image: {
-      base64: toBase64(bytes),
-      previewUrl: URL.createObjectURL(new Blob([bytes], { type: `image/${verdict.format}` })),
-      description: `${file.name}, ${verdict.width}×${verdict.height} px`,
-    },
+    image: { base64: fitted.base64, previewUrl: fitted.previewUrl, description: `${file.name}, ${fitted.width}×${fitted.height} px` },
+    note: fitted.note,
   }
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = ''
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary)
 }

@@ -15,6 +15,8 @@ import { useAction } from './hooks'
 export function PhotoQualityCheck() {
   const [image, setImage] = useState<PickedImage | null>(null)
   const [reason, setReason] = useState<string | null>(null)
+  /** What was done to fit an oversize photo to the limits, said to staff. */
+  const [note, setNote] = useState<string | null>(null)
   const [result, setResult] = useState<CheckSamplesResult | null>(null)
   const check = useAction()
   const inputId = 'quality-check-file'
@@ -36,6 +38,7 @@ export function PhotoQualityCheck() {
     }
     const read = await readImageFile(file)
     setReason(read.ok ? null : read.reason)
+    setNote(read.ok ? read.note : null)
     setImage(read.ok ? read.image : null)
   }
 
@@ -50,8 +53,8 @@ export function PhotoQualityCheck() {
     <section aria-labelledby="quality-check-title" data-testid="quality-check">
       <h3 id="quality-check-title">Check photo quality</h3>
       <p className="hint">
-        Asks the BioEngine to make a template from a photo and report its quality, without enrolling anyone. JPEG or PNG, 150–1024 pixels per side, at
-        most 2 MB.
+        Asks the BioEngine to make a template from a photo and report its quality, without enrolling anyone. JPEG or PNG; larger photos are
+        resized to fit (150–1024 pixels per side, at most 2 MB).
       </p>
       <div className="field">
         <label htmlFor={inputId}>Photo to check</label>
@@ -72,6 +75,11 @@ export function PhotoQualityCheck() {
       {image ? (
         <p>
           <img src={image.previewUrl} alt={`Photo to check: ${image.description}`} width={160} />
+        </p>
+      ) : null}
+      {image && note ? (
+        <p className="hint" role="status">
+          {note}
         </p>
       ) : null}
       <div className="actions">
