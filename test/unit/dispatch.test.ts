@@ -62,7 +62,7 @@ describe('dispatch', () => {
     }
     const visitorDispatch = createDispatch(failing, undefined, (m) => seen.push(m))
     const reply = await visitorDispatch('verifyVisitor', { userId: 'ana@example.com', sample: 'x'.repeat(32) })
-    expect(reply).toEqual({ ok: false, error: { code: 'SERVER_ERROR', message: 'The kiosk cannot do this right now. Please ask staff for help.' } })
+    expect(reply).toEqual({ ok: false, error: { code: 'SERVER_ERROR', message: 'The kiosk’s servers have a problem right now. Please try again in a few minutes, or ask staff.' } })
     expect(seen.join('\n')).toContain('upstream pool exhausted')
     const invalid = await visitorDispatch('verifyVisitor', { userId: 'not-an-email', sample: 'x' })
     expect(invalid).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
