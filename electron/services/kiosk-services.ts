@@ -207,7 +207,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       enrollOrQueue({ backend, templateType: async () => (await currentSettings()).templateType, outbox: openedOutbox }, input, enrollPolicy(input, call.actor.role)),
     outbox: {
       state: async () => (await openedOutbox()).state(),
-      retry: async (id) => (await openedOutbox()).retry(id),
+      retry: async (id) => (await openedOutbox()).retryNow(id),
       discard: async (id) => (await openedOutbox()).discard(id),
     },
     settings: {

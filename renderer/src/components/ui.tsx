@@ -77,6 +77,11 @@ export function describeError(error: unknown): { message: string; next: string |
   return { message: 'Something went wrong.', next: 'Try again; if it keeps happening, ask staff.' }
 }
 
+/** The words a visitor reads for any error (an unexpected one counts as INTERNAL). */
+export function visitorMessage(error: unknown): string {
+  return visitorError(error instanceof KioskError ? error.toJSON() : { code: 'INTERNAL', message: '' }).message
+}
+
 /**
  * An error as the screen's person may read it. A visitor gets the plain words the services use for
  * visitors, which say what to do; errors raised in the page itself (the host not answering) go
