@@ -516,3 +516,42 @@ test('Outbox: the empty outbox is explained, with its status and what each state
   }
   await checkScreen(page, 'outbox')
 })
+
+test('Outbox: a parked enrollment raises a notice on every staff screen, never shown to a visitor; Retry now says what really happened', async ({ page }) => {
+  const userId = 'parked.visitor@example.com'
+  await page.goto(launchUrl)
+  await expect(page.getByTestId('engine-state')).toHaveText('Ready')
+  // Taken while the engine is down, so it is queued; at delivery the engine finds no face and it is parked.
+  const { pid } = await bridge<{ pid: number }>('getEngineStatus', {})
+  process.kill(pid, 'SIGKILL')
+  const queued = await bridge<{ outcome: string; outboxId: string }>('enrollVisitor', { userId, samples: [fixture('no-face.jpg')], consent: true, consentVersion: CONSENT.version })
+  expect(queued.outcome).toBe('queued')
+  // Waits on the outbox's state; the test's own ceiling is the only one.
+  await expect.poll(async () => (await bridge<{ counts: { needsAttention: number } }>('getOutbox', {})).counts.needsAttention, { timeout: 0 }).toBe(1)
+
+  // The visitor at the screen: nothing about it, and the services send a visitor counts only.
+  await expect(page.getByTestId('engine-state')).toHaveText('Ready')
+  await expect(page.getByTestId('attention-notice')).toHaveCount(0)
+  await expect(page.getByText(/attention/)).toHaveCount(0)
+  const visitorView = await page.evaluate(() => (window as unknown as { kiosk: { getOutbox(i: object): Promise<{ items: unknown[]; counts: { needsAttention: number } }> } }).kiosk.getOutbox({}))
+  expect(visitorView).toMatchObject({ items: [], counts: { needsAttention: 1 } })
+
+  await signInAs(page)
+  const notice = page.getByTestId('attention-notice')
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  for (const title of ['Persons', 'Audit', 'Settings', 'Home']) {
+    await nav.getByRole('button', { name: title, exact: true }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title === 'Home' ? 'Welcome' : title)
+    await expect(notice).toHaveText('1 enrollment needs attention: the servers refused it, and it is not tried again until someone looks.')
+  }
+  await checkScreen(page, 'attention-notice')
+  await page.getByTestId('offline-banner').getByRole('button', { name: 'Open the outbox' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Outbox')
+
+  await page.getByRole('button', { name: `Retry the enrollment of ${userId} now` }).click()
+  await expect(page.getByTestId('outbox-message')).toHaveText(new RegExp(`^The enrollment of ${userId.replaceAll('.', '\\.')} was tried again and refused\\. The server said: .*face`, 'i'))
+
+  await page.getByRole('button', { name: `Discard the enrollment of ${userId}` }).click()
+  await page.getByRole('dialog', { name: `Discard the enrollment of ${userId}?` }).getByRole('button', { name: 'Discard enrollment' }).click()
+  await expect(notice).toHaveCount(0)
+})
