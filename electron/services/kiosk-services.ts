@@ -80,7 +80,10 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   })
   engine.onChange((status) => {
     emit({ type: 'engine', status })
-    if (status.state === 'running') void purgeExpired()
+    if (status.state === 'running') {
+      void purgeExpired()
+      outbox?.start()
+    }
   })
   let launchSpec: Parameters<LaunchEngine>[0] | null = null
 
@@ -102,7 +105,10 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     const previous = settings
     settings = next
     await resolver.reset()
-    if (next.mode === 'remote' && previous?.mode !== 'remote') await engine.stop()
+    if (next.mode === 'remote' && previous?.mode !== 'remote') {
+      await engine.stop()
+      outbox?.start()
+    }
     if (next.mode === 'embedded' && (previous?.mode !== 'embedded' || engine.getStatus().state === 'stopped')) {
       void startEngine(next).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
     } else if (next.mode === 'embedded' && next.tenantCode !== previous?.tenantCode) {
@@ -193,7 +199,9 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       log,
     })
     opened.onChange((state) => emit({ type: 'outbox', state }))
-    opened.start()
+    // The sender waits for the kiosk's own engine: probing one that is still starting would only
+    // report "offline" (it starts when the engine runs; see engine.onChange).
+    if (settings?.mode === 'remote' || engine.getStatus().state === 'running') opened.start()
     outbox = opened
     return opened
   }

@@ -59,6 +59,11 @@ describe('kiosk services on the embedded engine', () => {
     expect(events.some((e) => e.type === 'engine' && e.status.state === 'running')).toBe(true)
   })
 
+  it('starts quietly: the outbox sends once the engine runs, and never calls the kiosk offline while it starts', async () => {
+    await expect.poll(async () => (await call('getOutbox')).online, { timeout: 25_000, interval: 200 }).toBe(true)
+    expect(logLines.filter((line) => line.startsWith('outbox:'))).toEqual([])
+  })
+
   it('passes the connection test step by step', async () => {
     const result = await call('testConnection')
     expect(result.ok).toBe(true)

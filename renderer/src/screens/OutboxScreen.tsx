@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import type { OutboxItem, OutboxItemState, OutboxRetryResult, OutboxState } from '../../../electron/shared/outbox'
 import { kiosk } from '../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Notice, LoadError } from '../components/ui'
-import { useLive } from '../store/live'
+import { readinessOf, useLive } from '../store/live'
 import { ConfirmDialog } from './staff/controls'
 import { formatDateTime, formatFromNow, plural } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
@@ -34,6 +34,7 @@ type Message = { kind: 'success' | 'warning'; text: string }
 /** Enrollments taken while the servers could not be reached, as they wait, go out, or need a person. */
 export function OutboxScreen() {
   const live = useLive((s) => s.outbox)
+  const engineStarting = ['unknown', 'starting'].includes(readinessOf(useLive((s) => s.engine)))
   const initial = useLoad(() => kiosk.getOutbox({}))
   const [state, setState] = useState<OutboxState | null>(live)
   const [now, setNow] = useState(() => Date.now())
@@ -106,7 +107,13 @@ export function OutboxScreen() {
                   ? 'Online: the servers can be reached.'
                   : 'Offline: the servers cannot be reached. New enrollments wait here and are sent once they can be.'}
             </p>
-            {!state.running ? <Notice kind="warning" title="The outbox is not sending.">Its sender is stopped; restart the kiosk. Nothing waiting is lost.</Notice> : null}
+            {!state.running ? (
+              engineStarting ? (
+                <Notice kind="info" title="The outbox starts sending once the kiosk is ready.">The kiosk’s engine is starting. Nothing waiting is lost.</Notice>
+              ) : (
+                <Notice kind="warning" title="The outbox is not sending.">Its sender is stopped; restart the kiosk. Nothing waiting is lost.</Notice>
+              )
+            ) : null}
             <dl className="staff-counts" data-testid="outbox-counts">
               <div>
                 <dt>Waiting</dt>
