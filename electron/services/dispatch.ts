@@ -64,7 +64,8 @@ export function createDispatch(handlers: Handlers, resolveActor: ResolveActor = 
       }
       // Unexpected errors are logged by name and message only: no payloads, which may hold secrets.
       log(`kiosk: ${String(method)} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error'}`)
-      return { ok: false, error: { code: 'INTERNAL', message: `The kiosk could not complete ${String(method)}.` } }
+      const internal = { code: 'INTERNAL' as const, message: `The kiosk could not complete ${String(method)}.` }
+      return { ok: false, error: actor.role === 'visitor' ? visitorError(internal, String(method)) : internal }
     }
   }
 }
