@@ -20,6 +20,8 @@ test.beforeAll(async () => {
   host = await startWebHost()
   launchUrl = host.launchUrl
   mkdirSync(screensDir, { recursive: true })
+  // Every test may run alone (-g): none may find the engine still starting.
+  await engineRunning()
 })
 
 test.afterAll(async () => {
