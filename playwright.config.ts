@@ -10,7 +10,9 @@ export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/e2e-artifacts',
   // Ceilings for a busy CI machine (scrypt sign-ins, face models loading on demand), not budgets:
-  // every step waits on a state and passes as soon as it holds.
+  // every step waits on a state and passes as soon as it holds. A step that waits on slow work (the
+  // engine starting, face models, scrypt) passes `timeout: 0`: it waits for its state up to the
+  // test's own ceiling, never on a budget of its own (scripts/with-cpu-hog.sh shows it under load).
   timeout: 120_000,
   expect: { timeout: 15_000 },
   workers: 1,

@@ -1,7 +1,6 @@
 import { KioskError } from '../shared/errors'
 import type { KioskSettings } from '../shared/settings'
 import { templateInfoCache, type Backend } from './backend'
-import { ApiError } from './clients/api-error'
 import { connect } from './clients/connect'
 import type { ClientCredentials } from './clients/person-server'
 import type { IssuedToken } from './clients/token-provider'
@@ -59,8 +58,8 @@ export class BackendResolver {
     const timing = `${timeouts.connectTimeoutMs}|${timeouts.requestTimeoutMs}`
     if (settings.mode === 'embedded') {
       const url = this.embedded.url()
-      // Unreachable, not misconfigured: the outbox keeps enrollments until the engine is back.
-      if (!url) throw new ApiError('UNREACHABLE', `The embedded engine is not running (${this.embedded.state()}).`, null)
+      // Not running yet (or again): the kiosk's own engine, not the network; the outbox keeps enrollments until it is back.
+      if (!url) throw engineNotRunning(this.embedded.state())
       return {
         key: `embedded|${url}|${timing}`,
         options: { personServerUrl: url, bioEngineUrl: `${url}/bioengine`, credentials: () => this.credentials.embeddedEngineCredentials(), ...timeouts },
@@ -91,6 +90,15 @@ export class BackendResolver {
     if (!bioengineJwt) throw new KioskError('NOT_CONFIGURED', 'Store the BioEngine token in Settings, or let the BioEngine use the person server token.')
     return { token: bioengineJwt, expiresInSeconds: jwtLifetimeSeconds(bioengineJwt) }
   }
+}
+
+/** The error for a call made while the embedded engine is not running, in words that name its state and the next step. */
+export function engineNotRunning(state: string): KioskError {
+  const starting = state === 'starting' || state === 'restarting'
+  return new KioskError(
+    'ENGINE_UNAVAILABLE',
+    starting ? `The kiosk is starting (its engine is ${state}); try again in a moment.` : `The kiosk's engine is not running (${state}); restart the kiosk, or ask an administrator.`,
+  )
 }
 
 /** Seconds until a JWT's exp claim (an hour when it has none or cannot be read). */

@@ -3,7 +3,7 @@ import { contract, isMethodName, type MethodName, type MethodOutput } from '../s
 import { KioskError, type Envelope } from '../shared/errors'
 import { roleAllows } from '../shared/staff'
 import type { SessionActor } from './staff/sessions'
-import { visitorError } from './visitor-errors'
+import { visitorError } from '../shared/visitor-errors'
 
 /** Who is calling: the session the transport found for the caller, resolved by the services. */
 export interface Call {
@@ -60,11 +60,12 @@ export function createDispatch(handlers: Handlers, resolveActor: ResolveActor = 
         if (actor.role !== 'visitor') return { ok: false, error: error.toJSON() }
         // A visitor gets plain words; the detail goes to the log for staff.
         log(`kiosk: ${String(method)} refused for a visitor: ${error.code}: ${error.message}`)
-        return { ok: false, error: visitorError(error.toJSON()) }
+        return { ok: false, error: visitorError(error.toJSON(), String(method)) }
       }
       // Unexpected errors are logged by name and message only: no payloads, which may hold secrets.
       log(`kiosk: ${String(method)} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error'}`)
-      return { ok: false, error: { code: 'INTERNAL', message: `The kiosk could not complete ${String(method)}.` } }
+      const internal = { code: 'INTERNAL' as const, message: `The kiosk could not complete ${String(method)}.` }
+      return { ok: false, error: actor.role === 'visitor' ? visitorError(internal, String(method)) : internal }
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { AppInfo, EngineStatus } from '../shared/contract'
 import type { CredentialStatus, KioskSettings, ServerCredentialName, ServerCredentialsInput, SettingsPatch } from '../shared/settings'
-import type { OutboxItem, OutboxState } from '../shared/outbox'
+import type { OutboxRetryResult, OutboxState } from '../shared/outbox'
 import type { ConnectionTestResult } from '../shared/workflows'
 import type { AuditLog } from './audit'
 import { auditView } from './audit-view'
@@ -30,7 +30,7 @@ export interface ServiceContext {
     clear(names?: ServerCredentialName[]): Promise<CredentialStatus>
   }
   testConnection(): Promise<ConnectionTestResult>
-  outbox: { state(): Promise<OutboxState>; retry(id: string): Promise<OutboxItem>; discard(id: string): Promise<void> }
+  outbox: { state(): Promise<OutboxState>; retry(id: string): Promise<OutboxRetryResult>; discard(id: string): Promise<void> }
   /** The audit trail; throws AUDIT_UNAVAILABLE when it cannot be opened. */
   audit: () => AuditLog
   staff: Staff

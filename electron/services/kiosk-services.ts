@@ -80,18 +80,12 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   })
   engine.onChange((status) => {
     emit({ type: 'engine', status })
-    if (status.state === 'running') void purgeExpired()
+    if (status.state === 'running') {
+      void purgeExpired()
+      outbox?.start()
+    }
   })
   let launchSpec: Parameters<LaunchEngine>[0] | null = null
-  /** Resolves at the engine's next outcome: running, restarting after an exit, failed or stopped. */
-  const engineOutcome = () =>
-    new Promise<void>((resolve) => {
-      const off = engine.onChange(({ state }) => {
-        if (state === 'starting') return
-        off()
-        resolve()
-      })
-    })
 
   const resolver = new BackendResolver(credentials, { url: () => engine.getStatus().url, state: () => engine.getStatus().state })
   const backend = async () => resolver.backend(await currentSettings())
@@ -111,7 +105,10 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     const previous = settings
     settings = next
     await resolver.reset()
-    if (next.mode === 'remote' && previous?.mode !== 'remote') await engine.stop()
+    if (next.mode === 'remote' && previous?.mode !== 'remote') {
+      await engine.stop()
+      outbox?.start()
+    }
     if (next.mode === 'embedded' && (previous?.mode !== 'embedded' || engine.getStatus().state === 'stopped')) {
       void startEngine(next).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
     } else if (next.mode === 'embedded' && next.tenantCode !== previous?.tenantCode) {
@@ -183,8 +180,6 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
 
   // The outbox needs its key from the keychain; a locked keychain at start-up is retried on demand.
   let outbox: Outbox | null = null
-  /** Whether the dispatcher may run: from start(), once the embedded engine has had its first chance to be up. */
-  let delivering = false
   async function openedOutbox(): Promise<Outbox> {
     if (outbox) return outbox
     const opened = openOutbox({
@@ -204,7 +199,9 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       log,
     })
     opened.onChange((state) => emit({ type: 'outbox', state }))
-    if (delivering) opened.start()
+    // The sender waits for the kiosk's own engine: probing one that is still starting would only
+    // report "offline" (it starts when the engine runs; see engine.onChange).
+    if (settings?.mode === 'remote' || engine.getStatus().state === 'running') opened.start()
     outbox = opened
     return opened
   }
@@ -218,7 +215,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       enrollOrQueue({ backend, templateType: async () => (await currentSettings()).templateType, outbox: openedOutbox }, input, enrollPolicy(input, call.actor.role)),
     outbox: {
       state: async () => (await openedOutbox()).state(),
-      retry: async (id) => (await openedOutbox()).retry(id),
+      retry: async (id) => (await openedOutbox()).retryNow(id),
       discard: async (id) => (await openedOutbox()).discard(id),
     },
     settings: {
@@ -276,13 +273,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
         log(`audit trail not opened: ${error instanceof Error ? error.message : 'unknown error'}`)
       }
       await openedOutbox().catch((error: Error) => log(`outbox not opened yet: ${error.message}`))
-      const engineStarted = current.mode === 'embedded' ? startEngine(current).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`)) : null
-      // Probed while the engine is still starting, the outbox could only report it offline: delivery
-      // starts at the engine's first outcome (ready, exited or given up), or at once in remote mode.
-      if (engineStarted) await Promise.race([engineStarted, engineOutcome()])
-      delivering = true
-      outbox?.start()
-      await engineStarted
+      if (current.mode === 'embedded') await startEngine(current).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
     },
     purgeExpired,
     async stop() {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { auditExportInput, auditExportResult, auditLogResult, auditQueryInput, auditVerdictSchema } from './audit'
-import { outboxItemSchema, outboxStateSchema } from './outbox'
+import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
 import { accountViewSchema, createAccountInput, firstAdminInput, sessionViewSchema, setAccountDisabledInput, signInInput, type Role } from './staff'
 import { credentialStatusSchema, serverCredentialNames, serverCredentialsInputSchema, settingsPatchSchema, settingsSchema } from './settings'
 import * as w from './workflows'
@@ -92,7 +92,7 @@ export const contract = {
 
   // The offline outbox: enrollments waiting for the servers (a visitor sees the counts, not the items).
   getOutbox: { input: noInput, output: outboxStateSchema, role: 'visitor', poll: true },
-  retryOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: outboxItemSchema, role: 'operator' },
+  retryOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: outboxRetryResultSchema, role: 'operator' },
   discardOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: done, role: 'operator' },
 
   // Settings and credentials (write-only: the renderer sees whether each is stored, never its value).

@@ -50,6 +50,14 @@ export const outboxItemSchema = z.object({
 })
 export type OutboxItem = z.infer<typeof outboxItemSchema>
 
+/** An operator's "Retry now": the item after the attempt it triggered, and whether the servers answered. */
+export const outboxRetryResultSchema = z.object({
+  item: outboxItemSchema,
+  /** The probe's verdict (false: the servers cannot be reached, so nothing was sent). */
+  online: z.boolean().nullable(),
+})
+export type OutboxRetryResult = z.infer<typeof outboxRetryResultSchema>
+
 export const outboxCountsSchema = z.object({
   queued: z.number().int(),
   inFlight: z.number().int(),

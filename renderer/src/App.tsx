@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { roleAllows } from '../../electron/shared/staff'
 import { kiosk } from './bridge/kiosk'
 import { NavBar } from './components/NavBar'
@@ -12,7 +12,6 @@ import { HomeScreen } from './screens/HomeScreen'
 import { useLive } from './store/live'
 import { screenRole, useNavigation } from './store/navigation'
 import { useSession } from './store/session'
-import { useStatus } from './store/status'
 
 /** How often the session is read back: an expiry in the services (idle, a disabled account) shows soon. */
 const SESSION_POLL_MS = 5000
@@ -21,16 +20,17 @@ const keepSession = () => void kiosk.keepSession({}).catch(() => {})
 
 export function App() {
   const screen = useNavigation((s) => s.screen)
-  const refresh = useStatus((s) => s.refresh)
   const follow = useLive((s) => s.follow)
   const { generation, reset, role, firstRun, idleTimeoutSeconds, load } = useSession()
 
-  useEffect(() => {
-    void refresh()
-    const timer = setInterval(() => void refresh(), 3000)
-    return () => clearInterval(timer)
-  }, [refresh])
+  // One live picture, fed by pushed events; read again when the role changes what it may show.
   useEffect(() => follow(), [follow])
+  const shownRole = useRef(role)
+  useEffect(() => {
+    if (shownRole.current === role) return
+    shownRole.current = role
+    useLive.getState().reload()
+  }, [role])
   // getSession is a status read: it never keeps a staff session alive by itself.
   useEffect(() => {
     void load()

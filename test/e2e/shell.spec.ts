@@ -19,13 +19,42 @@ test('opens on Home and shows values that came from the Node side through the br
   await page.goto(launchUrl)
   await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible()
   // A visitor reads plain words; the engine's state behind them came through the bridge.
-  await expect(page.getByTestId('engine-state')).toHaveText('Ready', { timeout: 30_000 })
+  await expect(page.getByTestId('engine-state')).toHaveText('Ready', { timeout: 0 })
   await expect(page.getByTestId('node-version')).toHaveCount(0)
   // The token left the address bar once read.
   expect(page.url()).not.toContain('token=')
   const { violations } = await new AxeBuilder({ page }).analyze()
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
   await page.screenshot({ path: 'test-results/screens/home.png', fullPage: true })
+})
+
+test('Home says it is getting ready while the engine starts, with its tasks disabled, then offers them', async ({ page }) => {
+  await page.goto(launchUrl)
+  const tiles = page.getByRole('main')
+  const tile = tiles.getByRole('button', { name: /^Enroll visitor/ })
+  const readiness = page.getByTestId('home-readiness')
+  await expect(page.getByTestId('engine-state')).toHaveText('Ready')
+  await expect(tile).toBeEnabled()
+  await expect(readiness).toHaveCount(0)
+
+  // A real start: the engine dies, the supervisor starts a new one, and the page hears each state pushed.
+  const { pid } = await host.bridge<{ pid: number }>('getEngineStatus')
+  process.kill(pid, 'SIGKILL')
+  await expect(readiness).toHaveText('The kiosk is starting. The buttons below work in a moment.')
+  await expect(page.getByText('Getting ready…')).toBeVisible()
+  await expect(page.getByTestId('engine-state')).toHaveText('Starting…')
+  for (const name of ['Enroll visitor', 'Verify identity']) await expect(tiles.getByRole('button', { name })).toBeDisabled()
+  // Staff can still sign in to see what is going on.
+  await expect(page.getByRole('button', { name: 'Staff sign-in' })).toBeEnabled()
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
+  await page.screenshot({ path: 'test-results/screens/home-starting.png', fullPage: true })
+
+  // The engine's start is the only ceiling here: the page follows its state, whatever it takes.
+  await expect.poll(async () => (await host.bridge<{ state: string }>('getEngineStatus')).state, { timeout: 0 }).toBe('running')
+  await expect(tile).toBeEnabled()
+  await expect(readiness).toHaveCount(0)
+  await expect(page.getByTestId('engine-state')).toHaveText('Ready')
 })
 
 test('navigates to every screen of the kiosk; staff screens only after a staff sign-in', async ({ page }) => {

@@ -62,11 +62,17 @@ describe('dispatch', () => {
     }
     const visitorDispatch = createDispatch(failing, undefined, (m) => seen.push(m))
     const reply = await visitorDispatch('verifyVisitor', { userId: 'ana@example.com', sample: 'x'.repeat(32) })
-    expect(reply).toEqual({ ok: false, error: { code: 'SERVER_ERROR', message: 'The kiosk cannot do this right now. Please ask staff for help.' } })
+    expect(reply).toEqual({ ok: false, error: { code: 'SERVER_ERROR', message: 'The kiosk’s servers have a problem right now. Please try again in a few minutes, or ask staff.' } })
     expect(seen.join('\n')).toContain('upstream pool exhausted')
     const invalid = await visitorDispatch('verifyVisitor', { userId: 'not-an-email', sample: 'x' })
     expect(invalid).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
     expect(JSON.stringify(invalid)).not.toMatch(/verifyVisitor|✖/)
+    // An unexpected failure reads the same: no method name, and the next step.
+    const broken = createDispatch({ ...failing, verifyVisitor: async () => Promise.reject(new TypeError('x is undefined')) }, undefined, () => {})
+    expect(await broken('verifyVisitor', { userId: 'ana@example.com', sample: 'x'.repeat(32) })).toEqual({
+      ok: false,
+      error: { code: 'INTERNAL', message: 'The kiosk cannot do this right now. Please ask staff for help.' },
+    })
     // Staff get the detail.
     expect(await createDispatch(failing, operator, () => {})('verifyVisitor', { userId: 'ana@example.com', sample: 'x'.repeat(32) })).toMatchObject({
       error: { message: expect.stringContaining('503') },

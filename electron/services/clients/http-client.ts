@@ -40,11 +40,14 @@ export class HttpClient {
   private readonly pool: Pool
   private readonly basePath: string
   readonly name: string
+  /** The server's base URL, for messages and the connection test's reachability step. */
+  readonly baseUrl: string
 
   constructor(private readonly options: HttpClientOptions) {
     const url = new URL(options.baseUrl)
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${options.baseUrl} is not an http(s) URL`)
     this.name = options.name
+    this.baseUrl = options.baseUrl
     this.basePath = url.pathname.replace(/\/+$/, '')
     const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
     this.pool = new Pool(url.origin, {

@@ -13,8 +13,12 @@ export type Verdict = { action: 'retry'; connectivity: boolean; error: OutboxErr
 /** The kiosk cannot authenticate right now, but an operator can fix that without touching the item. */
 const BLOCKED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['KEYCHAIN_LOCKED', 'KEYCHAIN_UNAVAILABLE', 'NOT_CONFIGURED', 'UNAUTHORIZED', 'ENGINE_UNAVAILABLE', 'AUDIT_UNAVAILABLE'])
 
-/** Failures that never reached a server: worth probing before trying anything else. */
-export const CONNECTIVITY_CODES: readonly ErrorCode[] = ['UNREACHABLE', 'TIMEOUT']
+/**
+ * Failures that never reached a server: worth probing before trying anything else, and due again
+ * as soon as a probe answers. ENGINE_UNAVAILABLE is embedded mode's "unreachable": the kiosk's own
+ * engine is starting or restarting.
+ */
+export const CONNECTIVITY_CODES: readonly ErrorCode[] = ['UNREACHABLE', 'TIMEOUT', 'ENGINE_UNAVAILABLE']
 
 /**
  * Classification (see README.md in this folder):
@@ -32,7 +36,7 @@ export function classify(error: unknown): Verdict {
   if (error instanceof KioskError) {
     const failure: OutboxError = { code: error.code, message: error.message }
     if (error instanceof ApiError && error.retryable) return { action: 'retry', connectivity: CONNECTIVITY_CODES.includes(error.code), error: failure }
-    if (error.code === 'BAD_REPLY' || BLOCKED.has(error.code)) return { action: 'retry', connectivity: false, error: failure }
+    if (error.code === 'BAD_REPLY' || BLOCKED.has(error.code)) return { action: 'retry', connectivity: CONNECTIVITY_CODES.includes(error.code), error: failure }
     // A KioskError that is not an ApiError but carries a transport code (a wrapper rethrowing one) is still transient.
     if (error.code === 'UNREACHABLE' || error.code === 'TIMEOUT' || error.code === 'SERVER_ERROR') {
       return { action: 'retry', connectivity: CONNECTIVITY_CODES.includes(error.code), error: failure }

@@ -135,10 +135,20 @@ export class Dispatcher {
    */
   drainNow(): Promise<void> {
     this.o.store.makeDue(this.o.now())
+    this.start()
+    return this.passNow()
+  }
+
+  /**
+   * One pass now, for what is already due (an operator's retry): the backoff hold is lifted, a
+   * probe runs first unless the servers are known to answer, and due items are tried. Resolves
+   * once the loop is idle again; at once when the dispatcher is not running.
+   */
+  passNow(): Promise<void> {
+    if (!this.running) return Promise.resolve()
     this.holdUntil = 0
     this.probeDue = this.online !== true
     const idle = new Promise<void>((resolve) => this.idleWaiters.push({ afterStep: this.steps, resolve }))
-    this.start()
     this.wakeUp()
     return idle
   }

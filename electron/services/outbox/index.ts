@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { KioskError } from '../../shared/errors'
-import { outboxEnqueueSchema, type OutboxEnqueueRequest, type OutboxItem, type OutboxState } from '../../shared/outbox'
+import { outboxEnqueueSchema, type OutboxEnqueueRequest, type OutboxItem, type OutboxRetryResult, type OutboxState } from '../../shared/outbox'
 import { openOutboxDatabase, OUTBOX_FILE } from './database'
 import { DEFAULT_TIMING, Dispatcher, processAlive, type DeliverFn, type DispatcherTiming, type ProbeFn } from './dispatcher'
 import { createSealer } from './sealer'
@@ -44,6 +44,12 @@ export interface Outbox {
   state(): OutboxState
   /** An operator's retry of a parked (or waiting) item: due now, backoff reset. NOT_FOUND / INVALID_INPUT otherwise. */
   retry(id: string): OutboxItem
+  /**
+   * retry(), then one dispatcher pass at once (a probe first when the servers are not known to
+   * answer): resolves with the item as that pass left it and the probe's verdict, so the operator
+   * hears what really happened rather than a promise.
+   */
+  retryNow(id: string): Promise<OutboxRetryResult>
   /** Deletes an item and its samples; refused (INVALID_INPUT) while it is in-flight. */
   discard(id: string): void
   /** Starts the dispatcher (idempotent). */
@@ -149,6 +155,13 @@ export function openOutbox(options: OutboxOptions): Outbox {
       changed()
       dispatcher.wakeUp()
       return result
+    },
+    async retryNow(id) {
+      this.retry(id)
+      await dispatcher.passNow()
+      const item = store.get(id)
+      if (!item) throw new KioskError('NOT_FOUND', 'There is no such queued enrollment.')
+      return { item, online: dispatcher.online }
     },
     discard(id) {
       open()

@@ -2,6 +2,7 @@ import type { ConnectionTestResult, ConnectionTestStep } from '../../shared/work
 import { scaleLabel, scaleOf } from '../../shared/score-scale'
 import type { KioskSettings } from '../../shared/settings'
 import type { Backend } from '../backend'
+import { reach } from '../clients/reach'
 
 /**
  * Tries the configured servers step by step (token, template types, tenant) and reports each
@@ -23,7 +24,10 @@ export async function testConnection(settings: KioskSettings, backend: () => Pro
   const ok =
     (await step('servers', async () => {
       target = await backend()
-      return settings.mode === 'embedded' ? 'The embedded engine is running.' : `${settings.personServerUrl} and ${settings.bioEngineUrl}`
+      // Building clients contacts nobody: something must actually answer at each address.
+      const urls = [...new Set([target.persons.http.baseUrl, target.bio.http.baseUrl])]
+      await Promise.all(urls.map((url) => reach(url, settings.connectTimeoutSeconds * 1000)))
+      return settings.mode === 'embedded' ? 'The embedded engine is running and answers.' : `${urls.join(' and ')} answer.`
     })) &&
     (await step('token', async () => {
       await target!.persons.tokens.get()

@@ -2,23 +2,35 @@ import { useLive } from '../store/live'
 import { useNavigation } from '../store/navigation'
 import { useSession } from '../store/session'
 
-/** On every screen: the servers are unreachable, or enrollments are waiting or need attention. */
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+/**
+ * On every screen: the servers are unreachable, or enrollments are waiting. Enrollments the
+ * servers refused (needs attention) are for staff only: a staff notice on every staff screen, with
+ * the way to the outbox; a visitor can do nothing about them and is not told.
+ */
 export function OfflineBanner() {
   const outbox = useLive((s) => s.outbox)
   const staff = useSession((s) => s.role !== 'visitor')
   const go = useNavigation((s) => s.go)
   if (!outbox) return null
   const waiting = outbox.counts.queued + outbox.counts.inFlight
-  const parked = outbox.counts.needsAttention
-  if (outbox.online !== false && waiting === 0 && parked === 0) return null
+  const parked = staff ? outbox.counts.needsAttention : 0
+  const offline = outbox.online === false
+  if (!offline && waiting === 0 && parked === 0) return null
   const parts = [
-    outbox.online === false ? 'Offline: the servers cannot be reached.' : null,
-    waiting > 0 ? `${waiting} enrollment${waiting === 1 ? '' : 's'} waiting to be sent.` : null,
-    parked > 0 ? `${parked} need${parked === 1 ? 's' : ''} attention.` : null,
+    offline ? 'Offline: the servers cannot be reached.' : null,
+    waiting > 0 ? `${plural(waiting, 'enrollment', 'enrollments')} waiting to be sent${offline ? ' when they can be' : ''}.` : null,
   ].filter(Boolean)
   return (
     <div className="offline-banner" role="status" data-testid="offline-banner">
-      <span>{parts.join(' ')}</span>
+      {parts.length > 0 ? <span>{parts.join(' ')}</span> : null}
+      {parked > 0 ? (
+        <strong data-testid="attention-notice">
+          {plural(parked, 'enrollment needs', 'enrollments need')} attention: the servers refused {parked === 1 ? 'it' : 'them'}, and {parked === 1 ? 'it is' : 'they are'} not
+          tried again until someone looks.
+        </strong>
+      ) : null}
       {staff ? (
         <button type="button" className="link" onClick={() => go('outbox')}>
           Open the outbox

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { KioskError } from '../../../electron/shared/errors'
 import { useSession } from '../store/session'
-import { Button, describeError, Field } from './ui'
+import { Button, Field, visitorMessage } from './ui'
 
 /** What to say when a sign-in fails: the services' own words where they speak to the person. */
 function signInFailure(error: unknown): string {
@@ -10,7 +10,8 @@ function signInFailure(error: unknown): string {
     // A name the services cannot accept matches no account either.
     if (error.code === 'INVALID_INPUT') return 'That name and PIN or password do not match an active staff account.'
   }
-  return describeError(error).message
+  // Whoever signs in is not signed in yet: the visitor's plain words, never internal text.
+  return visitorMessage(error)
 }
 
 /**

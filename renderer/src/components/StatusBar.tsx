@@ -1,7 +1,6 @@
-import type { EngineStatus } from '../../../electron/shared/contract'
 import { transport } from '../bridge/kiosk'
+import { readinessOf, useLive, type Readiness } from '../store/live'
 import { useSession } from '../store/session'
-import { useStatus } from '../store/status'
 
 const engineWords = {
   stopped: 'stopped',
@@ -12,15 +11,17 @@ const engineWords = {
 } as const
 
 /** What a visitor reads: whether the kiosk can serve them, in plain words (the engine's details are for staff). */
-function readiness(engine: EngineStatus | null): string {
-  if (!engine) return '…'
-  if (engine.mode === 'remote' || engine.state === 'running') return 'Ready'
-  if (engine.state === 'failed') return 'Out of service — please ask staff'
-  return 'Starting…'
+const readinessWords: Record<Readiness, string> = {
+  unknown: '…',
+  starting: 'Starting…',
+  ready: 'Ready',
+  failed: 'Out of service — please ask staff',
 }
 
 export function StatusBar() {
-  const { appInfo, engine, error } = useStatus()
+  const appInfo = useLive((s) => s.appInfo)
+  const engine = useLive((s) => s.engine)
+  const error = useLive((s) => s.error)
   const staff = useSession((s) => s.role !== 'visitor')
   return (
     <footer className="statusbar" aria-live="polite">
@@ -38,7 +39,7 @@ export function StatusBar() {
           <span>{appInfo ? `${appInfo.shell === 'electron' ? 'Desktop' : 'Web'} · ${transport === 'ipc' ? 'IPC' : 'bridge'} · v${appInfo.version}` : ''}</span>
         </>
       ) : (
-        <span data-testid="engine-state">{readiness(engine)}</span>
+        <span data-testid="engine-state">{readinessWords[readinessOf(engine)]}</span>
       )}
     </footer>
   )

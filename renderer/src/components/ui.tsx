@@ -1,5 +1,6 @@
 import { useId, type ButtonHTMLAttributes, type ComponentPropsWithRef, type ReactNode } from 'react'
 import { KioskError } from '../../../electron/shared/errors'
+import { staffNextStep, visitorError } from '../../../electron/shared/visitor-errors'
 import { useSession } from '../store/session'
 
 /** A button that can show it is working; busy buttons stay focusable but do nothing. */
@@ -70,32 +71,25 @@ export function Busy({ label }: { label: string }) {
   )
 }
 
-const nextSteps: Partial<Record<string, string>> = {
-  UNREACHABLE: 'Check the network or the server, then try again.',
-  TIMEOUT: 'The server is slow or down; try again in a moment.',
-  SERVER_ERROR: 'The server had a problem; try again in a moment.',
-  NOT_CONFIGURED: 'Ask staff to complete Settings.',
-  KEYCHAIN_LOCKED: 'Unlock the computer’s keyring, then try again.',
-  KEYCHAIN_UNAVAILABLE: 'The computer’s keyring is not running; ask staff.',
-  NO_FACE: 'Make sure one face is clearly visible, then capture again.',
-  MULTIPLE_FACES: 'Only the visitor should be in view; capture again.',
-  BAD_IMAGE: 'Use a JPEG or PNG photo within the limits.',
-  UNAUTHORIZED: 'The server refused the kiosk’s credentials; ask staff to check Settings.',
-  FORBIDDEN: 'The kiosk is not allowed to do this; ask staff.',
-  AUDIT_UNAVAILABLE: 'Nothing was done. Please ask staff.',
-}
-
 /** Plain words for any error: its message and, where we know one, what to do next. */
 export function describeError(error: unknown): { message: string; next: string | null } {
-  if (error instanceof KioskError) return { message: error.message, next: nextSteps[error.code] ?? null }
+  if (error instanceof KioskError) return { message: error.message, next: staffNextStep(error.code) }
   return { message: 'Something went wrong.', next: 'Try again; if it keeps happening, ask staff.' }
 }
 
-/** An error as the screen's person may read it: a visitor gets the services' plain words, which already say what to do. */
+/** The words a visitor reads for any error (an unexpected one counts as INTERNAL). */
+export function visitorMessage(error: unknown): string {
+  return visitorError(error instanceof KioskError ? error.toJSON() : { code: 'INTERNAL', message: '' }).message
+}
+
+/**
+ * An error as the screen's person may read it. A visitor gets the plain words the services use for
+ * visitors, which say what to do; errors raised in the page itself (the host not answering) go
+ * through the same words, so no internal text reaches a visitor.
+ */
 export function ErrorNotice({ error, title = 'That did not work' }: { error: unknown; title?: string }) {
   const staff = useSession((s) => s.role !== 'visitor')
-  const described = describeError(error)
-  const { message, next } = staff ? described : { message: described.message, next: null }
+  const { message, next } = staff ? describeError(error) : { message: visitorMessage(error), next: null }
   return (
     <Notice kind="error" title={title}>
       <p>{message}</p>

@@ -153,7 +153,7 @@ function EnrollOutcome({ result, staff, onDecide, onCancel }: { result: EnrollVi
     case 'queued':
       return (
         <Notice kind="warning" title="Saved, will be sent later">
-          <p id="result-title">The servers cannot be reached right now, so this enrollment is queued on this kiosk and will be sent automatically.</p>
+          <p id="result-title">The kiosk cannot send this enrollment right now, so it is saved here and sent automatically. Nothing more to do.</p>
           {staff ? <p>Reason: {result.reason}</p> : null}
         </Notice>
       )

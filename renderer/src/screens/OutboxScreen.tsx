@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react'
-import type { OutboxItem, OutboxItemState, OutboxState } from '../../../electron/shared/outbox'
+import type { OutboxItem, OutboxItemState, OutboxRetryResult, OutboxState } from '../../../electron/shared/outbox'
 import { kiosk } from '../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Notice, LoadError } from '../components/ui'
-import { useLive } from '../store/live'
+import { readinessOf, useLive } from '../store/live'
 import { ConfirmDialog } from './staff/controls'
 import { formatDateTime, formatFromNow, plural } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
@@ -18,15 +18,29 @@ const stateWords: Record<OutboxItemState, { label: string; meaning: string }> = 
   delivered: { label: 'Delivered', meaning: 'Reached the server. Kept here for a day as a record, without the photos.' },
 }
 
+/** What an operator's "Retry now" really did: the kiosk probed and tried at once, and says how it went. */
+export function retryOutcome({ item, online }: OutboxRetryResult): Message {
+  const whose = `The enrollment of ${item.userId}`
+  if (item.state === 'delivered') return { kind: 'success', text: `${whose} was sent.` }
+  if (online === false) return { kind: 'warning', text: `The servers can't be reached (checked just now). ${whose} stays here and is sent automatically when they can be.` }
+  if (item.state === 'in-flight') return { kind: 'success', text: `${whose} is being sent now.` }
+  const why = item.lastError ? ` The server said: ${item.lastError.message}` : ''
+  if (item.state === 'needs-attention') return { kind: 'warning', text: `${whose} was tried again and refused.${why}` }
+  return { kind: 'warning', text: `${whose} was tried again and did not go through; it will be tried again on its own.${why}` }
+}
+
+type Message = { kind: 'success' | 'warning'; text: string }
+
 /** Enrollments taken while the servers could not be reached, as they wait, go out, or need a person. */
 export function OutboxScreen() {
   const live = useLive((s) => s.outbox)
+  const engineStarting = ['unknown', 'starting'].includes(readinessOf(useLive((s) => s.engine)))
   const initial = useLoad(() => kiosk.getOutbox({}))
   const [state, setState] = useState<OutboxState | null>(live)
   const [now, setNow] = useState(() => Date.now())
   const action = useAction()
   const [discarding, setDiscarding] = useState<OutboxItem | null>(null)
-  const [message, setMessage] = useState<string | null>(null)
+  const [message, setMessage] = useState<Message | null>(null)
 
   // Whichever answer is newest wins: the first load, a pushed event, or the refresh after an action.
   useEffect(() => {
@@ -49,10 +63,11 @@ export function OutboxScreen() {
   const retry = async (item: OutboxItem) => {
     setMessage(null)
     const outcome = await action.run(async () => {
-      await kiosk.retryOutboxItem({ id: item.id })
+      const result = await kiosk.retryOutboxItem({ id: item.id })
       await refresh()
+      return result
     }, `retry:${item.id}`)
-    if (outcome.ok) setMessage(`The enrollment of ${item.userId} will be sent again now.`)
+    if (outcome.ok) setMessage(retryOutcome(outcome.value))
   }
 
   const discard = async (item: OutboxItem) => {
@@ -63,7 +78,7 @@ export function OutboxScreen() {
     }, `discard:${item.id}`)
     if (outcome.ok) {
       setDiscarding(null)
-      setMessage(`The enrollment of ${item.userId} was discarded. Enroll them again if they still need it.`)
+      setMessage({ kind: 'success', text: `The enrollment of ${item.userId} was discarded. Enroll them again if they still need it.` })
       requestAnimationFrame(() => document.getElementById('outbox-items-title')?.focus())
     }
   }
@@ -92,7 +107,13 @@ export function OutboxScreen() {
                   ? 'Online: the servers can be reached.'
                   : 'Offline: the servers cannot be reached. New enrollments wait here and are sent once they can be.'}
             </p>
-            {!state.running ? <Notice kind="warning" title="The outbox is not sending.">Its sender is stopped; restart the kiosk. Nothing waiting is lost.</Notice> : null}
+            {!state.running ? (
+              engineStarting ? (
+                <Notice kind="info" title="The outbox starts sending once the kiosk is ready.">The kiosk’s engine is starting. Nothing waiting is lost.</Notice>
+              ) : (
+                <Notice kind="warning" title="The outbox is not sending.">Its sender is stopped; restart the kiosk. Nothing waiting is lost.</Notice>
+              )
+            ) : null}
             <dl className="staff-counts" data-testid="outbox-counts">
               <div>
                 <dt>Waiting</dt>
@@ -118,7 +139,11 @@ export function OutboxScreen() {
               Enrollments
             </h2>
             {action.error && !discarding ? <ErrorNotice error={action.error} title="That did not work" /> : null}
-            {message ? <Notice kind="success">{message}</Notice> : null}
+            {message ? (
+              <Notice kind={message.kind}>
+                <span data-testid="outbox-message">{message.text}</span>
+              </Notice>
+            ) : null}
             {state.items.length === 0 ? (
               <Notice kind="info" title="The outbox is empty.">
                 Every enrollment has reached the server. When the servers cannot be reached, enrollments wait here and are sent automatically once they

@@ -1,12 +1,19 @@
 import { create } from 'zustand'
-import type { EngineStatus } from '../../../electron/shared/contract'
+import type { AppInfo, EngineStatus } from '../../../electron/shared/contract'
+import { KioskError } from '../../../electron/shared/errors'
 import type { OutboxState } from '../../../electron/shared/outbox'
 import type { KioskSettings } from '../../../electron/shared/settings'
 import { kiosk } from '../bridge/kiosk'
 
+/** Events carry every change; this slow read only repairs a picture that missed some (a host restart). */
+export const SAFETY_POLL_MS = 15_000
+
 interface LiveState {
+  appInfo: AppInfo | null
   engine: EngineStatus | null
   outbox: OutboxState | null
+  /** Set when the kiosk service cannot be read at all; cleared by the next read that works. */
+  error: string | null
   /** The kiosk's settings: staff only (a visitor's session may not read them), null until loaded. */
   settings: KioskSettings | null
   setSettings: (settings: KioskSettings | null) => void
@@ -15,14 +22,23 @@ interface LiveState {
    * Called at sign-in, never polled: a read counts as staff activity in the services.
    */
   loadSettings: () => void
+  /** Reads engine, outbox (and app info until known) now: at start, as a safety net, and when the role changes what may be seen. */
+  reload: () => void
   /** Loads the initial state and follows pushed events; returns the function that stops it. */
   follow: () => () => void
 }
 
-/** What the services push (engine and outbox state), and the settings the staff screens read. */
-export const useLive = create<LiveState>((set) => ({
+const unreachable = (error: unknown) => (error instanceof KioskError ? error.message : 'The kiosk service could not be reached.')
+
+/**
+ * The one live picture of the kiosk: app info, engine and outbox state as the services push them,
+ * and the settings the staff screens read. Every screen reads it from here; nothing else polls.
+ */
+export const useLive = create<LiveState>((set, get) => ({
+  appInfo: null,
   engine: null,
   outbox: null,
+  error: null,
   settings: null,
   setSettings: (settings) => set({ settings }),
   loadSettings: () => {
@@ -31,22 +47,35 @@ export const useLive = create<LiveState>((set) => ({
       () => set({ settings: null }),
     )
   },
+  reload: () => {
+    if (!get().appInfo) kiosk.getAppInfo({}).then((appInfo) => set({ appInfo }), () => {})
+    kiosk.getEngineStatus({}).then(
+      (engine) => set({ engine, error: null }),
+      (error: unknown) => set({ error: unreachable(error) }),
+    )
+    // A visitor gets the counts only, which is all the banner needs.
+    kiosk.getOutbox({}).then((outbox) => set({ outbox }), () => {})
+  },
   follow: () => {
-    const load = () => {
-      kiosk.getEngineStatus({}).then((engine) => set({ engine }), () => {})
-      // A visitor gets the counts only, which is all the banner needs.
-      kiosk.getOutbox({}).then((outbox) => set({ outbox }), () => {})
-    }
-    load()
+    get().reload()
     const stop = kiosk.onEvent((event) => {
-      if (event.type === 'engine') set({ engine: event.status })
+      if (event.type === 'engine') set({ engine: event.status, error: null })
       else set({ outbox: event.state })
     })
-    // Events can be missed while the host restarts; a slow poll keeps the picture honest.
-    const timer = setInterval(load, 15_000)
+    const timer = setInterval(() => get().reload(), SAFETY_POLL_MS)
     return () => {
       stop()
       clearInterval(timer)
     }
   },
 }))
+
+/** Whether the kiosk can serve a visitor now: its servers are remote, or its own engine runs. */
+export type Readiness = 'unknown' | 'starting' | 'ready' | 'failed'
+
+export function readinessOf(engine: EngineStatus | null): Readiness {
+  if (!engine) return 'unknown'
+  if (engine.mode === 'remote' || engine.state === 'running') return 'ready'
+  if (engine.state === 'failed') return 'failed'
+  return 'starting'
+}
