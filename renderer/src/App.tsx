@@ -1,15 +1,16 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { roleAllows } from '../../electron/shared/staff'
 import { kiosk } from './bridge/kiosk'
 import { NavBar } from './components/NavBar'
 import { OfflineBanner } from './components/OfflineBanner'
 import { StatusBar } from './components/StatusBar'
+import { useFocusableWhenScrolling } from './components/useFocusableWhenScrolling'
 import { useActivityPing, useIdleTimeout } from './components/useIdleTimeout'
 import { screenComponents } from './screens'
 import { FirstRunScreen } from './screens/FirstRunScreen'
 import { HomeScreen } from './screens/HomeScreen'
 import { useLive } from './store/live'
-import { screenRole, useNavigation } from './store/navigation'
+import { followBrowserHistory, screenRole, screenTitle, useNavigation } from './store/navigation'
 import { useSession } from './store/session'
 import { useStatus } from './store/status'
 
@@ -30,6 +31,7 @@ export function App() {
     return () => clearInterval(timer)
   }, [refresh])
   useEffect(() => follow(), [follow])
+  useEffect(() => followBrowserHistory(), [])
   // getSession is a status read: it never keeps a staff session alive by itself.
   useEffect(() => {
     void load()
@@ -42,13 +44,20 @@ export function App() {
   const staff = role !== 'visitor'
   useActivityPing(staff, Math.max(5, Math.floor((idleTimeoutSeconds ?? 90) / 3)) * 1000, keepSession)
 
+  const main = useRef<HTMLElement>(null)
+  const mainTabIndex = useFocusableWhenScrolling(main)
+
   const allowed = roleAllows(role, screenRole(screen))
   const Screen = firstRun ? FirstRunScreen : allowed ? screenComponents[screen] : HomeScreen
+  const title = firstRun ? 'Set up the kiosk' : screenTitle(allowed ? screen : 'home')
+  useEffect(() => {
+    document.title = `${title} — Identity Kiosk`
+  }, [title])
   return (
     <div className="app">
       <NavBar />
       <OfflineBanner />
-      <main className="content" aria-labelledby="screen-title">
+      <main ref={main} className="content" aria-labelledby="screen-title" tabIndex={mainTabIndex}>
         <Screen key={`${firstRun ? 'first-run' : allowed ? screen : 'home'}-${generation}`} />
       </main>
       <StatusBar />
