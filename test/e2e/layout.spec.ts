@@ -11,7 +11,7 @@ import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support
 // Every screen at every kiosk display the issue names, on the web host with the embedded engine:
 // no page scrolling, the primary action and the result on screen, touch targets of 44 px, axe
 // clean, and a screenshot per size in test-results/screens/<size>/.
-test.describe.configure({ timeout: 300_000 })
+test.describe.configure({ timeout: 600_000 })
 
 const fixture = (name: string) => join(projectRoot, 'test/fixtures/generated', name)
 const base64 = (name: string) => readFileSync(fixture(name)).toString('base64')
@@ -25,6 +25,9 @@ let host: TestWebHost
 test.beforeAll(async () => {
   host = await startWebHost()
   await expect.poll(async () => (await host.bridge('getEngineStatus')).state, { timeout: 60_000 }).toBe('running')
+  // The tour waits on captures and on the engine without touching the screen, for minutes on a
+  // busy machine: the idle reset (tested on its own) must not send it Home half-way.
+  await host.bridge('saveSettings', { idleTimeoutSeconds: 3600 })
 })
 
 test.afterAll(async () => {
