@@ -165,6 +165,7 @@ test('a 250-character e-mail wraps: the page never grows wider than the window',
     await page.getByRole('button', { name: 'Continue to photos' }).click()
     await expect(page.getByRole('heading', { name: `Take 3 photos of ${LONG_EMAIL}` })).toBeVisible()
     await noWiderThanWindow('enroll capture')
+    await nav(page, 'Home')
     await signInAs(page)
     await page.getByRole('button', { name: `Details of ${LONG_EMAIL}` }).click()
     await expect(page.getByTestId('person-detail')).toBeVisible()

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react'
+import { useRef, type ReactNode } from 'react'
+import { useFocusableWhenScrolling } from './useFocusableWhenScrolling'
 
 /** One column: its header, how a row fills its cell, and whether that cell names the row. */
 export interface Column<Row> {
@@ -32,8 +33,12 @@ export interface DataTableProps<Row> {
  * its panel scrolls inside its own box instead of widening the page; long values wrap.
  */
 export function DataTable<Row>({ caption, captionHidden = false, columns, rows, rowKey, rowClass, isCurrent, testId, describedBy }: DataTableProps<Row>) {
+  const wrap = useRef<HTMLDivElement>(null)
+  // Scrolling sideways, the box is a named stop for the keyboard (its rows may hold no button).
+  const tabIndex = useFocusableWhenScrolling(wrap)
+  const scrollable = tabIndex === 0 ? { tabIndex, role: 'region', 'aria-label': typeof caption === 'string' ? caption : 'Table' } : {}
   return (
-    <div className="table-wrap">
+    <div ref={wrap} className="table-wrap" {...scrollable}>
       <table className="data" data-testid={testId} aria-describedby={describedBy}>
         <caption className={captionHidden ? 'visually-hidden' : 'table-caption'}>{caption}</caption>
         <thead>
