@@ -5,12 +5,13 @@ import { NavBar } from './components/NavBar'
 import { OfflineBanner } from './components/OfflineBanner'
 import { StatusBar } from './components/StatusBar'
 import { StillThereDialog } from './components/StillThereDialog'
+import { useFocusableWhenScrolling } from './components/useFocusableWhenScrolling'
 import { useActivityPing, useIdleTimeout } from './components/useIdleTimeout'
 import { screenComponents } from './screens'
 import { FirstRunScreen } from './screens/FirstRunScreen'
 import { HomeScreen } from './screens/HomeScreen'
 import { useLive } from './store/live'
-import { screenRole, useNavigation } from './store/navigation'
+import { followBrowserHistory, screenRole, screenTitle, useNavigation } from './store/navigation'
 import { useSession } from './store/session'
 
 /** How often the session is read back: an expiry in the services (idle, a disabled account) shows soon. */
@@ -31,6 +32,7 @@ export function App() {
     shownRole.current = role
     useLive.getState().reload()
   }, [role])
+  useEffect(() => followBrowserHistory(), [])
   // getSession is a status read: it never keeps a staff session alive by itself.
   useEffect(() => {
     void load()
@@ -43,13 +45,20 @@ export function App() {
   const staff = role !== 'visitor'
   useActivityPing(staff, Math.max(5, Math.floor((idleTimeoutSeconds ?? 90) / 3)) * 1000, keepSession)
 
+  const main = useRef<HTMLElement>(null)
+  const mainTabIndex = useFocusableWhenScrolling(main)
+
   const allowed = roleAllows(role, screenRole(screen))
   const Screen = firstRun ? FirstRunScreen : allowed ? screenComponents[screen] : HomeScreen
+  const title = firstRun ? 'Set up the kiosk' : screenTitle(allowed ? screen : 'home')
+  useEffect(() => {
+    document.title = `${title} — Identity Kiosk`
+  }, [title])
   return (
     <div className="app">
       <NavBar />
       <OfflineBanner />
-      <main className="content" aria-labelledby="screen-title">
+      <main ref={main} className="content" aria-labelledby="screen-title" tabIndex={mainTabIndex}>
         <Screen key={`${firstRun ? 'first-run' : allowed ? screen : 'home'}-${generation}`} />
       </main>
       <StatusBar />

@@ -21,3 +21,10 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   mkdirSync(screensDir, { recursive: true })
   await page.screenshot({ path: join(screensDir, `${name}.png`), fullPage: true })
 }
+
+/** Accessible, then a screenshot of the window as a person sees it, in test-results/screens/<size>/<name>.png. */
+export async function checkScreenAt(page: Page, size: string, name: string): Promise<void> {
+  await expectAccessible(page)
+  mkdirSync(join(screensDir, size), { recursive: true })
+  await page.screenshot({ path: join(screensDir, size, `${name}.png`) })
+}

@@ -1,12 +1,14 @@
 import { useRef, useState, type FormEvent } from 'react'
 import type { AccountView, StaffRole } from '../../../electron/shared/staff'
 import { kiosk } from '../bridge/kiosk'
+import { DataTable } from '../components/DataTable'
 import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../components/ui'
 import { roleWords, useSession } from '../store/session'
 import { checkNewAccount } from './FirstRunScreen'
 import { SelectField } from './staff/controls'
 import { fieldErrorsOf, formatDateTime, plural } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
+import { ScreenFrame } from './ScreenFrame'
 import './staff/staff.css'
 
 const roleOptions: ReadonlyArray<{ value: StaffRole; label: string }> = [
@@ -62,85 +64,69 @@ export function AccountsScreen() {
 
   const list = accounts.data
   return (
-    <section className="screen staff-screen">
-      <h1 id="screen-title" tabIndex={-1}>
-        Accounts
-      </h1>
-      <p className="purpose">Who may sign in to the staff screens of this kiosk, and what they may do.</p>
+    <ScreenFrame staff title="Accounts" purpose="Who may sign in to the staff screens of this kiosk, and what they may do.">
+      <div className="staff-columns">
+        <section className="staff-section" aria-labelledby="accounts-list-title">
+          <h2 id="accounts-list-title">Staff accounts</h2>
+          {accounts.loading && !list ? <Busy label="Loading the accounts…" /> : null}
+          {accounts.error ? <LoadError error={accounts.error} title="The accounts could not be loaded" onRetry={() => void accounts.reload()} /> : null}
+          {list ? (
+            <>
+              <p className="hint" data-testid="accounts-summary">
+                {plural(list.length, 'account')}, {plural(list.filter((a) => !a.disabled).length, 'active account')}.
+              </p>
+              <DataTable
+                caption="Staff accounts"
+                captionHidden
+                testId="accounts"
+                rows={list}
+                rowKey={(account) => account.name}
+                columns={[
+                  { header: 'Name', rowHeader: true, cell: (account) => `${account.name}${me !== null && account.name.toLowerCase() === me.toLowerCase() ? ' (you)' : ''}` },
+                  { header: 'Role', cell: (account) => roleWords[account.role] },
+                  { header: 'Status', cell: (account) => (account.disabled ? 'Disabled' : 'Active') },
+                  { header: 'Last sign-in', cell: (account) => (account.lastSignInAt === null ? 'Never' : formatDateTime(account.lastSignInAt)) },
+                  { header: 'Created', cell: (account) => formatDateTime(account.createdAt) },
+                  {
+                    header: null,
+                    actions: true,
+                    cell: (account) => (
+                      <Button
+                        variant="secondary"
+                        className="btn-small"
+                        aria-label={`${account.disabled ? 'Enable' : 'Disable'} ${account.name}`}
+                        busy={toggle.busyKey === account.name}
+                        disabled={toggle.busy}
+                        onClick={() => void setDisabled(account, !account.disabled)}
+                      >
+                        {account.disabled ? 'Enable' : 'Disable'}
+                      </Button>
+                    ),
+                  },
+                ]}
+              />
+            </>
+          ) : null}
+          {toggle.error ? <ErrorNotice error={toggle.error} title="The account was not changed" /> : null}
+        </section>
 
-      <section className="staff-section" aria-labelledby="accounts-list-title">
-        <h2 id="accounts-list-title">Staff accounts</h2>
-        {accounts.loading && !list ? <Busy label="Loading the accounts…" /> : null}
-        {accounts.error ? <LoadError error={accounts.error} title="The accounts could not be loaded" onRetry={() => void accounts.reload()} /> : null}
-        {list ? (
-          <>
-            <p className="hint" data-testid="accounts-summary">
-              {plural(list.length, 'account')}, {plural(list.filter((a) => !a.disabled).length, 'active account')}.
-            </p>
-            <div className="staff-table-wrap">
-              <table className="data" data-testid="accounts">
-                <caption className="visually-hidden">Staff accounts</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Last sign-in</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((account) => (
-                    <tr key={account.name}>
-                      <th scope="row">
-                        {account.name}
-                        {me !== null && account.name.toLowerCase() === me.toLowerCase() ? ' (you)' : ''}
-                      </th>
-                      <td>{roleWords[account.role]}</td>
-                      <td>{account.disabled ? 'Disabled' : 'Active'}</td>
-                      <td>{account.lastSignInAt === null ? 'Never' : formatDateTime(account.lastSignInAt)}</td>
-                      <td>{formatDateTime(account.createdAt)}</td>
-                      <td className="staff-row-actions">
-                        <Button
-                          variant="secondary"
-                          className="btn-small"
-                          aria-label={`${account.disabled ? 'Enable' : 'Disable'} ${account.name}`}
-                          busy={toggle.busyKey === account.name}
-                          disabled={toggle.busy}
-                          onClick={() => void setDisabled(account, !account.disabled)}
-                        >
-                          {account.disabled ? 'Enable' : 'Disable'}
-                        </Button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+        <section className="staff-section" aria-labelledby="accounts-add-title">
+          <h2 id="accounts-add-title">Add a staff account</h2>
+          <form ref={form} onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
+            <Field label="Name" name="name" autoComplete="off" spellCheck={false} hint="What they type to sign in: 2 to 64 letters, digits, spaces, dots, dashes or underscores." error={problems.name ?? serviceProblems?.fields.name ?? null} />
+            <SelectField label="Role" name="role" value={role} onChange={(e) => setRole(e.target.value as StaffRole)} options={roleOptions} error={serviceProblems?.fields.role ?? null} />
+            <Field label="PIN or password" name="secret" type="password" autoComplete="off" hint="At least 6 characters; a 6-digit PIN is the shortest accepted." error={problems.secret ?? serviceProblems?.fields.secret ?? null} />
+            <Field label="Confirm PIN or password" name="confirm" type="password" autoComplete="off" error={problems.confirm ?? null} />
+            <div className="actions">
+              <Button type="submit" busy={add.busy}>
+                Add account
+              </Button>
             </div>
-          </>
-        ) : null}
-        {toggle.error ? <ErrorNotice error={toggle.error} title="The account was not changed" /> : null}
-      </section>
-
-      <section className="staff-section" aria-labelledby="accounts-add-title">
-        <h2 id="accounts-add-title">Add a staff account</h2>
-        <form ref={form} onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
-          <Field label="Name" name="name" autoComplete="off" spellCheck={false} hint="What they type to sign in: 2 to 64 letters, digits, spaces, dots, dashes or underscores." error={problems.name ?? serviceProblems?.fields.name ?? null} />
-          <SelectField label="Role" name="role" value={role} onChange={(e) => setRole(e.target.value as StaffRole)} options={roleOptions} error={serviceProblems?.fields.role ?? null} />
-          <Field label="PIN or password" name="secret" type="password" autoComplete="off" hint="At least 6 characters; a 6-digit PIN is the shortest accepted." error={problems.secret ?? serviceProblems?.fields.secret ?? null} />
-          <Field label="Confirm PIN or password" name="confirm" type="password" autoComplete="off" error={problems.confirm ?? null} />
-          <div className="actions">
-            <Button type="submit" busy={add.busy}>
-              Add account
-            </Button>
-          </div>
-        </form>
-        {add.error ? <ErrorNotice error={add.error} title="The account was not added" /> : null}
-        {message ? <Notice kind="success">{message}</Notice> : null}
-      </section>
-    </section>
+          </form>
+          {add.error ? <ErrorNotice error={add.error} title="The account was not added" /> : null}
+          {message ? <Notice kind="success">{message}</Notice> : null}
+        </section>
+      </div>
+    </ScreenFrame>
   )
 }

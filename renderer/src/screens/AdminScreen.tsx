@@ -4,6 +4,7 @@ import { EngineSection, pluginOf } from './staff/EngineAdmin'
 import { useLoad } from './staff/hooks'
 import { AlgorithmsSection, TenantSection } from './staff/TenantAdmin'
 import { AppsSection } from './staff/TenantApps'
+import { ScreenFrame } from './ScreenFrame'
 import './staff/staff.css'
 
 /** The kiosk's tenant (details, apps, algorithms with licences and liveness) and the BioEngine. */
@@ -13,11 +14,7 @@ export function AdminScreen() {
   const pluginNames = [...new Set((types.data ?? []).map((t) => pluginOf(t.templateType)))]
 
   return (
-    <section className="screen staff-screen">
-      <h1 id="screen-title" tabIndex={-1}>
-        Admin
-      </h1>
-      <p className="purpose">The kiosk’s tenant on the person server, and the BioEngine behind it.</p>
+    <ScreenFrame staff title="Admin" purpose="The kiosk’s tenant on the person server, and the BioEngine behind it.">
 
       {tenant.loading && !tenant.data ? <Busy label="Loading the tenant…" /> : null}
       {tenant.error ? (
@@ -32,6 +29,6 @@ export function AdminScreen() {
       ) : null}
 
       <EngineSection types={types.data} loading={types.loading} error={types.error} onReload={() => void types.reload()} />
-    </section>
+    </ScreenFrame>
   )
 }

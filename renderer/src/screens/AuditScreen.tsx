@@ -1,12 +1,14 @@
 import { useState } from 'react'
 import { auditActions, type AuditAction, type AuditEntryView, type AuditVerdictView } from '../../../electron/shared/audit'
 import { kiosk } from '../bridge/kiosk'
+import { DataTable } from '../components/DataTable'
 import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../components/ui'
 import { actionWords, outcomeWords, subjectWords } from './staff/audit-words'
 import { SelectField } from './staff/controls'
 import { dayToEpochMs, formatDateTime } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
 import { saveFile } from './staff/save-file'
+import { ScreenFrame } from './ScreenFrame'
 import './staff/staff.css'
 
 interface Filters {
@@ -72,11 +74,7 @@ export function AuditScreen() {
   }
 
   return (
-    <section className="screen staff-screen">
-      <h1 id="screen-title" tabIndex={-1}>
-        Audit
-      </h1>
-      <p className="purpose">Every act the kiosk has done, oldest kept for the retention set in Settings. Entries cannot be changed without it showing.</p>
+    <ScreenFrame staff title="Audit" purpose="Every act the kiosk has done, oldest kept for the retention set in Settings. Entries cannot be changed without it showing.">
 
       <section className="staff-section" aria-labelledby="audit-chain-title">
         <h2 id="audit-chain-title">Trail</h2>
@@ -121,7 +119,7 @@ export function AuditScreen() {
           <Field label="To" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
           <Button type="submit">Show entries</Button>
         </form>
-        <div className="staff-row-actions">
+        <div className="actions">
           <Button variant="secondary" onClick={() => void exportAs('csv')} busy={action.busyKey === 'export-csv'}>
             Export CSV
           </Button>
@@ -141,41 +139,28 @@ export function AuditScreen() {
           </Button>
         ) : null}
       </section>
-    </section>
+    </ScreenFrame>
   )
 }
 
 /** Entries newest first, as a table (also used for a person's history). */
 export function AuditTable({ entries, caption = 'Audit entries, newest first' }: { entries: AuditEntryView[]; caption?: string }) {
   return (
-    <div className="staff-table-wrap">
-      <table className="data staff-wide" data-testid="audit-entries">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Action</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">By</th>
-            <th scope="col">About</th>
-            <th scope="col">Score</th>
-            <th scope="col">Detail</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.seq}>
-              <td>{formatDateTime(e.at)}</td>
-              <th scope="row">{actionWords[e.action]}</th>
-              <td>{outcomeWords[e.outcome]}</td>
-              <td>{e.account ? `${e.account} (${e.role})` : e.role}</td>
-              <td>{subjectWords(e.subject)}</td>
-              <td>{e.score === null ? '—' : e.score}</td>
-              <td>{e.detail ?? '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={caption}
+      captionHidden
+      testId="audit-entries"
+      rows={entries}
+      rowKey={(e) => String(e.seq)}
+      columns={[
+        { header: 'When', cell: (e) => formatDateTime(e.at) },
+        { header: 'Action', rowHeader: true, cell: (e) => actionWords[e.action] },
+        { header: 'Outcome', cell: (e) => outcomeWords[e.outcome] },
+        { header: 'By', cell: (e) => (e.account ? `${e.account} (${e.role})` : e.role) },
+        { header: 'About', cell: (e) => subjectWords(e.subject) },
+        { header: 'Score', cell: (e) => (e.score === null ? '—' : e.score) },
+        { header: 'Detail', cell: (e) => e.detail ?? '—' },
+      ]}
+    />
   )
 }

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { formatScore, scaleLabel } from '../../../electron/shared/score-scale'
 import type { IdentifyVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
+import { DataTable } from '../components/DataTable'
 import { GuidedCapture } from '../components/GuidedCapture'
 import { Busy, Button, ErrorNotice, Notice } from '../components/ui'
 import { useStepFocus } from '../components/useStepFocus'
@@ -63,27 +64,16 @@ export function IdentifyScreen() {
                   </p>
                 </Notice>
               )}
-              <table className="data">
-                <caption>
-                  Candidates at or above {mark}, best first (scores on a {scaleLabel(result.scaleMax)} scale)
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Rank</th>
-                    <th scope="col">Visitor</th>
-                    <th scope="col">Score</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {result.candidates.map((candidate, i) => (
-                    <tr key={candidate.personUuid}>
-                      <td>{i + 1}</td>
-                      <td>{candidate.userId ?? `(unknown: ${candidate.personUuid})`}</td>
-                      <td>{formatScore(candidate.score, result.scaleMax)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                caption={`Candidates at or above ${mark}, best first (scores on a ${scaleLabel(result.scaleMax)} scale)`}
+                rows={result.candidates}
+                rowKey={(candidate) => candidate.personUuid}
+                columns={[
+                  { header: 'Rank', cell: (_, i) => i + 1 },
+                  { header: 'Visitor', rowHeader: true, cell: (candidate) => candidate.userId ?? `(unknown: ${candidate.personUuid})` },
+                  { header: 'Score', cell: (candidate) => formatScore(candidate.score, result.scaleMax) },
+                ]}
+              />
             </>
           )}
           <div className="actions">

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react'
 import type { OutboxItem, OutboxItemState, OutboxRetryResult, OutboxState } from '../../../electron/shared/outbox'
 import { kiosk } from '../bridge/kiosk'
+import { DataTable } from '../components/DataTable'
 import { Busy, Button, ErrorNotice, Notice, LoadError } from '../components/ui'
 import { readinessOf, useLive } from '../store/live'
 import { ConfirmDialog } from './staff/controls'
 import { formatDateTime, formatFromNow, plural } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
+import { ScreenFrame } from './ScreenFrame'
 import './staff/staff.css'
 
 const stateWords: Record<OutboxItemState, { label: string; meaning: string }> = {
@@ -85,11 +87,7 @@ export function OutboxScreen() {
 
   const counts = state?.counts
   return (
-    <section className="screen staff-screen">
-      <h1 id="screen-title" tabIndex={-1}>
-        Outbox
-      </h1>
-      <p className="purpose">Enrollments taken while the servers could not be reached wait here and are sent automatically once they can be.</p>
+    <ScreenFrame staff title="Outbox" purpose="Enrollments taken while the servers could not be reached wait here and are sent automatically once they can be.">
 
       {!state && initial.loading ? <Busy label="Loading the outbox…" /> : null}
       {!state && initial.error ? (
@@ -151,74 +149,67 @@ export function OutboxScreen() {
               </Notice>
             ) : (
               <>
-                <div className="staff-table-wrap">
-                  <table className="data staff-wide" data-testid="outbox-items">
-                    <caption className="visually-hidden">Enrollments in the outbox</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Visitor</th>
-                        <th scope="col">Template type</th>
-                        <th scope="col">State</th>
-                        <th scope="col">Attempts</th>
-                        <th scope="col">Taken</th>
-                        <th scope="col">Next attempt</th>
-                        <th scope="col">Last error</th>
-                        <th scope="col">
-                          <span className="visually-hidden">Actions</span>
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {state.items.map((item) => (
-                        <tr key={item.id} className={item.state === 'needs-attention' ? 'attention' : undefined}>
-                          <th scope="row">{item.userId}</th>
-                          <td>{item.templateType}</td>
-                          <td>{stateWords[item.state].label}</td>
-                          <td>{item.attempts}</td>
-                          <td>{formatDateTime(item.createdAt)}</td>
-                          <td>{item.state === 'queued' ? formatFromNow(item.nextAttemptAt, now) : item.state === 'delivered' ? `Delivered ${formatDateTime(item.deliveredAt)}` : '—'}</td>
-                          <td>
-                            {item.lastError ? (
-                              <>
-                                {item.lastError.message} <span className="hint">({item.lastError.code})</span>
-                              </>
-                            ) : (
-                              '—'
-                            )}
-                          </td>
-                          <td className="staff-row-actions">
-                            {item.state === 'queued' || item.state === 'needs-attention' ? (
-                              <Button
-                                variant="secondary"
-                                className="btn-small"
-                                aria-label={`Retry the enrollment of ${item.userId} now`}
-                                busy={action.busyKey === `retry:${item.id}`}
-                                disabled={action.busy}
-                                onClick={() => void retry(item)}
-                              >
-                                Retry now
-                              </Button>
-                            ) : null}
-                            {item.state === 'queued' || item.state === 'needs-attention' ? (
-                              <Button
-                                variant="danger"
-                                className="btn-small"
-                                aria-label={`Discard the enrollment of ${item.userId}`}
-                                disabled={action.busy}
-                                onClick={() => {
-                                  action.clear()
-                                  setDiscarding(item)
-                                }}
-                              >
-                                Discard
-                              </Button>
-                            ) : null}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <DataTable
+                  caption="Enrollments in the outbox"
+                  captionHidden
+                  testId="outbox-items"
+                  rows={state.items}
+                  rowKey={(item) => String(item.id)}
+                  rowClass={(item) => (item.state === 'needs-attention' ? 'attention' : undefined)}
+                  columns={[
+                    { header: 'Visitor', rowHeader: true, cell: (item) => item.userId },
+                    { header: 'Template type', cell: (item) => item.templateType },
+                    { header: 'State', cell: (item) => stateWords[item.state].label },
+                    { header: 'Attempts', cell: (item) => item.attempts },
+                    { header: 'Taken', cell: (item) => formatDateTime(item.createdAt) },
+                    {
+                      header: 'Next attempt',
+                      cell: (item) => (item.state === 'queued' ? formatFromNow(item.nextAttemptAt, now) : item.state === 'delivered' ? `Delivered ${formatDateTime(item.deliveredAt)}` : '—'),
+                    },
+                    {
+                      header: 'Last error',
+                      cell: (item) =>
+                        item.lastError ? (
+                          <>
+                            {item.lastError.message} <span className="hint">({item.lastError.code})</span>
+                          </>
+                        ) : (
+                          '—'
+                        ),
+                    },
+                    {
+                      header: null,
+                      actions: true,
+                      cell: (item) =>
+                        item.state === 'queued' || item.state === 'needs-attention' ? (
+                          <>
+                            <Button
+                              variant="secondary"
+                              className="btn-small"
+                              aria-label={`Retry the enrollment of ${item.userId} now`}
+                              busy={action.busyKey === `retry:${item.id}`}
+                              disabled={action.busy}
+                              onClick={() => void retry(item)}
+                            >
+                              Retry now
+                            </Button>
+                            <Button
+                              variant="danger"
+                              className="btn-small"
+                              aria-label={`Discard the enrollment of ${item.userId}`}
+                              disabled={action.busy}
+                              onClick={() => {
+                                action.clear()
+                                setDiscarding(item)
+                              }}
+                            >
+                              Discard
+                            </Button>
+                          </>
+                        ) : null,
+                    },
+                  ]}
+                />
                 {state.truncated ? <p className="hint">Only the first {state.items.length} enrollments are listed; the counts above cover all of them.</p> : null}
               </>
             )}
@@ -253,6 +244,6 @@ export function OutboxScreen() {
           </p>
         </ConfirmDialog>
       ) : null}
-    </section>
+    </ScreenFrame>
   )
 }

@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { RemoveVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
+import { DataTable } from '../components/DataTable'
 import { Busy, Button, Field, Notice, LoadError } from '../components/ui'
 import { useLive } from '../store/live'
 import { SelectField } from './staff/controls'
 import { formatDateTime, plural } from './staff/format'
 import { DeviceLookup } from './staff/DeviceLookup'
 import { useLoad } from './staff/hooks'
+import { ScreenFrame } from './ScreenFrame'
 import { PersonDetailPanel } from './staff/PersonDetailPanel'
 import { TypeEnrollment } from './staff/TypeEnrollment'
 import './staff/staff.css'
@@ -57,11 +59,7 @@ export function PersonsScreen() {
   const direction = query.sort.startsWith('-') ? 'descending' : 'ascending'
 
   return (
-    <section className="screen staff-screen">
-      <h1 id="screen-title" tabIndex={-1}>
-        Persons
-      </h1>
-      <p className="purpose">Find visitors of tenant {tenantCode ?? '…'}, see their enrollment and templates, and remove them.</p>
+    <ScreenFrame staff title="Persons" purpose={`Find visitors of tenant ${tenantCode ?? '…'}, see their enrollment and templates, and remove them.`}>
 
       <form role="search" aria-label="Find visitors" className="staff-toolbar" onSubmit={search}>
         <Field label="Find" type="search" value={findText} onChange={(e) => setFindText(e.target.value)} hint="Part of a user ID (e-mail) or device ID, or the start of a person UUID." maxLength={256} />
@@ -100,51 +98,36 @@ export function PersonsScreen() {
               </Notice>
             ) : (
               <>
-                <table className="data" aria-describedby="persons-summary">
-                  <caption className="staff-caption">
-                    Visitors of tenant {tenantCode ?? '…'}
-                    {query.find ? ` matching “${query.find}”` : ''}
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col" aria-sort={sortedBy === 'userId' ? direction : undefined}>
-                        User ID
-                      </th>
-                      <th scope="col">Enrollment per template type</th>
-                      <th scope="col" aria-sort={sortedBy === 'created' ? direction : undefined}>
-                        Created
-                      </th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {page.content.map((p) => (
-                      <tr key={p.uuid} aria-current={p.uuid === selected ? 'true' : undefined} className={p.uuid === selected ? 'selected' : undefined}>
-                        <th scope="row">{p.userId}</th>
-                        <td>
-                          <TypeEnrollment held={p.templateTypes} status={p.enrollmentStatus} types={typeNames} />
-                        </td>
-                        <td>{formatDateTime(p.created)}</td>
-                        <td>
-                          <Button
-                            variant="secondary"
-                            className="btn-small"
-                            aria-label={`Details of ${p.userId}`}
-                            aria-pressed={p.uuid === selected}
-                            onClick={() => {
-                              setRemoved(null)
-                              setSelected(p.uuid === selected ? null : p.uuid)
-                            }}
-                          >
-                            Details
-                          </Button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  caption={`Visitors of tenant ${tenantCode ?? '…'}${query.find ? ` matching “${query.find}”` : ''}`}
+                  describedBy="persons-summary"
+                  rows={page.content}
+                  rowKey={(p) => p.uuid}
+                  isCurrent={(p) => p.uuid === selected}
+                  columns={[
+                    { header: 'User ID', rowHeader: true, sort: sortedBy === 'userId' ? direction : undefined, cell: (p) => p.userId },
+                    { header: 'Enrollment per template type', cell: (p) => <TypeEnrollment held={p.templateTypes} status={p.enrollmentStatus} types={typeNames} /> },
+                    { header: 'Created', sort: sortedBy === 'created' ? direction : undefined, cell: (p) => formatDateTime(p.created) },
+                    {
+                      header: null,
+                      actions: true,
+                      cell: (p) => (
+                        <Button
+                          variant="secondary"
+                          className="btn-small"
+                          aria-label={`Details of ${p.userId}`}
+                          aria-pressed={p.uuid === selected}
+                          onClick={() => {
+                            setRemoved(null)
+                            setSelected(p.uuid === selected ? null : p.uuid)
+                          }}
+                        >
+                          Details
+                        </Button>
+                      ),
+                    },
+                  ]}
+                />
                 <nav aria-label="Pages" className="staff-pager">
                   <Button variant="secondary" disabled={page.pageNo <= 0 || list.loading} onClick={() => setQuery((q) => ({ ...q, pageNo: q.pageNo - 1 }))}>
                     Previous page
@@ -179,7 +162,7 @@ export function PersonsScreen() {
           />
         ) : null}
       </div>
-    </section>
+    </ScreenFrame>
   )
 }
 

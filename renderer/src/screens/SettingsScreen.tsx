@@ -9,6 +9,7 @@ import { useAction, useLoad } from './staff/hooks'
 import { diff, serverThreshold, settingKeys, toDraft, typedFieldsChanged, type Draft, type SettingKey } from './staff/settings-draft'
 import { BasicEncodingField, TemplateTypeField, ThresholdOverrideField, type ServerThresholdState } from './staff/SettingsFields'
 import { ConnectionTestSection, CredentialsSection } from './staff/SettingsParts'
+import { ScreenFrame } from './ScreenFrame'
 import { TemplateTypeChange } from './staff/TemplateTypeChange'
 import './staff/staff.css'
 
@@ -16,17 +17,13 @@ import './staff/staff.css'
 export function SettingsScreen() {
   const settings = useLoad(() => kiosk.getSettings({}))
   return (
-    <section className="screen staff-screen">
-      <h1 id="screen-title" tabIndex={-1}>
-        Settings
-      </h1>
-      <p className="purpose">Where the kiosk’s servers are, which tenant and template type it uses, and how strictly faces must match.</p>
+    <ScreenFrame staff title="Settings" purpose="Where the kiosk’s servers are, which tenant and template type it uses, and how strictly faces must match.">
       {settings.loading && !settings.data ? <Busy label="Loading the settings…" /> : null}
       {settings.error && !settings.data ? (
         <LoadError error={settings.error} title="The settings could not be loaded" onRetry={() => void settings.reload()} />
       ) : null}
       {settings.data ? <SettingsForm initial={settings.data} /> : null}
-    </section>
+    </ScreenFrame>
   )
 }
 
@@ -237,7 +234,7 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
         ) : null}
         {unplacedError ? <ErrorNotice error={save.error} title="The settings were not saved" /> : null}
         {message ? <Notice kind="success">{message}</Notice> : null}
-        <div className="actions">
+        <div className="actions sticky-actions">
           <Button type="submit" busy={save.busy}>
             Save settings
           </Button>

@@ -21,12 +21,43 @@ export type ScreenId = (typeof screens)[number]['id']
 /** The least role a screen needs. */
 export const screenRole = (id: ScreenId): Role => screens.find((s) => s.id === id)?.role ?? 'admin'
 
+/** A screen's title, as the navigation names it. */
+export const screenTitle = (id: ScreenId): string => screens.find((s) => s.id === id)?.title ?? 'Home'
+
+const isScreen = (value: unknown): value is ScreenId => screens.some((s) => s.id === value)
+
 interface NavigationState {
   screen: ScreenId
+  /** Opens a screen as a new browser history entry, so Back returns to the one before. */
   go: (screen: ScreenId) => void
 }
 
-export const useNavigation = create<NavigationState>((set) => ({
+export const useNavigation = create<NavigationState>((set, get) => ({
   screen: 'home',
-  go: (screen) => set({ screen }),
+  go: (screen) => {
+    if (screen === get().screen) return
+    set({ screen })
+    history.pushState({ screen }, '')
+  },
 }))
+
+/**
+ * Browser Back and Forward move between the kiosk's screens. Under the first screen lies a floor
+ * entry: Back onto it puts Home back on top, so Back never leaves the kiosk. Returns the unsubscribe.
+ */
+export function followBrowserHistory(): () => void {
+  history.replaceState({ floor: true }, '')
+  history.pushState({ screen: useNavigation.getState().screen }, '')
+  const onPopState = (event: PopStateEvent) => {
+    const state: unknown = event.state
+    const screen = state && typeof state === 'object' && 'screen' in state && isScreen(state.screen) ? state.screen : null
+    if (screen) {
+      useNavigation.setState({ screen })
+      return
+    }
+    history.pushState({ screen: 'home' }, '')
+    useNavigation.setState({ screen: 'home' })
+  }
+  window.addEventListener('popstate', onPopState)
+  return () => window.removeEventListener('popstate', onPopState)
+}

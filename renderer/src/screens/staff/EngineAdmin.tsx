@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { TemplateTypeInfo } from '../../../../electron/shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
+import { DataTable } from '../../components/DataTable'
 import { Busy, Button, ErrorNotice, Notice, LoadError } from '../../components/ui'
 import { markOnScale } from '../scores'
 import { SelectField } from './controls'
@@ -49,27 +50,19 @@ export function EngineSection({ types, loading, error, onReload }: { types: Temp
         types.length === 0 ? (
           <p>The BioEngine offers no template type.</p>
         ) : (
-          <table className="data" data-testid="template-types">
-            <caption className="visually-hidden">Template types the BioEngine offers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Template type</th>
-                <th scope="col">Score threshold</th>
-                <th scope="col">Samples per enrollment</th>
-                <th scope="col">Loaded</th>
-              </tr>
-            </thead>
-            <tbody>
-              {types.map((t) => (
-                <tr key={t.templateType}>
-                  <th scope="row">{t.templateType}</th>
-                  <td>{t.scoreThreshold === null ? 'Not given' : markOnScale(t.scoreThreshold)}</td>
-                  <td>{t.numSamplesForEnroll}</td>
-                  <td>{t.isInstantiated === null ? 'Not reported' : t.isInstantiated ? 'Yes' : 'Not yet (loads on first use)'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            caption="Template types the BioEngine offers"
+            captionHidden
+            testId="template-types"
+            rows={types}
+            rowKey={(t) => t.templateType}
+            columns={[
+              { header: 'Template type', rowHeader: true, cell: (t) => t.templateType },
+              { header: 'Score threshold', cell: (t) => (t.scoreThreshold === null ? 'Not given' : markOnScale(t.scoreThreshold)) },
+              { header: 'Samples per enrollment', cell: (t) => t.numSamplesForEnroll },
+              { header: 'Loaded', cell: (t) => (t.isInstantiated === null ? 'Not reported' : t.isInstantiated ? 'Yes' : 'Not yet (loads on first use)') },
+            ]}
+          />
         )
       ) : null}
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { RemoveVisitorResult } from '../../../../electron/shared/workflows'
 import { kiosk } from '../../bridge/kiosk'
+import { DataTable } from '../../components/DataTable'
 import { Busy, Button, LoadError } from '../../components/ui'
 import { AppUserSection } from './AppUserSection'
 import { PersonHistory } from './PersonHistory'
@@ -89,25 +90,16 @@ export function PersonDetailPanel({
           {d.tenants.length === 0 ? (
             <p>No tenant holds this visitor.</p>
           ) : (
-            <div className="staff-table-wrap">
-              <table className="data">
-                <caption className="visually-hidden">Tenants that hold {d.person.userId}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Code</th>
-                    <th scope="col">Name</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.tenants.map((t) => (
-                    <tr key={t.code}>
-                      <th scope="row">{t.code}</th>
-                      <td>{t.name}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption={`Tenants that hold ${d.person.userId}`}
+              captionHidden
+              rows={d.tenants}
+              rowKey={(t) => t.code}
+              columns={[
+                { header: 'Code', rowHeader: true, cell: (t) => t.code },
+                { header: 'Name', cell: (t) => t.name },
+              ]}
+            />
           )}
 
           <PersonTemplates

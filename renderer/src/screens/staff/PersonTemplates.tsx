@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react'
 import type { BiometricInfo } from '../../../../electron/shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
+import { DataTable } from '../../components/DataTable'
 import { Busy, Button, LoadError, Notice } from '../../components/ui'
 import { ConfirmDialog, SelectField } from './controls'
 import { formatBytes, formatDateTime, plural } from './format'
@@ -98,42 +99,28 @@ export function PersonTemplates({
           {filter && filtered.error ? <LoadError error={filtered.error} title={`The ${filter} templates could not be loaded`} onRetry={() => void filtered.reload()} /> : null}
           {filter && filtered.data && filtered.data.length === 0 ? <p>No {filter} templates.</p> : null}
           {shown.length > 0 ? (
-            <div className="staff-table-wrap">
-              <table className="data" data-testid="templates">
-                <caption className="visually-hidden">{filter ? `${filter} templates of ${userId}` : `Templates of ${userId}`}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Type</th>
-                    <th scope="col">Context</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">Made</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((t) => (
-                    <tr key={`${t.templateType}/${t.templateContext}`}>
-                      <th scope="row">{t.templateType}</th>
-                      <td className="mono">{t.templateContext}</td>
-                      <td>{formatBytes(t.size)}</td>
-                      <td>{formatDateTime(t.timestamp)}</td>
-                      <td>
-                        <Button
-                          variant="secondary"
-                          className="btn-small"
-                          aria-label={`Delete the ${t.templateType} template ${t.templateContext}`}
-                          onClick={() => open({ kind: 'one', template: t })}
-                        >
-                          Delete
-                        </Button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption={filter ? `${filter} templates of ${userId}` : `Templates of ${userId}`}
+              captionHidden
+              testId="templates"
+              rows={shown}
+              rowKey={(t) => `${t.templateType}/${t.templateContext}`}
+              columns={[
+                { header: 'Type', rowHeader: true, cell: (t) => t.templateType },
+                { header: 'Context', className: 'mono', cell: (t) => t.templateContext },
+                { header: 'Size', cell: (t) => formatBytes(t.size) },
+                { header: 'Made', cell: (t) => formatDateTime(t.timestamp) },
+                {
+                  header: null,
+                  actions: true,
+                  cell: (t) => (
+                    <Button variant="secondary" className="btn-small" aria-label={`Delete the ${t.templateType} template ${t.templateContext}`} onClick={() => open({ kind: 'one', template: t })}>
+                      Delete
+                    </Button>
+                  ),
+                },
+              ]}
+            />
           ) : null}
         </>
       )}

@@ -2,6 +2,7 @@ import { codeField } from '../../../../electron/shared/workflows'
 import { useRef, useState, type FormEvent } from 'react'
 import type { AppRecord, Tenant } from '../../../../electron/shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
+import { DataTable } from '../../components/DataTable'
 import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../../components/ui'
 import { useLive } from '../../store/live'
 import { formatDateTime } from './format'
@@ -72,36 +73,32 @@ export function AppsSection({ tenant, onChange }: { tenant: Tenant; onChange: (t
         list.length === 0 ? (
           <p>No app is associated yet.</p>
         ) : (
-          <table className="data" data-testid="apps">
-            <caption className="visually-hidden">Apps of tenant {tenant.code}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">Name</th>
-                <th scope="col">Added</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((app) => (
-                <tr key={app.code}>
-                  <th scope="row">{app.code}</th>
-                  <td>{app.name ?? '—'}</td>
-                  <td>{formatDateTime(app.associated)}</td>
-                  <td className="staff-row-actions">
+          <DataTable
+            caption={`Apps of tenant ${tenant.code}`}
+            captionHidden
+            testId="apps"
+            rows={list}
+            rowKey={(app) => app.code}
+            columns={[
+              { header: 'Code', rowHeader: true, cell: (app) => app.code },
+              { header: 'Name', cell: (app) => app.name ?? '—' },
+              { header: 'Added', cell: (app) => formatDateTime(app.associated) },
+              {
+                header: null,
+                actions: true,
+                cell: (app) => (
+                  <>
                     <Button variant="secondary" className="btn-small" aria-label={`Details of app ${app.code}`} busy={details.busyKey === app.code} onClick={() => void showDetails(app.code)}>
                       Details
                     </Button>
                     <Button variant="secondary" className="btn-small" aria-label={`Remove app ${app.code}`} busy={action.busyKey === `remove:${app.code}`} disabled={action.busy} onClick={() => void remove(app.code)}>
                       Remove
                     </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+            ]}
+          />
         )
       ) : null}
       {kioskAppMissing ? (

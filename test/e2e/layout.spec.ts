@@ -1,0 +1,266 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
+import { CONSENT } from '../../electron/shared/consent'
+import { tiltedCameraFile } from '../../playwright.config'
+import { browserWithClip, untilDone } from '../support/capture'
+import { expectFits, expectInView, expectTouchTargets, kioskSizes, layoutFacts, type KioskSize } from '../support/layout'
+import { projectRoot } from '../support/process'
+import { checkScreenAt } from '../support/screens'
+import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
+
+// Every screen at every kiosk display the issue names, on the web host with the embedded engine:
+// no page scrolling, the primary action and the result on screen, touch targets of 44 px, axe
+// clean, and a screenshot per size in test-results/screens/<size>/.
+test.describe.configure({ timeout: 600_000 })
+
+const fixture = (name: string) => join(projectRoot, 'test/fixtures/generated', name)
+const base64 = (name: string) => readFileSync(fixture(name)).toString('base64')
+/** A valid e-mail of 250 characters with no place to break it. */
+const LONG_EMAIL = `${'l'.repeat(64)}@${'d'.repeat(61)}.${'e'.repeat(61)}.${'f'.repeat(57)}.com`
+/** Staff screens hold more than a display: their area scrolls inside itself, the page never does. */
+const staffLong = new Set(['persons', 'outbox', 'audit', 'admin', 'settings', 'accounts'])
+
+let host: TestWebHost
+
+test.beforeAll(async () => {
+  host = await startWebHost()
+  await expect.poll(async () => (await host.bridge('getEngineStatus')).state, untilDone).toBe('running')
+  // The tour waits on captures and on the engine without touching the screen, for minutes on a
+  // busy machine: the idle reset (tested on its own) must not send it Home half-way.
+  await host.bridge('saveSettings', { idleTimeoutSeconds: 3600 })
+})
+
+test.afterAll(async () => {
+  await host.stop()
+})
+
+/** The layout checks for one screen in one state; `buttons` must be whole on screen, read in the same instant. */
+async function check(page: Page, size: KioskSize, name: string, options: { buttons?: string[]; inView?: Locator[]; axe?: boolean } = {}): Promise<void> {
+  const what = `${size.name} ${name}`
+  const facts = await layoutFacts(page, options.buttons ?? [])
+  // Soft: one run reports every screen that does not fit, not only the first.
+  expect.soft(facts.buttonsOutOfView, `${what}: buttons not on screen`).toEqual([])
+  expectFits(facts, what, { mainMayScroll: staffLong.has(name.split('-')[0]!) })
+  expectTouchTargets(facts, what)
+  if (options.inView) await expectInView(page, what, ...options.inView)
+  if (options.axe === false) await page.screenshot({ path: join(projectRoot, 'test-results/screens', size.name, `${name}.png`) })
+  else await checkScreenAt(page, size.name, name)
+}
+
+/** One browser context at `size` on Home, closed afterwards whatever happens (its event stream would keep the host from stopping). */
+async function withKiosk(browser: Browser, size: KioskSize, use: (page: Page) => Promise<void>): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: size.width, height: size.height } })
+  try {
+    const page = await context.newPage()
+    await page.goto(host.launchUrl)
+    await expect(page.getByTestId('engine-state')).toHaveText('Ready', untilDone)
+    await use(page)
+  } finally {
+    await context.close()
+  }
+}
+
+const nav = (page: Page, title: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
+const heading = (page: Page, text: string) => expect(page.getByRole('heading', { level: 1 })).toHaveText(text)
+
+for (const size of kioskSizes) {
+  test(`every screen fits ${size.name}`, async () => {
+    // The tilted clip: a face is seen but never taken by itself, so every capture state can be checked.
+    const browser = await browserWithClip(tiltedCameraFile)
+    try {
+    await withKiosk(browser, size, async (page) => {
+      const email = `layout.${size.name}@example.com`
+
+      // Visitor: Home, then Enroll from its form to its result.
+      await check(page, size, 'home', { buttons: ['Staff sign-in'], inView: [page.locator('.tile').first(), page.locator('.tile').last()] })
+      await page.locator('.tile', { hasText: 'Enroll visitor' }).click()
+      await heading(page, 'Enroll visitor')
+      await check(page, size, 'enroll', { buttons: ['Continue to photos'] })
+      await page.getByLabel('Visitor’s e-mail').fill(email)
+      await page.getByLabel('The visitor has read this and agrees').check()
+      await page.getByRole('button', { name: 'Continue to photos' }).click()
+      const captureNow = page.getByRole('button', { name: 'Capture now' })
+      await expect(captureNow).toBeEnabled(untilDone)
+      await check(page, size, 'enroll-capture', { buttons: ['Capture now', 'Cancel'], inView: [page.locator('.gc-stage'), page.getByTestId('capture-guidance')] })
+      // One photo by hand: the thumbnail and its "Retake" join the buttons while the others are taken.
+      await captureNow.click()
+      await expect(page.getByRole('button', { name: 'Retake photo 1' })).toBeVisible()
+      await check(page, size, 'enroll-retake', { buttons: ['Capture now', 'Cancel', 'Retake photo 1'], axe: false })
+      // The rest by hand too: the tilted clip is never taken by itself, so each state stays to be looked at.
+      await expect(captureNow).toBeEnabled(untilDone)
+      await captureNow.click()
+      await expect(page.getByRole('button', { name: 'Retake photo 2' })).toBeVisible(untilDone)
+      await expect(captureNow).toBeEnabled(untilDone)
+      await captureNow.click()
+      await expect(page.getByRole('heading', { name: 'Check the photos' })).toBeVisible(untilDone)
+      await check(page, size, 'enroll-review', { buttons: [`Enroll ${email}`, 'Retake photos'] })
+      await page.getByRole('button', { name: `Enroll ${email}` }).click()
+      await expect(page.locator('#result-title')).toBeVisible(untilDone)
+      await check(page, size, 'enroll-result', { inView: [page.locator('#result-title')] })
+
+      // Verify: form, capture, result.
+      await nav(page, 'Verify identity')
+      await heading(page, 'Verify identity')
+      await check(page, size, 'verify', { buttons: ['Continue to photo'] })
+      await page.getByLabel('Visitor’s e-mail').fill(email)
+      await page.getByRole('button', { name: 'Continue to photo' }).click()
+      await expect(captureNow).toBeEnabled(untilDone)
+      await check(page, size, 'verify-capture', { buttons: ['Capture now', 'Cancel'], inView: [page.locator('.gc-stage')] })
+      await captureNow.click()
+      await expect(page.getByTestId('verify-decision')).toBeVisible(untilDone)
+      await check(page, size, 'verify-result', { buttons: ['Verify someone else'], inView: [page.getByTestId('verify-decision')] })
+
+      // Staff: the sign-in on Home, then every operator and administrator screen.
+      await nav(page, 'Home')
+      await page.getByRole('button', { name: 'Staff sign-in' }).click()
+      await check(page, size, 'home-sign-in', { buttons: ['Sign in', 'Cancel'] })
+      const form = page.getByRole('region', { name: 'Staff sign-in' })
+      await form.getByLabel('Name', { exact: true }).fill(TEST_ADMIN.name)
+      await form.getByLabel('PIN or password', { exact: true }).fill(TEST_ADMIN.secret)
+      await form.getByRole('button', { name: 'Sign in' }).click()
+      await heading(page, 'Persons')
+      await expect(page.getByTestId('persons-summary')).toBeVisible()
+      await check(page, size, 'persons', { buttons: ['Search'], inView: [page.getByRole('button', { name: /^Details of / }).first()] })
+      await page.getByRole('button', { name: /^Details of / }).first().click()
+      await expect(page.getByTestId('person-detail')).toBeVisible()
+      await check(page, size, 'persons-detail', { inView: [page.getByTestId('person-detail').getByRole('heading').first()] })
+
+      await nav(page, 'Home')
+      await check(page, size, 'home-staff', { inView: [page.locator('.tile').first(), page.locator('.tile').last()] })
+
+      await nav(page, 'Who is this?')
+      await expect(captureNow).toBeEnabled(untilDone)
+      await check(page, size, 'identify-capture', { buttons: ['Capture now'], inView: [page.locator('.gc-stage')] })
+      await captureNow.click()
+      await expect(page.getByTestId('identify-decision')).toBeVisible(untilDone)
+      await check(page, size, 'identify-result', { buttons: ['Identify someone else'], inView: [page.getByTestId('identify-decision')] })
+
+      await nav(page, 'Face match')
+      await page.getByLabel('Choose a file for image 1').setInputFiles(fixture('person-a1.jpg'))
+      await page.getByLabel('Choose a file for image 2').setInputFiles(fixture('person-a2.jpg'))
+      await check(page, size, 'match', { buttons: ['Compare'] })
+      await page.getByRole('button', { name: 'Compare' }).click()
+      await expect(page.getByTestId('match-decision')).toBeVisible(untilDone)
+      await check(page, size, 'match-result', { buttons: ['Compare'], inView: [page.getByTestId('match-decision'), page.locator('.gauge')] })
+
+      await nav(page, 'Outbox')
+      await expect(page.getByTestId('outbox-counts')).toBeVisible()
+      await check(page, size, 'outbox', { inView: [page.getByTestId('outbox-counts')] })
+      await nav(page, 'Audit')
+      await expect(page.getByTestId('audit-entries')).toBeVisible()
+      await check(page, size, 'audit', { buttons: ['Verify now', 'Show entries'] })
+      await nav(page, 'Admin')
+      await expect(page.getByTestId('template-types')).toBeVisible(untilDone)
+      await check(page, size, 'admin')
+      await nav(page, 'Settings')
+      await expect(page.getByLabel('Idle timeout (seconds)')).toBeVisible()
+      await check(page, size, 'settings', { buttons: ['Save settings'] })
+      await nav(page, 'Accounts')
+      await expect(page.getByTestId('accounts')).toBeVisible()
+      await check(page, size, 'accounts', { buttons: ['Add account'] })
+    })
+    } finally {
+      await browser.close()
+    }
+  })
+}
+
+test('a 250-character e-mail wraps: the page never grows wider than the window', async ({ browser }) => {
+  const size = kioskSizes[0]
+  await host.bridge('enrollVisitor', { userId: LONG_EMAIL, samples: [base64('person-d.jpg')], consent: true, consentVersion: CONSENT.version, onExisting: 'add', acceptDuplicates: true })
+  await withKiosk(browser, size, async (page) => {
+    const noWiderThanWindow = async (what: string) => {
+      const facts = await layoutFacts(page)
+      expect(facts.scroll.width, `${what}: the page is wider than the window`).toBeLessThanOrEqual(size.width)
+    }
+    await page.locator('.tile', { hasText: 'Enroll visitor' }).click()
+    await page.getByLabel('Visitor’s e-mail').fill(LONG_EMAIL)
+    await page.getByLabel('The visitor has read this and agrees').check()
+    await page.getByRole('button', { name: 'Continue to photos' }).click()
+    await expect(page.getByRole('heading', { name: `Take 3 photos of ${LONG_EMAIL}` })).toBeVisible()
+    await noWiderThanWindow('enroll capture')
+    await nav(page, 'Home')
+    await signInAs(page)
+    await page.getByRole('button', { name: `Details of ${LONG_EMAIL}` }).click()
+    await expect(page.getByTestId('person-detail')).toBeVisible()
+    await noWiderThanWindow('persons with the detail open')
+  })
+})
+
+test('each screen names itself in the page title', async ({ browser }) => {
+  await withKiosk(browser, kioskSizes[2], async (page) => {
+    await expect(page).toHaveTitle('Home — Identity Kiosk')
+    await signInAs(page)
+    for (const title of ['Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Admin', 'Settings', 'Accounts', 'Home']) {
+      await nav(page, title)
+      await expect(page).toHaveTitle(`${title} — Identity Kiosk`)
+    }
+  })
+})
+
+test('browser Back goes to the previous screen and never leaves the kiosk', async ({ browser }) => {
+  await withKiosk(browser, kioskSizes[2], async (page) => {
+    const origin = new URL(host.launchUrl).origin
+    await page.locator('.tile', { hasText: 'Enroll visitor' }).click()
+    await heading(page, 'Enroll visitor')
+    await nav(page, 'Verify identity')
+    await heading(page, 'Verify identity')
+    await page.goBack()
+    await heading(page, 'Enroll visitor')
+    await page.goBack()
+    await heading(page, 'Welcome')
+    // Back on Home stays on Home, in the kiosk.
+    await page.goBack()
+    await heading(page, 'Welcome')
+    expect(new URL(page.url()).origin).toBe(origin)
+    await page.goForward()
+    await page.goBack()
+    await heading(page, 'Welcome')
+    expect(new URL(page.url()).origin).toBe(origin)
+  })
+})
+
+test('the page has an icon that loads: no 404 for a favicon', async ({ browser }) => {
+  const size = kioskSizes[2]
+  const context = await browser.newContext({ viewport: { width: size.width, height: size.height } })
+  try {
+    const page = await context.newPage()
+    const missing: string[] = []
+    page.on('response', (response) => {
+      if (response.status() === 404) missing.push(response.url())
+    })
+    await page.goto(host.launchUrl)
+    await expect(page.getByTestId('engine-state')).toHaveText('Ready', untilDone)
+    const icon = page.locator('link[rel~="icon"]')
+    await expect(icon, 'a <link rel="icon"> in the page').toHaveAttribute('href', /.+/)
+    const status = await icon.evaluate(async (link: HTMLLinkElement) => (await fetch(link.href)).status)
+    expect(status).toBe(200)
+    // Nothing the page asked for was missing (Chromium asks for /favicon.ico when a page names no icon).
+    expect(missing).toEqual([])
+  } finally {
+    await context.close()
+  }
+})
+
+test('the offline banner takes its own height, not the screen’s', async ({ browser }) => {
+  // Servers nobody answers at: an enrollment is queued, the kiosk is offline, the banner shows.
+  await host.bridge('saveSettings', { mode: 'remote', personServerUrl: 'http://127.0.0.1:9', bioEngineUrl: 'http://127.0.0.1:9' })
+  try {
+    const queued = await host.bridge('enrollVisitor', { userId: 'banner.visitor@example.com', samples: [base64('person-c.jpg')], consent: true, consentVersion: CONSENT.version })
+    expect(queued.outcome).toBe('queued')
+    for (const size of [kioskSizes[0], kioskSizes[2], kioskSizes[4]]) {
+      await withKiosk(browser, size, async (shown) => {
+        const banner = shown.getByTestId('offline-banner')
+        await expect(banner).toBeVisible(untilDone)
+        const box = (await banner.boundingBox())!
+        expect(box.height, `${size.name}: the banner's height`).toBeLessThanOrEqual(80)
+        const main = (await shown.locator('main').boundingBox())!
+        expect(main.height, `${size.name}: the screen's area`).toBeGreaterThan(size.height / 2)
+        await check(shown, size, 'home-banner', { buttons: ['Staff sign-in'] })
+      })
+    }
+  } finally {
+    await host.bridge('saveSettings', { mode: 'embedded' })
+  }
+})

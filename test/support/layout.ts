@@ -1,0 +1,91 @@
+import { expect, type Locator, type Page } from '@playwright/test'
+
+/** The kiosk displays the issue names: every screen must fit each of them without page scrolling. */
+export const kioskSizes = [
+  { name: '1024x768', width: 1024, height: 768 },
+  { name: '1280x800', width: 1280, height: 800 },
+  { name: '1366x768', width: 1366, height: 768 },
+  { name: '1920x1080', width: 1920, height: 1080 },
+  { name: '1080x1920', width: 1080, height: 1920 },
+] as const
+export type KioskSize = (typeof kioskSizes)[number]
+
+/** The smallest touch target side, in CSS pixels (WCAG 2.5.5). */
+export const MIN_TARGET = 44
+
+export interface LayoutFacts {
+  viewport: { width: number; height: number }
+  scroll: { width: number; height: number }
+  /** How much taller than its box the main area's content is (0: it fits without scrolling). */
+  mainOverflow: number
+  /** How much wider than its box the main area's content is (it must never be). */
+  mainOverflowX: number
+  /** Visible controls (with their label, for boxes and checkboxes) under MIN_TARGET tall. */
+  smallTargets: string[]
+  /** The buttons asked for by name that are not whole inside the window and the main area. */
+  buttonsOutOfView: string[]
+}
+
+/**
+ * Measures the page as it is now, in one go (the screen may be changing: a capture runs by itself),
+ * with whether each button named in `buttons` is whole on screen.
+ */
+export function layoutFacts(page: Page, buttons: readonly string[] = []): Promise<LayoutFacts> {
+  return page.evaluate(([min, names]) => {
+    const describe = (el: Element, height: number) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 40)}" ${Math.round(height)}px`
+    const small: string[] = []
+    for (const el of document.querySelectorAll<HTMLElement>('button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button]')) {
+      if (el.getClientRects().length === 0 || getComputedStyle(el).visibility === 'hidden') continue
+      let height = el.getBoundingClientRect().height
+      // A box, a radio or a file input is hit through its label too: the bigger of the two counts.
+      const labels = 'labels' in el ? ((el as HTMLInputElement).labels ?? []) : []
+      for (const label of labels) height = Math.max(height, label.getBoundingClientRect().height)
+      // Visually hidden and unlabelled (a meter's twin, say): not a target anyone touches.
+      if (height <= 2) continue
+      if (height < min) small.push(describe(el, height))
+    }
+    const main = document.querySelector('main')
+    const area = main?.getBoundingClientRect() ?? new DOMRect(0, 0, window.innerWidth, window.innerHeight)
+    const whole = (r: DOMRect) => r.left >= -1 && r.right <= window.innerWidth + 1 && r.top >= area.top - 1 && r.bottom <= Math.min(area.bottom, window.innerHeight) + 1
+    const visibleButtons = [...document.querySelectorAll('button')].filter((b) => b.getClientRects().length > 0)
+    const outOfView = names.filter((name) => {
+      const button = visibleButtons.find((b) => b.textContent?.trim() === name)
+      return !button || !whole(button.getBoundingClientRect())
+    })
+    return {
+      viewport: { width: window.innerWidth, height: window.innerHeight },
+      scroll: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight },
+      mainOverflow: main ? Math.max(0, main.scrollHeight - main.clientHeight) : 0,
+      mainOverflowX: main ? Math.max(0, main.scrollWidth - main.clientWidth) : 0,
+      smallTargets: small,
+      buttonsOutOfView: outOfView,
+    }
+  }, [MIN_TARGET, buttons] as const)
+}
+
+/** No page scrolling either way, and (unless `mainMayScroll`) the screen's content fits its area. */
+export function expectFits(facts: LayoutFacts, what: string, options: { mainMayScroll?: boolean } = {}): void {
+  expect.soft(facts.scroll.width, `${what}: the page is wider than the window`).toBeLessThanOrEqual(facts.viewport.width)
+  expect.soft(facts.scroll.height, `${what}: the page is taller than the window`).toBeLessThanOrEqual(facts.viewport.height)
+  expect.soft(facts.mainOverflowX, `${what}: the screen's content is wider than its area`).toBeLessThanOrEqual(1)
+  if (!options.mainMayScroll) expect.soft(facts.mainOverflow, `${what}: the screen's content is taller than its area`).toBeLessThanOrEqual(1)
+}
+
+/** Every visible control is at least MIN_TARGET tall. */
+export function expectTouchTargets(facts: LayoutFacts, what: string): void {
+  expect.soft(facts.smallTargets, `${what}: touch targets under ${MIN_TARGET}px`).toEqual([])
+}
+
+/** Each locator is on screen whole: inside the window, not scrolled away inside the main area. */
+export async function expectInView(page: Page, what: string, ...targets: Locator[]): Promise<void> {
+  const viewport = page.viewportSize()!
+  const main = await page.locator('main').boundingBox()
+  for (const target of targets) {
+    await expect(target).toBeVisible()
+    const box = await target.boundingBox()
+    expect(box, `${what}: ${target.toString()} has no box`).not.toBeNull()
+    const { x, y, width, height } = box!
+    const inside = x >= 0 && y >= (main?.y ?? 0) - 1 && x + width <= viewport.width + 1 && y + height <= Math.min(viewport.height, main ? main.y + main.height : Infinity) + 1
+    expect.soft(inside, `${what}: ${target.toString()} at ${Math.round(x)},${Math.round(y)} ${Math.round(width)}×${Math.round(height)} is not inside the ${viewport.width}×${viewport.height} window`).toBe(true)
+  }
+}
