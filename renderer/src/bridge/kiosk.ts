@@ -1,5 +1,6 @@
-import { methodNames } from '../../../electron/shared/contract'
+import { contract, methodNames } from '../../../electron/shared/contract'
 import type { KioskApi } from '../../../electron/shared/kiosk-api'
+import { awaited } from '../camera/presence'
 import { createWebBridge, takeLaunchToken } from './web-bridge'
 
 /** Picks the transport once, at start-up: the Electron preload's API if present, else the web bridge. */
@@ -28,14 +29,16 @@ function isForbidden(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'FORBIDDEN'
 }
 
-/** The API the screens use: the transport's, with FORBIDDEN refusals reported to onForbidden. */
+/** The API the screens use: the transport's, with FORBIDDEN refusals reported to onForbidden and calls awaited as presence. */
 export const kiosk: KioskApi = Object.freeze({
   ...Object.fromEntries(
     methodNames.map((method) => [
       method,
       async (input: unknown) => {
+        const call = () => (api[method] as (input: unknown) => Promise<unknown>)(input)
         try {
-          return await (api[method] as (input: unknown) => Promise<unknown>)(input)
+          // A status poll is nobody's wait; any other call is someone waiting for its answer.
+          return await ('poll' in contract[method] ? call() : awaited(call))
         } catch (error) {
           if (isForbidden(error)) for (const listener of forbiddenListeners) listener()
           throw error

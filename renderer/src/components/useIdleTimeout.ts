@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { onPresence } from '../camera/presence'
+import { awaitingReply, onPresence } from '../camera/presence'
 import { IdleClock, type IdlePhase } from './idle-clock'
 
 const activity = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const
@@ -13,8 +13,8 @@ export interface Idle {
 
 /**
  * Calls `onIdle` once nobody has been there for `seconds` plus the 10 s "Still there?" countdown.
- * A pointer, key or touch, or a face the camera's quality loop sees (presence.ts), starts the count
- * again, also during the countdown.
+ * A pointer, key or touch, a face the camera's quality loop sees, or a call still being awaited
+ * (presence.ts) starts the count again, also during the countdown.
  */
 export function useIdleTimeout(seconds: number | null | undefined, onIdle: () => void): Idle {
   const [phase, setPhase] = useState<IdlePhase>({ kind: 'active' })
@@ -28,6 +28,7 @@ export function useIdleTimeout(seconds: number | null | undefined, onIdle: () =>
     const look = () => {
       clearTimeout(timer)
       const now = performance.now()
+      if (awaitingReply()) clock.activity(now)
       const next = clock.phase(now)
       if (next.kind === 'expired') {
         clock.activity(now) // the next visitor starts a fresh count
