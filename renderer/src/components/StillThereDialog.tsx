@@ -1,24 +1,14 @@
-import { useEffect, useId, useRef } from 'react'
+import { useId } from 'react'
 import { Button } from './ui'
+import { useModalDialog } from './useModalDialog'
 
 /**
  * "Still there?": shown before an idle reset, over the screen (a result stays on it meanwhile).
  * The countdown is read out once when the dialog opens, not every second.
  */
 export function StillThereDialog({ secondsLeft, onStillHere }: { secondsLeft: number; onStillHere: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null)
+  const dialog = useModalDialog()
   const id = useId()
-  useEffect(() => {
-    const element = dialog.current
-    if (!element) return
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    if (!element.open) element.showModal()
-    element.querySelector<HTMLElement>('[data-autofocus]')?.focus()
-    return () => {
-      if (element.open) element.close()
-      if (opener?.isConnected) opener.focus()
-    }
-  }, [])
   return (
     <dialog
       ref={dialog}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode, type SelectHTMLAttributes } from 'react'
 import { Button, ErrorNotice, FieldFrame } from '../../components/ui'
+import { useModalDialog } from '../../components/useModalDialog'
 
 /** A labelled select, wired like ui.tsx's Field (hint and error described for screen readers). */
 export function SelectField({
@@ -97,25 +98,12 @@ export function ConfirmDialog({
   onConfirm: () => void
   onCancel: () => void
 }) {
-  const dialog = useRef<HTMLDialogElement>(null)
+  const dialog = useModalDialog()
   const id = useId()
   const busyRef = useRef(busy)
   useEffect(() => {
     busyRef.current = busy
   }, [busy])
-
-  useEffect(() => {
-    const element = dialog.current
-    if (!element) return
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    if (!element.open) element.showModal()
-    element.querySelector<HTMLElement>('[data-autofocus]')?.focus()
-    return () => {
-      if (element.open) element.close()
-      const target = opener?.isConnected ? opener : document.getElementById('screen-title')
-      target?.focus()
-    }
-  }, [])
 
   return (
     <dialog
