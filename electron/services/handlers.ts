@@ -1,4 +1,5 @@
 import type { AppInfo, EngineStatus } from '../shared/contract'
+import { KioskError } from '../shared/errors'
 import type { CredentialStatus, KioskSettings, ServerCredentialName, ServerCredentialsInput, SettingsPatch } from '../shared/settings'
 import type { OutboxRetryResult, OutboxState } from '../shared/outbox'
 import type { ConnectionTestResult } from '../shared/workflows'
@@ -63,6 +64,10 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     }),
     getEngineStatus: async () => ctx.engineStatus(),
 
+    // Placeholder until the services' liveness gate lands (issue 15): it refuses rather than pretends.
+    startLivenessChallenge: async () => {
+      throw new KioskError('INTERNAL', 'Liveness challenges are not available yet.')
+    },
     enrollVisitor: (input, call) => ctx.enrollVisitor(input, call),
     verifyVisitor: async (input) => verifyVisitor(await ctx.backend(), input),
     identifyVisitor: async (input) => identifyVisitor(await ctx.backend(), input),

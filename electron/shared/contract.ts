@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { auditExportInput, auditExportResult, auditLogResult, auditQueryInput, auditVerdictSchema } from './audit'
+import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
 import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
 import { accountViewSchema, createAccountInput, firstAdminInput, sessionViewSchema, setAccountDisabledInput, signInInput, type Role } from './staff'
 import { credentialStatusSchema, serverCredentialNames, serverCredentialsInputSchema, settingsPatchSchema, settingsSchema } from './settings'
@@ -63,6 +64,8 @@ export const contract = {
   getEngineStatus: { input: noInput, output: engineStatusSchema, role: 'visitor', poll: true },
 
   // Visitor workflows: each returns what its screen needs in one call.
+  /** Before a capture: the liveness this attempt must show (a fresh random step order), or that none is required. */
+  startLivenessChallenge: { input: livenessChallengeInput, output: livenessChallengeSchema, role: 'visitor' },
   enrollVisitor: { input: w.enrollVisitorInput, output: w.enrollVisitorResult, role: 'visitor' },
   verifyVisitor: { input: w.verifyVisitorInput, output: w.verifyVisitorResult, role: 'visitor' },
   identifyVisitor: { input: w.identifyVisitorInput, output: w.identifyVisitorResult, role: 'operator' },

@@ -10,6 +10,7 @@ import {
   tenantSchema,
   templateTypeInfoSchema,
 } from './api-models'
+import { livenessEvidenceInput, livenessOutcomeSchema, livenessOverrideInput } from './liveness'
 import { templateType } from './settings'
 
 /**
@@ -21,6 +22,14 @@ const base64Image = z.string().min(16, 'an image is required').max(8 * 1024 * 10
 const email = z.email('enter a valid e-mail address').max(254)
 const personUuid = z.uuid('not a person id')
 const code = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, dot, dash or underscore (1–64)')
+
+/**
+ * Liveness beside a capture (electron/shared/liveness.ts): the burst for the challenge the services
+ * issued, or, from staff only, an override with its reason. Judged and audited in the services.
+ */
+const livenessParts = { liveness: livenessEvidenceInput.optional(), livenessOverride: livenessOverrideInput.optional() }
+/** In each result: null when the tenant requires no liveness (nothing is said about it then). */
+const livenessResult = { liveness: livenessOutcomeSchema.nullable().optional() }
 
 /** The field schemas as the renderer's forms check them before anything is sent: the same rules, no second copy. */
 export const emailField = email
@@ -37,6 +46,7 @@ export const enrollVisitorInput = z.strictObject({
   onExisting: z.enum(['add', 'replace']).optional(),
   /** Staff only: enroll although the face matches another enrolled person (they looked at both). */
   acceptDuplicates: z.literal(true).optional(),
+  ...livenessParts,
 })
 
 /** An enrolled person whose face matches the new samples at or above the identify threshold. */
@@ -44,8 +54,8 @@ export const faceCandidateSchema = z.object({ personUuid: z.string(), userId: z.
 export type FaceCandidate = z.infer<typeof faceCandidateSchema>
 
 export const enrollVisitorResult = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('enrolled'), person: personSchema, created: z.boolean(), quality: z.number().nullable(), enrollmentStatus: z.string().nullable() }),
-  z.object({ outcome: z.literal('queued'), outboxId: z.string(), reason: z.string() }),
+  z.object({ outcome: z.literal('enrolled'), person: personSchema, created: z.boolean(), quality: z.number().nullable(), enrollmentStatus: z.string().nullable(), ...livenessResult }),
+  z.object({ outcome: z.literal('queued'), outboxId: z.string(), reason: z.string(), ...livenessResult }),
   /** A visitor alone cannot go on: the e-mail is enrolled with another face, or the face is someone else's. */
   z.object({ outcome: z.literal('needs-staff'), reason: z.enum(['already-enrolled', 'duplicate-face']) }),
   /** Staff decide: the existing record of this e-mail and/or the other persons the face matches. */
@@ -60,6 +70,7 @@ export const verifyVisitorInput = z.strictObject({
   userId: email.optional(),
   personUuid: personUuid.optional(),
   sample: base64Image,
+  ...livenessParts,
 })
 /** A decision threshold as the services applied it: on the template type's scale, from the server or Settings. */
 const appliedThreshold = {
@@ -78,22 +89,25 @@ export const verifyVisitorResult = z.object({
    * unknown e-mail, a missing face and a different face alike: Verify tells nobody which e-mails exist.
    */
   person: personSchema.nullable(),
+  ...livenessResult,
 })
 
-export const identifyVisitorInput = z.strictObject({ sample: base64Image, maxResults: z.number().int().min(1).max(100).optional() })
+export const identifyVisitorInput = z.strictObject({ sample: base64Image, maxResults: z.number().int().min(1).max(100).optional(), ...livenessParts })
 export const identifyVisitorResult = z.object({
   /** 'tie': the two best persons are within TIE_MARGIN of each other, so neither is declared the match. */
   decision: z.enum(['match', 'no-match', 'tie']),
   ...appliedThreshold,
   candidates: z.array(faceCandidateSchema),
+  ...livenessResult,
 })
 
 /** Two persons whose scores differ by less than this share of the scale are a tie. */
 export const TIE_MARGIN = 0.02
 
-export const faceMatchInput = z.strictObject({ image1: base64Image, image2: base64Image })
+/** Liveness evidence, when sent, is for the camera image; the other image is a photo file. */
+export const faceMatchInput = z.strictObject({ image1: base64Image, image2: base64Image, livenessFor: z.enum(['image1', 'image2']).optional(), ...livenessParts })
 /** The BioEngine's own verdict: its `pass` and score; `threshold` is the reference's pass mark (48 of 100). */
-export const faceMatchResult = z.object({ score: z.number(), pass: z.boolean(), threshold: z.number(), durationMS: z.number().nullable() })
+export const faceMatchResult = z.object({ score: z.number(), pass: z.boolean(), threshold: z.number(), durationMS: z.number().nullable(), ...livenessResult })
 
 export const removeVisitorInput = z.strictObject({ userId: email })
 export const removeVisitorResult = z.object({
