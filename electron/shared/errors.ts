@@ -28,6 +28,10 @@ export const errorCodes = [
   'AUDIT_UNAVAILABLE',
   /** Too many failed sign-ins for this account: wait before the next try (the message says how long). */
   'TOO_MANY_ATTEMPTS',
+  /** The tenant requires liveness and the capture came without its evidence (or with a stale challenge). */
+  'LIVENESS_REQUIRED',
+  /** The liveness evidence was judged and did not show a live person (the message says which check). */
+  'LIVENESS_FAILED',
   'INTERNAL',
 ] as const
 
