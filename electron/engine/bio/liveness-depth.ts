@@ -12,10 +12,10 @@ import { applyHomography, fitHomography, MESH, PLANAR_FIT_POINTS, type Mesh, typ
  */
 
 /** Nose tip off the face's plane, over the eye distance: warped photos stay near 0, real turns show more. */
-export const IMAGE_DEPTH_MIN = 0.035
+export const IMAGE_DEPTH_MIN = 0.02
 
 /** The plane must be found: surface points tracked this far off it, over the eye distance, mean the tracking went astray. */
-export const SURFACE_FIT_MAX = 0.03
+export const SURFACE_FIT_MAX = 0.1
 
 /** Points on the broad surface of the face with some texture (eye corners, brows, mouth, cheeks, brow ridge). */
 const SURFACE_POINTS = [33, 133, 362, 263, 70, 105, 107, 336, 334, 300, 168, 9, 151, 61, 291, 0, 17, 50, 280, 205, 425, 199, 130, 359]
