@@ -71,29 +71,30 @@ describe('liveness evaluation by the embedded engine', () => {
     expect(reply.body.checks[0].detail).toMatch(/no head turn to the (left|right)/)
   })
 
-  it.each<[string, PlaneMove]>([
-    ['turned about its vertical axis', { yaw: 35 }],
-    ['turned the other way', { yaw: -35 }],
-    ['turned further, moved and scaled', { yaw: -45, dx: 25, scale: 0.9 }],
-    ['rotated in its plane', { roll: 15 }],
-    ['moved', { dx: 40, dy: -20 }],
-    ['scaled', { scale: 1.2 }],
-  ])('refuses a still photo of the person %s as a head turn', async (_name, move) => {
+  // The face mesh is a learned 3-D face: on a photo turned about its vertical axis it looks like a
+  // turned head, so those are refused by the depth in the pixels ("like a flat picture").
+  it.each<[string, PlaneMove, RegExp]>([
+    ['turned 45° about its vertical axis', { yaw: 45 }, /./],
+    ['turned 35° the other way', { yaw: -35 }, /./],
+    ['turned 45° the other way', { yaw: -45 }, /like a flat picture/],
+    ['turned further, moved and scaled', { yaw: -45, dx: 25, scale: 0.9 }, /like a flat picture/],
+    ['rotated in its plane', { roll: 15 }, /./],
+    ['moved', { dx: 40, dy: -20 }, /./],
+    ['scaled', { scale: 1.2 }, /./],
+  ])('refuses a still photo of the person %s as a head turn', async (_name, move, why) => {
     const photo = await photoPixels(cap12.get(450)!)
     const still = await jpeg(photo)
     const half = await jpeg(movePlane(photo, { ...move, yaw: (move.yaw ?? 0) / 2 }))
     const full = await jpeg(movePlane(photo, move))
-    const reply = await evaluate(['active-challenge'], ['turn-left', 'turn-right'], [
-      ['turn-left', still],
-      ['turn-left', half],
-      ['turn-left', full],
-      ['turn-right', still],
-      ['turn-right', half],
-      ['turn-right', full],
-    ])
-    expect(reply.status).toBe(200)
-    expect(reply.body).toMatchObject({ passed: false, sameFace: true, checks: [{ code: 'active-challenge', passed: false }] })
-    expect(reply.body.checks[0].detail).toMatch(/^(no head turn to the (left|right) was seen|the face turned to the (left|right) like a flat picture)/)
+    const details: string[] = []
+    for (const step of ['turn-left', 'turn-right'] as const) {
+      const reply = await evaluate(['active-challenge'], [step], [[step, still], [step, half], [step, full]])
+      expect(reply.status).toBe(200)
+      expect(reply.body).toMatchObject({ passed: false, sameFace: true, checks: [{ code: 'active-challenge', passed: false }] })
+      expect(reply.body.checks[0].detail).toMatch(/^(no head turn to the (left|right) was seen|the face turned to the (left|right) like a flat picture)/)
+      details.push(reply.body.checks[0].detail)
+    }
+    expect(details.join('; ')).toMatch(why)
   })
 
   it('refuses a still photo as a blink', async () => {
