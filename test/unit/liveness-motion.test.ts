@@ -121,7 +121,8 @@ describe('judgeStep: turns', () => {
   const sweep = (yaws: number[], points = face, extra: View = {}) => yaws.map((yaw, i) => look(points, { ...extra, yaw }, -1.2, 0.5, i + 1))
 
   it('passes a real head turning 10–15° the asked way, with the page margin too', () => {
-    expect(judgeStep('turn-left', sweep([0, 4, 9, 13]))).toMatchObject({ passed: true })
+    // `frame`: the peak the page grabs and the engine checks the pixels of.
+    expect(judgeStep('turn-left', sweep([0, 4, 9, 13]))).toMatchObject({ passed: true, frame: 3 })
     expect(judgeStep('turn-right', sweep([0, -5, -10, -14]))).toMatchObject({ passed: true })
     expect(judgeStep('turn-left', sweep([0, 6, 14]), { margin: 1.15 }).passed).toBe(true)
   })
@@ -158,7 +159,7 @@ describe('judgeStep: blink', () => {
 
   it('passes both eyes closing and opening again', () => {
     const meshes = [frame(0.22), frame(0.2, {}, 2), frame(0.04, {}, 3), frame(0.05, {}, 4), frame(0.21, {}, 5)]
-    expect(judgeStep('blink', meshes)).toMatchObject({ passed: true })
+    expect(judgeStep('blink', meshes)).toMatchObject({ passed: true, frame: 2 }) // the closed frame
     expect(judgeStep('blink', meshes, { margin: 1.15 }).passed).toBe(true)
   })
 
