@@ -171,5 +171,17 @@ describe('liveness in the services (real engine, audit, roles)', () => {
       const visitorWords = await k.visitor.failure('verifyVisitor', { userId: 'cap12@liveness.example', sample: neutral, liveness: { ...photo, challengeId: (await k.visitor.call('startLivenessChallenge', { purpose: 'verify' })).challengeId } })
       expect(visitorWords).toMatchObject({ code: 'LIVENESS_FAILED', message: expect.stringMatching(/could not confirm that you are here in person.*follow.*prompts.*ask staff/) })
     })
+
+    it('gives staff one more attempt with the same capture after a needs-decision answer, and no more', async () => {
+      const neutral = frame(NEUTRAL_FRAME)
+      const challenge = await k.operator.call('startLivenessChallenge', { purpose: 'enroll' })
+      const evidence = { challengeId: challenge.challengeId, frames: (challenge.steps as ChallengeStep[]).flatMap((step) => BONA_FIDE[step].map((n) => ({ step, image: frame(n) }))) }
+      // The face is cap12@liveness.example's (enrolled above): staff must decide.
+      const first = await k.operator.call('enrollVisitor', enrollInput('cap12-twin@liveness.example', { samples: [neutral], liveness: evidence }))
+      expect(first).toMatchObject({ outcome: 'needs-decision' })
+      const decided = await k.operator.call('enrollVisitor', enrollInput('cap12-twin@liveness.example', { samples: [neutral], liveness: evidence, acceptDuplicates: true }))
+      expect(decided).toMatchObject({ outcome: 'enrolled', liveness: { status: 'passed' } })
+      expect((await k.operator.failure('enrollVisitor', enrollInput('cap12-twin@liveness.example', { samples: [neutral], liveness: evidence, onExisting: 'add' }))).code).toBe('LIVENESS_REQUIRED')
+    })
   })
 })
