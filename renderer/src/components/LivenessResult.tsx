@@ -1,6 +1,7 @@
 import type { KioskError } from '../../../electron/shared/errors'
 import { LIVENESS_LIMITS, type LivenessOutcome } from '../../../electron/shared/liveness'
-import { Button, ErrorNotice, Notice } from './ui'
+import { useSession } from '../store/session'
+import { Button, describeError, ErrorNotice, Notice, visitorMessage } from './ui'
 
 const checkNames: Record<string, string> = { 'active-challenge': 'active challenge', 'passive-pad': 'passive score' }
 
@@ -42,10 +43,13 @@ export function isLivenessError(error: unknown): error is Pick<KioskError, 'code
  * not seen) and offers "Try again", a new challenge; anything else is the usual notice.
  */
 export function CaptureError({ error, title, onRetry }: { error: unknown; title: string; onRetry: () => void }) {
+  const staff = useSession((s) => s.role !== 'visitor')
   if (!isLivenessError(error)) return <ErrorNotice error={error} title={title} />
+  const { message, next } = staff ? describeError(error) : { message: visitorMessage(error), next: null }
   return (
     <Notice kind="error" title={error.code === 'LIVENESS_FAILED' ? 'The liveness check did not pass' : 'The liveness check is needed'}>
-      <p data-testid="liveness-error">{error.message}</p>
+      <p data-testid="liveness-error">{message}</p>
+      {next ? <p>{next}</p> : null}
       <div className="actions">
         <Button onClick={onRetry}>Try again</Button>
       </div>
