@@ -40,9 +40,11 @@ async function captureNow(page: Page) {
 
 test('without a liveness association: no challenge, and the result says nothing about liveness', async () => {
   await withPage(async (page) => {
-    await page.locator('.tile', { hasText: 'Who is this?' }).click()
+    await page.locator('.tile', { hasText: 'Verify identity' }).click()
+    await page.getByLabel('Visitor’s e-mail').fill('nobody.plain@example.com')
+    await page.getByRole('button', { name: 'Continue to photo' }).click()
     await captureNow(page)
-    await expect(page.getByTestId('identify-decision')).toBeVisible(untilDone)
+    await expect(page.getByTestId('verify-decision')).toBeVisible(untilDone)
     await expect(page.getByTestId('liveness-check')).toHaveCount(0)
     await expect(page.getByTestId('liveness-result')).toHaveCount(0)
     await expect(page.locator('main')).not.toContainText(/liveness/i)

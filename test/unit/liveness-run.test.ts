@@ -137,3 +137,64 @@ describe('liveness run', () => {
     expect(run.frames).toBe(16)
   })
 })
+
+// The same run with the shared motion checks (electron/shared/liveness-motion.ts) on meshes of a
+// synthetic 3-D head seen by a pinhole camera, and of the same face flattened into a photo: the
+// page advances for the head and never for the photo moved, tilted or scaled as a whole.
+describe('liveness run with the shared motion checks', () => {
+  type P3 = [number, number, number]
+  const depth = (x: number, y: number) => -0.35 * (x * x + 0.6 * y * y)
+  function head(lidGap: number, flatten = false): P3[] {
+    let s = 7
+    const random = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32)
+    const points: P3[] = Array.from({ length: 468 }, () => {
+      const x = (random() * 2 - 1) * 1.3
+      const y = (random() * 2 - 1) * 1.6
+      return [x, y, depth(x, y)]
+    })
+    const put = (i: number, x: number, y: number, z = depth(x, y)) => (points[i] = [x, y, z])
+    put(33, -0.9, -0.3)
+    put(133, -0.3, -0.3)
+    put(362, 0.3, -0.3)
+    put(263, 0.9, -0.3)
+    for (const [upper, lower, x] of [[159, 145, -0.6], [386, 374, 0.6]] as const) {
+      put(upper, x, -0.3 - lidGap * 0.3)
+      put(lower, x, -0.3 + lidGap * 0.3)
+    }
+    for (const [i, y, z] of [[168, -0.35, 0.1], [6, -0.2, 0.2], [197, -0.05, 0.3], [195, 0.1, 0.4], [5, 0.2, 0.5], [4, 0.28, 0.58], [1, 0.32, 0.6], [2, 0.42, 0.35]] as const) put(i, 0, y, z)
+    return flatten ? points.map(([x, y]) => [x, y, 0]) : points
+  }
+  /** Turned `yaw` degrees about a pivot behind the face, projected (focal 500 px, 10 units away), shifted by dx. */
+  function look(points: P3[], yaw = 0, dx = 0): Mesh {
+    const a = (yaw * Math.PI) / 180
+    return points.map(([x0, y0, z0]) => {
+      const [x, z] = [x0 * Math.cos(a) + (z0 + 1.2) * Math.sin(a), -x0 * Math.sin(a) + (z0 + 1.2) * Math.cos(a) - 1.2]
+      return [320 + dx + (500 * x) / (10 - z), 240 + (500 * y0) / (10 - z), 0]
+    })
+  }
+
+  it('a real head: turn left, blink, turn right, each seen and kept', () => {
+    const run = new LivenessRun(challenge(['turn-left', 'blink', 'turn-right']))
+    const open = head(0.22)
+    const frames: Mesh[] = [
+      ...[0, 4, 9, 14, 16].map((yaw) => look(open, yaw)),
+      ...[0.22, 0.22, 0.12, 0.03, 0.03, 0.15, 0.22, 0.22].map((gap) => look(head(gap))),
+      ...[0, -4, -9, -14, -16].map((yaw) => look(open, yaw)),
+    ]
+    frames.forEach((mesh, i) => run.update({ at: i * 50, meshes: [mesh] }))
+    expect(run.status).toBe('passed')
+    expect(run.frames).toBe(7)
+  })
+
+  it('a photo moved and tilted as a whole never passes a turn: the step runs out of time', () => {
+    const run = new LivenessRun(challenge(['turn-left'], 3))
+    const photo = head(0.22, true)
+    const views: Array<[number, number]> = [[0, 0], [10, 20], [20, 40], [35, 60], [40, 30], [25, 0], [40, -20]]
+    views.forEach(([yaw, dx], i) => run.update({ at: i * 50, meshes: [look(photo, yaw, dx)] }))
+    expect(run.status).toBe('running')
+    expect(run.view().step).toBe('turn-left')
+    run.update({ at: 3000, meshes: [look(photo, 40)] })
+    expect(run.status).toBe('timed-out')
+    expect(run.frames).toBe(1)
+  })
+})
