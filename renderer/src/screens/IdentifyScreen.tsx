@@ -49,6 +49,7 @@ export function IdentifyScreen() {
           fileFallback={staff}
           liveness={() => kiosk.startLivenessChallenge({ purpose: 'identify' })}
           livenessOverride={staff}
+          fileSkipsLiveness
         />
       ) : null}
       {step === 'searching' ? <Busy label="Searching…" /> : null}
