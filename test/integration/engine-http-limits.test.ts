@@ -184,7 +184,7 @@ describe('engine HTTP layer under hostile input', () => {
       const where = `${route.method} ${route.url}`
       if (route.url.includes('/:')) expect(route.schema.params, where).toBeDefined()
       if (route.method === 'GET' && !route.url.endsWith('/logs')) expect(route.schema.response?.[200], where).toBeDefined()
-      expect(route.bodyLimit, where).toBeLessThanOrEqual(route.schema.body && /identify|verify|biometrics$/.test(route.url) ? 32 * MB : 16 * 1024)
+      expect(route.bodyLimit, where).toBeLessThanOrEqual(route.schema.body && /identify|verify|biometrics$|^\/bioengine\/liveness$/.test(route.url) ? 32 * MB : 16 * 1024)
       expect(route.auth, where).toBe(route.url.endsWith('/match') ? 'none' : route.url.includes('oauth') ? 'basic' : route.url.startsWith('/bioengine') ? 'bearer' : 'tenant-admin')
     }
   })

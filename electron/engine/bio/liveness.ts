@@ -1,9 +1,10 @@
 import type { LivenessCode, LivenessEvaluateRecord, LivenessEvaluateRequest } from '../../shared/liveness'
-import { judgeStep, type StepVerdict } from '../../shared/liveness-motion'
+import { judgeStep, type Mesh, type StepVerdict } from '../../shared/liveness-motion'
 import { imagePixels } from '../face/image-pixels'
 import { FaceImageError, type DetectedFace, type FacePlugin, type LivenessFace } from '../face/types'
 import { BioErrorCode, BioInputError } from './error-codes'
-import { RequestBudget } from './request-budget'
+import { grayOf, IMAGE_DEPTH_MIN, imageDepth, SURFACE_FIT_MAX } from './liveness-depth'
+import { REQUEST_MAX_IN_FLIGHT, REQUEST_MAX_PIXELS, RequestBudget } from './request-budget'
 import { checkSample, decodeBase64 } from './samples'
 import { dot } from './template-codec'
 
@@ -12,11 +13,17 @@ import { dot } from './template-codec'
  * recomputed here from the burst's images; nothing the page measured is trusted.
  */
 
-/* Passive thresholds, measured on Human's antispoof / liveness models (see face/CALIBRATION.md). */
-/** Median anti-spoofing score over the frames: recorded faces score 0.7+, prints of the demo photos score lower. */
-export const PASSIVE_REAL_MIN = 0.5
-/** Median liveness score over the frames. */
-export const PASSIVE_LIVE_MIN = 0.5
+/* Passive thresholds, measured on Human's antispoof / liveness models (see LIVENESS.md). */
+/** Median anti-spoofing score: recorded faces score 0.68–0.77 (p5–p95), still photos 0.32–0.84: it stops about half of them. */
+export const PASSIVE_REAL_MIN = 0.6
+/** Median liveness score: still photos score ~1.0 and a real face as low as 0.29, so it only refuses the clearly lifeless. */
+export const PASSIVE_LIVE_MIN = 0.2
+
+/**
+ * A burst is up to 16 frames and 10 samples, and its first one loads the liveness models in each
+ * worker: its images may wait longer to start than a verify's. The same in-flight share per request.
+ */
+const LIVENESS_MAX_MS = 30_000
 
 /** A second face at least this share of the largest one's area counts as a second face in the frame. */
 const SECOND_FACE_AREA_RATIO = 0.25
@@ -26,7 +33,7 @@ type Check = LivenessEvaluateRecord['checks'][number]
 export async function evaluateLiveness(plugin: FacePlugin, request: LivenessEvaluateRequest, caller: string): Promise<LivenessEvaluateRecord> {
   const analyzeLiveness = plugin.analyzeLiveness
   if (!analyzeLiveness) throw new Error(`${plugin.name} has no liveness models`)
-  const budget = new RequestBudget(caller)
+  const budget = new RequestBudget(caller, { maxInFlight: REQUEST_MAX_IN_FLIGHT, maxPixels: REQUEST_MAX_PIXELS, maxMs: LIVENESS_MAX_MS })
   const read = (value: string, what: string) => {
     const bytes = decodeBase64(value, what)
     checkSample(bytes, what)
@@ -45,7 +52,7 @@ export async function evaluateLiveness(plugin: FacePlugin, request: LivenessEval
   ])
 
   const same = sameFace(plugin, frames, references.map((faces) => faces[0]).filter((face): face is DetectedFace => face !== undefined))
-  const checks = request.checks.map((code) => runCheck(code, request, frames))
+  const checks = await Promise.all(request.checks.map((code) => runCheck(code, request, frames, frameBytes)))
   const passed = same.passed && checks.every((check) => check.passed)
   const failing = [...checks.filter((check) => !check.passed).map((check) => check.detail), ...(same.passed ? [] : [same.detail])]
   return { passed, checks, sameFace: same.passed, detail: passed ? 'Liveness passed.' : `Liveness not shown: ${failing.join('; ')}.` }
@@ -75,22 +82,36 @@ function sameFace(plugin: FacePlugin, frames: LivenessFace[][], references: Dete
   return { passed: true, detail: 'every frame shows the face of the samples' }
 }
 
-function runCheck(code: LivenessCode, request: LivenessEvaluateRequest, frames: LivenessFace[][]): Check {
-  const verdict = code === 'active-challenge' ? activeChallenge(request, frames) : passivePad(frames)
-  return { code, ...verdict }
+async function runCheck(code: LivenessCode, request: LivenessEvaluateRequest, frames: LivenessFace[][], images: Buffer[]): Promise<Check> {
+  const verdict = code === 'active-challenge' ? await activeChallenge(request, frames, images) : passivePad(frames)
+  return { code, passed: verdict.passed, detail: verdict.detail }
 }
 
 const stepWords = { blink: 'blink', 'turn-left': 'head turn to the left', 'turn-right': 'head turn to the right' } as const
 
-function activeChallenge(request: LivenessEvaluateRequest, frames: LivenessFace[][]): StepVerdict {
+async function activeChallenge(request: LivenessEvaluateRequest, frames: LivenessFace[][], images: Buffer[]): Promise<StepVerdict> {
   if (request.steps.length === 0) return { passed: false, detail: 'the challenge had no steps' }
   const done: string[] = []
   for (const step of request.steps) {
-    const meshes = request.frames.flatMap((frame, i) => (frame.step === step ? [onlyFace(frames[i] ?? [])?.mesh ?? null] : []))
+    const indices = request.frames.flatMap((frame, i) => (frame.step === step ? [i] : []))
+    const meshes = indices.map((i) => onlyFace(frames[i] ?? [])?.mesh ?? null)
     if (meshes.length === 0) return { passed: false, detail: `no frames were sent for the ${stepWords[step]}` }
     if (meshes.some((mesh) => mesh === null)) return { passed: false, detail: `a frame of the ${stepWords[step]} does not show exactly one face` }
-    const verdict = judgeStep(step, meshes as number[][][])
+    const verdict = judgeStep(step, meshes as Mesh[])
     if (!verdict.passed) return { passed: false, detail: verdict.detail }
+    if (step !== 'blink') {
+      // The mesh is a learned 3-D face and looks turned on a tilted photo too: the pixels decide.
+      const peak = verdict.frame ?? meshes.length - 1
+      const [start, end] = await Promise.all([grayOf(images[indices[0]!]!), grayOf(images[indices[peak]!]!)])
+      const measured = imageDepth(start, meshes[0]!, end, meshes[peak]!)
+      if (measured.depth < IMAGE_DEPTH_MIN || measured.surface > SURFACE_FIT_MAX) {
+        const side = step === 'turn-left' ? 'left' : 'right'
+        return {
+          passed: false,
+          detail: `the face turned to the ${side} like a flat picture, not a head (depth in the image ${measured.depth.toFixed(3)}, needs ${IMAGE_DEPTH_MIN})`,
+        }
+      }
+    }
     done.push(verdict.detail)
   }
   return { passed: true, detail: done.join('; ') }

