@@ -166,6 +166,31 @@ for (const size of kioskSizes) {
   })
 }
 
+test('the liveness challenge fits every size: prompt, time left, picture and Cancel on screen', async () => {
+  // With the tenant's algorithm asking for the active challenge, a capture goes on to it after the photo.
+  await host.bridge('associateAlgorithm', { algCode: 'HumanFaceRes' })
+  await host.bridge('associateLiveness', { algCode: 'HumanFaceRes', livenessCode: 'active-challenge' })
+  await host.bridge('saveSettings', { livenessStepSeconds: 30 })
+  const browser = await browserWithClip(tiltedCameraFile)
+  try {
+    for (const size of kioskSizes) {
+      await withKiosk(browser, size, async (page) => {
+        await page.locator('.tile', { hasText: 'Verify identity' }).click()
+        await page.getByLabel('Visitor’s e-mail').fill(`layout.${size.name}@example.com`)
+        await page.getByRole('button', { name: 'Continue to photo' }).click()
+        const captureNow = page.getByRole('button', { name: 'Capture now' })
+        await expect(captureNow).toBeEnabled(untilDone)
+        await captureNow.click()
+        await expect(page.getByTestId('liveness-prompt')).toHaveText(/^(Blink your eyes|Turn your head to your (left|right))$/, untilDone)
+        await check(page, size, 'verify-liveness', { buttons: ['Cancel'], inView: [page.getByTestId('liveness-prompt'), page.getByTestId('liveness-time'), page.locator('.gc-stage')] })
+      })
+    }
+  } finally {
+    await browser.close()
+    await host.bridge('disassociateLiveness', { algCode: 'HumanFaceRes', livenessCode: 'active-challenge' })
+  }
+})
+
 test('a 250-character e-mail wraps: the page never grows wider than the window', async ({ browser }) => {
   const size = kioskSizes[0]
   await host.bridge('enrollVisitor', { userId: LONG_EMAIL, samples: [base64('person-d.jpg')], consent: true, consentVersion: CONSENT.version, onExisting: 'add', acceptDuplicates: true })

@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest'
+import type { ChallengeStep } from '../../electron/shared/liveness'
+import type { Mesh } from '../../electron/shared/liveness-motion'
+import { LivenessRun, PASSIVE_FRAMES, PASSIVE_GAP_MS, STEP_PROMPTS, type Grab, type MotionChecks } from '../../renderer/src/camera/liveness-run'
+
+// The page's sequencing of a liveness challenge: which prompt, when a step is done, which frames are
+// kept. The motion maths is liveness-motion's (tested on its own); here a synthetic mesh carries its
+// eye openness and nose parallax in point 0, and the checks read them, so each test states exactly
+// the motion it feeds.
+
+function mesh(openness: number, parallax = 0.5): Mesh {
+  return Array.from({ length: 468 }, (_, i) => (i === 0 ? [openness, parallax] : [i, i]))
+}
+const read = (m: Mesh) => ({ openness: m[0]![0]!, parallax: m[0]![1]! })
+const checks: MotionChecks = {
+  frameSignals: (m) => read(m),
+  judgeStep: (step: ChallengeStep, meshes: readonly Mesh[]) => {
+    const start = read(meshes[0]!)
+    const later = meshes.slice(1).map(read)
+    if (step === 'blink') return { passed: later.some((s) => s.openness < 0.5 * start.openness), detail: '' }
+    const sign = step === 'turn-left' ? 1 : -1
+    return { passed: later.some((s) => sign * (s.parallax - start.parallax) > 0.1), detail: '' }
+  },
+}
+
+const challenge = (steps: ChallengeStep[], stepSeconds = 8) => ({ steps, stepSeconds })
+
+/** Feeds one face per frame, 50 ms apart from `from`; returns every grab with the frame index it came at. */
+function feed(run: LivenessRun, faces: Mesh[], from = 0) {
+  const grabs: Array<Grab & { at: number }> = []
+  const holds: number[] = []
+  faces.forEach((face, i) => {
+    const update = run.update({ at: from + i * 50, meshes: [face] })
+    if (update.hold) holds.push(i)
+    for (const grab of update.grabs) grabs.push({ ...grab, at: i })
+  })
+  return { grabs, holds }
+}
+
+describe('liveness run', () => {
+  it('asks the steps in the challenge’s order with their exact prompts, and keeps start and moment frames per step', () => {
+    const run = new LivenessRun(challenge(['turn-right', 'blink', 'turn-left']), checks)
+    expect(run.view()).toMatchObject({ prompt: 'Turn your head to your right', stepNumber: 1, stepCount: 3, status: 'running' })
+    const right = feed(run, [mesh(1), mesh(1, 0.45), mesh(1, 0.35)])
+    expect(right.grabs).toEqual([
+      { step: 'turn-right', frame: 'current', at: 0 },
+      { step: 'turn-right', frame: 'current', at: 2 },
+    ])
+    expect(run.view()).toMatchObject({ prompt: STEP_PROMPTS.blink, step: 'blink', stepNumber: 2 })
+    expect(run.view().prompt).toBe('Blink your eyes')
+
+    // A blink: start, eyes closing (the lowest frame is held), closed, open again.
+    const blink = feed(run, [mesh(1), mesh(0.6), mesh(0.2), mesh(0.9)], 1000)
+    expect(blink.holds).toEqual([1, 2])
+    expect(blink.grabs).toEqual([
+      { step: 'blink', frame: 'current', at: 0 },
+      { step: 'blink', frame: 'current', at: 2 },
+      { step: 'blink', frame: 'current', at: 3 },
+    ])
+    expect(run.view()).toMatchObject({ prompt: 'Turn your head to your left', stepNumber: 3 })
+
+    feed(run, [mesh(1), mesh(1, 0.7)], 2000)
+    expect(run.status).toBe('passed')
+    expect(run.frames).toBe(7)
+  })
+
+  it('takes the held closed frame when the blink is seen only once the eyes reopen', () => {
+    // A check that wants the eyes back open before it passes: the closed frame is the one held earlier.
+    const reopenFirst: MotionChecks = {
+      ...checks,
+      judgeStep: (_step, meshes) => {
+        const values = meshes.map((m) => read(m).openness)
+        const low = Math.min(...values)
+        return { passed: low < 0.5 && values.at(-1)! > 0.8, detail: '' }
+      },
+    }
+    const run = new LivenessRun(challenge(['blink']), reopenFirst)
+    const { grabs, holds } = feed(run, [mesh(1), mesh(0.3), mesh(0.1), mesh(0.95)])
+    expect(holds).toEqual([1, 2])
+    expect(grabs).toEqual([
+      { step: 'blink', frame: 'current', at: 0 },
+      { step: 'blink', frame: 'held', at: 3 },
+      { step: 'blink', frame: 'current', at: 3 },
+    ])
+    expect(run.status).toBe('passed')
+  })
+
+  it('does not advance on a turn the wrong way or on frames without exactly one face', () => {
+    const run = new LivenessRun(challenge(['turn-left', 'blink']), checks)
+    feed(run, [mesh(1), mesh(1, 0.3), mesh(1, 0.2)])
+    expect(run.view().step).toBe('turn-left')
+    run.update({ at: 200, meshes: [mesh(1, 0.9), mesh(1, 0.9)] })
+    expect(run.view()).toMatchObject({ step: 'turn-left', hint: 'Only one person in front of the camera, please.' })
+    run.update({ at: 250, meshes: [] })
+    expect(run.view().hint).toBe('Look at the camera with your face inside the oval.')
+    expect(run.frames).toBe(1)
+  })
+
+  it('ends the challenge when a step runs out of time, keeping what it has', () => {
+    const run = new LivenessRun(challenge(['blink', 'turn-left'], 3), checks)
+    run.update({ at: 0, meshes: [mesh(1)] })
+    expect(run.view().secondsLeft).toBe(3)
+    run.update({ at: 1200, meshes: [mesh(0.9)] })
+    expect(run.view().secondsLeft).toBe(2)
+    const last = run.update({ at: 3000, meshes: [mesh(0.95)] })
+    expect(last.grabs).toEqual([])
+    expect(run.status).toBe('timed-out')
+    expect(run.frames).toBe(1)
+    expect(run.update({ at: 3050, meshes: [mesh(0.1)] }).grabs).toEqual([])
+  })
+
+  it('sends at least one frame when no face was ever seen before the time ran out', () => {
+    const run = new LivenessRun(challenge(['turn-right'], 3), checks)
+    run.update({ at: 0, meshes: [] })
+    expect(run.update({ at: 3100, meshes: [] }).grabs).toEqual([{ step: 'turn-right', frame: 'current' }])
+    expect(run.status).toBe('timed-out')
+  })
+
+  it('passive only: four frames about 250 ms apart, step "passive"', () => {
+    const run = new LivenessRun(challenge([]), checks)
+    expect(run.view()).toMatchObject({ step: 'passive', stepCount: 1 })
+    const grabs: number[] = []
+    for (let at = 0; at <= 1000 && run.status === 'running'; at += 50) {
+      if (run.update({ at, meshes: [mesh(1)] }).grabs.some((g) => g.step === 'passive')) grabs.push(at)
+    }
+    expect(grabs).toHaveLength(PASSIVE_FRAMES)
+    for (let i = 1; i < grabs.length; i++) expect(grabs[i]! - grabs[i - 1]!).toBeGreaterThanOrEqual(PASSIVE_GAP_MS)
+    expect(run.status).toBe('passed')
+  })
+
+  it('never keeps more than 16 frames', () => {
+    const round: ChallengeStep[] = ['blink', 'turn-left', 'turn-right']
+    const run = new LivenessRun(challenge([...round, ...round, ...round]), checks)
+    const faces: Mesh[] = []
+    for (let i = 0; i < 3; i++) faces.push(mesh(1), mesh(0.1), mesh(1), mesh(1), mesh(1, 0.7), mesh(1), mesh(1, 0.3))
+    feed(run, faces)
+    expect(run.frames).toBe(16)
+  })
+})
+
+// The same run with the shared motion checks (electron/shared/liveness-motion.ts) on meshes of a
+// synthetic 3-D head seen by a pinhole camera, and of the same face flattened into a photo: the
+// page advances for the head and never for the photo moved, tilted or scaled as a whole.
+describe('liveness run with the shared motion checks', () => {
+  type P3 = [number, number, number]
+  const depth = (x: number, y: number) => -0.35 * (x * x + 0.6 * y * y)
+  function head(lidGap: number, flatten = false): P3[] {
+    let s = 7
+    const random = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32)
+    const points: P3[] = Array.from({ length: 468 }, () => {
+      const x = (random() * 2 - 1) * 1.3
+      const y = (random() * 2 - 1) * 1.6
+      return [x, y, depth(x, y)]
+    })
+    const put = (i: number, x: number, y: number, z = depth(x, y)) => (points[i] = [x, y, z])
+    put(33, -0.9, -0.3)
+    put(133, -0.3, -0.3)
+    put(362, 0.3, -0.3)
+    put(263, 0.9, -0.3)
+    for (const [upper, lower, x] of [[159, 145, -0.6], [386, 374, 0.6]] as const) {
+      put(upper, x, -0.3 - lidGap * 0.3)
+      put(lower, x, -0.3 + lidGap * 0.3)
+    }
+    for (const [i, y, z] of [[168, -0.35, 0.1], [6, -0.2, 0.2], [197, -0.05, 0.3], [195, 0.1, 0.4], [5, 0.2, 0.5], [4, 0.28, 0.58], [1, 0.32, 0.6], [2, 0.42, 0.35]] as const) put(i, 0, y, z)
+    return flatten ? points.map(([x, y]) => [x, y, 0]) : points
+  }
+  /** Turned `yaw` degrees about a pivot behind the face, projected (focal 500 px, 10 units away), shifted by dx. */
+  function look(points: P3[], yaw = 0, dx = 0): Mesh {
+    const a = (yaw * Math.PI) / 180
+    return points.map(([x0, y0, z0]) => {
+      const [x, z] = [x0 * Math.cos(a) + (z0 + 1.2) * Math.sin(a), -x0 * Math.sin(a) + (z0 + 1.2) * Math.cos(a) - 1.2]
+      return [320 + dx + (500 * x) / (10 - z), 240 + (500 * y0) / (10 - z), 0]
+    })
+  }
+
+  it('a real head: turn left, blink, turn right, each seen and kept', () => {
+    const run = new LivenessRun(challenge(['turn-left', 'blink', 'turn-right']))
+    const open = head(0.22)
+    const frames: Mesh[] = [
+      ...[0, 4, 9, 14, 16].map((yaw) => look(open, yaw)),
+      ...[0.22, 0.22, 0.12, 0.03, 0.03, 0.15, 0.22, 0.22].map((gap) => look(head(gap))),
+      ...[0, -4, -9, -14, -16].map((yaw) => look(open, yaw)),
+    ]
+    frames.forEach((mesh, i) => run.update({ at: i * 50, meshes: [mesh] }))
+    expect(run.status).toBe('passed')
+    expect(run.frames).toBe(7)
+  })
+
+  it('a photo moved and tilted as a whole never passes a turn: the step runs out of time', () => {
+    const run = new LivenessRun(challenge(['turn-left'], 3))
+    const photo = head(0.22, true)
+    const views: Array<[number, number]> = [[0, 0], [10, 20], [20, 40], [35, 60], [40, 30], [25, 0], [40, -20]]
+    views.forEach(([yaw, dx], i) => run.update({ at: i * 50, meshes: [look(photo, yaw, dx)] }))
+    expect(run.status).toBe('running')
+    expect(run.view().step).toBe('turn-left')
+    run.update({ at: 3000, meshes: [look(photo, 40)] })
+    expect(run.status).toBe('timed-out')
+    expect(run.frames).toBe(1)
+  })
+})
