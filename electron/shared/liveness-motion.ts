@@ -5,10 +5,47 @@ import type { ChallengeStep } from './liveness'
  * image pixels). Pure functions: the page uses them only to guide the person and to know when to
  * take a frame; the embedded engine runs the same ones on landmarks it recomputes from the burst,
  * and only its verdict counts.
+ *
+ * The idea: a photo moved, tilted or scaled as a whole is a plane, and every view of a plane is a
+ * homography of another. A real head is not flat (the nose stands out), so a head turn leaves a
+ * residual no homography explains; and a blink moves the lids against the rest of the face.
  */
 
 export type MeshPoint = readonly [number, number, number?] | readonly number[]
 export type Mesh = readonly MeshPoint[]
+
+/** The mesh indices these checks read, in one place (MediaPipe FaceMesh numbering). */
+export const MESH = {
+  /** Outer corner of the eye at the image's left (the person's right eye, unmirrored camera). */
+  eyeOuterLeft: 33,
+  eyeInnerLeft: 133,
+  eyeInnerRight: 362,
+  eyeOuterRight: 263,
+  lidUpperLeft: 159,
+  lidLowerLeft: 145,
+  lidUpperRight: 386,
+  lidLowerRight: 374,
+  noseTip: 1,
+} as const
+
+/**
+ * Points spread over the whole face that do not move with expression (no lids, no lips): the
+ * homography is fitted on these. Face oval, brows, eye corners, nose ridge and wings, mouth corners.
+ */
+export const PLANAR_FIT_POINTS: readonly number[] = [
+  10, 297, 284, 389, 454, 361, 397, 379, 400, 152, 176, 150, 172, 132, 234, 162, 54, 67, 338, 109, 356, 93, 288, 58,
+  70, 105, 107, 336, 334, 300, 33, 133, 362, 263, 168, 6, 197, 195, 5, 4, 1, 2, 98, 327, 61, 291, 199, 18,
+]
+
+/* Thresholds, measured on Human's mesh over recorded head motion and warped still photos (see the engine's CALIBRATION.md). */
+/** Nose parallax must move at least this far along the eye axis: real ~10–15° turns move it 0.08–0.15. */
+export const TURN_PARALLAX_MIN = 0.06
+/** RMS left by the best plane-to-plane fit, over eye distance: warped photos stay below ~0.02, real turns reach ~0.04+. */
+export const PLANAR_RESIDUAL_MIN = 0.03
+/** Both eyes closed: openness at most this share of what a plane moved like the face would show. */
+export const BLINK_CLOSED_RATIO = 0.6
+/** Reopened: openness back to at least this share of the step-start level. */
+export const BLINK_REOPEN_RATIO = 0.8
 
 export interface FrameSignals {
   /** Both eyes' lid gap over eye width, averaged: drops sharply during a blink. */
@@ -23,19 +60,214 @@ export interface StepVerdict {
   detail: string
 }
 
-export function frameSignals(_mesh: Mesh): FrameSignals {
-  throw new Error('liveness-motion: not implemented yet')
+type P2 = readonly [number, number]
+const at = (mesh: Mesh, index: number): P2 => {
+  const p = mesh[index]
+  if (!p || !Number.isFinite(p[0]) || !Number.isFinite(p[1])) throw new Error(`liveness-motion: the mesh has no point ${index}`)
+  return [p[0] as number, p[1] as number]
+}
+const dist = (a: P2, b: P2) => Math.hypot(a[0] - b[0], a[1] - b[1])
+
+/** Each eye's lid gap over its width: [image-left eye, image-right eye]. */
+function eyeOpenness(mesh: Mesh, project: (p: P2) => P2 = (p) => p): [number, number] {
+  const g = (i: number) => project(at(mesh, i))
+  const left = dist(g(MESH.lidUpperLeft), g(MESH.lidLowerLeft)) / Math.max(1e-6, dist(g(MESH.eyeOuterLeft), g(MESH.eyeInnerLeft)))
+  const right = dist(g(MESH.lidUpperRight), g(MESH.lidLowerRight)) / Math.max(1e-6, dist(g(MESH.eyeInnerRight), g(MESH.eyeOuterRight)))
+  return [left, right]
+}
+
+export function frameSignals(mesh: Mesh): FrameSignals {
+  const [left, right] = eyeOpenness(mesh)
+  const a = at(mesh, MESH.eyeOuterLeft)
+  const b = at(mesh, MESH.eyeOuterRight)
+  const n = at(mesh, MESH.noseTip)
+  const ax = b[0] - a[0]
+  const ay = b[1] - a[1]
+  const parallax = ((n[0] - a[0]) * ax + (n[1] - a[1]) * ay) / Math.max(1e-6, ax * ax + ay * ay)
+  return { openness: (left + right) / 2, parallax }
+}
+
+/* ------------------------------------------------------------------ homography (normalised DLT) */
+
+type Homography = readonly number[] // 3×3, row-major
+
+/** Hartley normalisation: centroid to 0, mean distance √2. Returns the 3×3 transform. */
+function normaliser(points: readonly P2[]): number[] {
+  let cx = 0
+  let cy = 0
+  for (const [x, y] of points) {
+    cx += x
+    cy += y
+  }
+  cx /= points.length
+  cy /= points.length
+  let d = 0
+  for (const [x, y] of points) d += Math.hypot(x - cx, y - cy)
+  const s = Math.SQRT2 / Math.max(1e-9, d / points.length)
+  return [s, 0, -s * cx, 0, s, -s * cy, 0, 0, 1]
+}
+
+const apply = (h: Homography, [x, y]: P2): P2 => {
+  const w = (h[6] as number) * x + (h[7] as number) * y + (h[8] as number)
+  return [((h[0] as number) * x + (h[1] as number) * y + (h[2] as number)) / w, ((h[3] as number) * x + (h[4] as number) * y + (h[5] as number)) / w]
+}
+
+function multiply(a: readonly number[], b: readonly number[]): number[] {
+  const out = new Array<number>(9).fill(0)
+  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) out[r * 3 + c]! += (a[r * 3 + k] as number) * (b[k * 3 + c] as number)
+  return out
+}
+
+function invertSimilarity(t: readonly number[]): number[] {
+  const s = t[0] as number
+  return [1 / s, 0, -(t[2] as number) / s, 0, 1 / s, -(t[5] as number) / s, 0, 0, 1]
+}
+
+/** Eigenvector of the smallest eigenvalue of a symmetric matrix (cyclic Jacobi). */
+function smallestEigenvector(m: number[][]): number[] {
+  const n = m.length
+  const a = m.map((row) => [...row])
+  const v = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j): number => (i === j ? 1 : 0)))
+  for (let sweep = 0; sweep < 60; sweep++) {
+    let off = 0
+    for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += a[p]![q]! ** 2
+    if (off < 1e-22) break
+    for (let p = 0; p < n; p++) {
+      for (let q = p + 1; q < n; q++) {
+        const apq = a[p]![q]!
+        if (Math.abs(apq) < 1e-300) continue
+        const theta = (a[q]![q]! - a[p]![p]!) / (2 * apq)
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1))
+        const c = 1 / Math.sqrt(t * t + 1)
+        const s = t * c
+        for (let k = 0; k < n; k++) {
+          const akp = a[k]![p]!
+          const akq = a[k]![q]!
+          a[k]![p] = c * akp - s * akq
+          a[k]![q] = s * akp + c * akq
+        }
+        for (let k = 0; k < n; k++) {
+          const apk = a[p]![k]!
+          const aqk = a[q]![k]!
+          a[p]![k] = c * apk - s * aqk
+          a[q]![k] = s * apk + c * aqk
+        }
+        for (let k = 0; k < n; k++) {
+          const vkp = v[k]![p]!
+          const vkq = v[k]![q]!
+          v[k]![p] = c * vkp - s * vkq
+          v[k]![q] = s * vkp + c * vkq
+        }
+      }
+    }
+  }
+  let best = 0
+  for (let i = 1; i < n; i++) if (a[i]![i]! < a[best]![best]!) best = i
+  return v.map((row) => row[best]!)
+}
+
+/** Least-squares homography mapping `from` onto `to` (normalised DLT). */
+function fitHomography(from: readonly P2[], to: readonly P2[]): Homography {
+  const tf = normaliser(from)
+  const tt = normaliser(to)
+  const ata = Array.from({ length: 9 }, () => new Array<number>(9).fill(0))
+  const addRow = (row: number[]) => {
+    for (let i = 0; i < 9; i++) for (let j = i; j < 9; j++) ata[i]![j]! += row[i]! * row[j]!
+  }
+  for (let i = 0; i < from.length; i++) {
+    const [x, y] = apply(tf, from[i]!)
+    const [u, v] = apply(tt, to[i]!)
+    addRow([-x, -y, -1, 0, 0, 0, u * x, u * y, u])
+    addRow([0, 0, 0, -x, -y, -1, v * x, v * y, v])
+  }
+  for (let i = 0; i < 9; i++) for (let j = 0; j < i; j++) ata[i]![j] = ata[j]![i]!
+  const h = smallestEigenvector(ata)
+  return multiply(multiply(invertSimilarity(tt), h), tf)
+}
+
+const interOcular = (mesh: Mesh) => Math.max(1e-6, dist(at(mesh, MESH.eyeOuterLeft), at(mesh, MESH.eyeOuterRight)))
+
+function planarFit(from: Mesh, to: Mesh): { h: Homography; residual: number } {
+  const a = PLANAR_FIT_POINTS.map((i) => at(from, i))
+  const b = PLANAR_FIT_POINTS.map((i) => at(to, i))
+  const h = fitHomography(a, b)
+  let sum = 0
+  for (let i = 0; i < a.length; i++) {
+    const d = dist(apply(h, a[i]!), b[i]!)
+    sum += Number.isFinite(d) ? d * d : 1e12
+  }
+  return { h, residual: Math.sqrt(sum / a.length) / interOcular(to) }
 }
 
 /** RMS distance left after the best homography maps `from` onto `to`, over the inter-ocular distance: ~0 for a plane. */
-export function planarResidual(_from: Mesh, _to: Mesh): number {
-  throw new Error('liveness-motion: not implemented yet')
+export function planarResidual(from: Mesh, to: Mesh): number {
+  return planarFit(from, to).residual
+}
+
+/* ------------------------------------------------------------------ the steps */
+
+const fmt = (n: number) => n.toFixed(2)
+
+function judgeTurn(step: 'turn-left' | 'turn-right', meshes: readonly Mesh[], margin: number): StepVerdict {
+  const [start, ...later] = meshes as [Mesh, ...Mesh[]]
+  // turn-left: the person's own left, so in the unmirrored image the nose moves toward image right.
+  const sign = step === 'turn-left' ? 1 : -1
+  const p0 = frameSignals(start).parallax
+  let bestShift = 0
+  let bestResidual = 0
+  let passed = false
+  for (const mesh of later) {
+    const shift = sign * (frameSignals(mesh).parallax - p0)
+    const residual = shift >= TURN_PARALLAX_MIN * margin ? planarResidual(start, mesh) : 0
+    if (shift > bestShift) bestShift = shift
+    bestResidual = Math.max(bestResidual, residual)
+    if (shift >= TURN_PARALLAX_MIN * margin && residual >= PLANAR_RESIDUAL_MIN * margin) passed = true
+  }
+  const side = step === 'turn-left' ? 'left' : 'right'
+  if (passed) return { passed, detail: `head turned to the ${side} (nose moved ${fmt(bestShift)} of the eye distance, depth ${fmt(bestResidual)})` }
+  if (bestShift < TURN_PARALLAX_MIN * margin) {
+    return { passed, detail: `no head turn to the ${side} was seen (nose moved ${fmt(bestShift)} of the eye distance, needs ${fmt(TURN_PARALLAX_MIN * margin)})` }
+  }
+  return {
+    passed,
+    detail: `the face turned to the ${side} like a flat picture, not a head (depth ${fmt(bestResidual)}, needs ${fmt(PLANAR_RESIDUAL_MIN * margin)})`,
+  }
+}
+
+function judgeBlink(meshes: readonly Mesh[], margin: number, reopen: boolean): StepVerdict {
+  const [start, ...later] = meshes as [Mesh, ...Mesh[]]
+  const open0 = eyeOpenness(start)
+  let closedAt = -1
+  let lowest = Infinity
+  later.forEach((mesh, i) => {
+    // Compare with what the start's eyes would look like had the face moved as a plane (a photo
+    // tilted back narrows the eyes as much as everything else; only the lids' own motion counts).
+    const { h } = planarFit(start, mesh)
+    const expected = eyeOpenness(start, (p) => apply(h, p))
+    const seen = eyeOpenness(mesh)
+    const ratio = Math.max(seen[0] / Math.max(1e-6, expected[0]), seen[1] / Math.max(1e-6, expected[1]))
+    if (ratio < lowest) lowest = ratio
+    if (closedAt < 0 && ratio <= BLINK_CLOSED_RATIO / margin) closedAt = i
+  })
+  if (closedAt < 0) {
+    const seen = Number.isFinite(lowest) ? fmt(lowest) : 'none'
+    return { passed: false, detail: `no blink was seen (eyes closed to ${seen} of open, needs ${fmt(BLINK_CLOSED_RATIO / margin)} or less)` }
+  }
+  if (!reopen) return { passed: true, detail: `eyes closed (to ${fmt(lowest)} of open)` }
+  const base = (open0[0] + open0[1]) / 2
+  const reopened = later.slice(closedAt + 1).some((mesh) => frameSignals(mesh).openness >= BLINK_REOPEN_RATIO * base)
+  if (!reopened) return { passed: false, detail: `the eyes closed (to ${fmt(lowest)} of open) but were not seen open again` }
+  return { passed: true, detail: `blinked (eyes closed to ${fmt(lowest)} of open, then opened again)` }
 }
 
 /**
  * Whether `meshes` (the step's start first, then later frames in order) show the step done by a
  * real head. `margin` > 1 asks for more than the engine does (the page uses it so the engine agrees).
+ * `reopen: false` passes a blink as soon as the eyes are closed (the page, to know when to grab).
  */
-export function judgeStep(_step: ChallengeStep, _meshes: readonly Mesh[], _options: { margin?: number } = {}): StepVerdict {
-  throw new Error('liveness-motion: not implemented yet')
+export function judgeStep(step: ChallengeStep, meshes: readonly Mesh[], options: { margin?: number; reopen?: boolean } = {}): StepVerdict {
+  const margin = options.margin ?? 1
+  if (meshes.length < 2) return { passed: false, detail: `not enough frames for the ${step === 'blink' ? 'blink' : 'head turn'} (${meshes.length})` }
+  if (step === 'blink') return judgeBlink(meshes, margin, options.reopen ?? true)
+  return judgeTurn(step, meshes, margin)
 }

@@ -95,6 +95,8 @@ const fields = {
   connectTimeoutSeconds: seconds(1, 60),
   /** How long to wait for a server's answer once connected (face work on a busy server takes a while). */
   requestTimeoutSeconds: seconds(2, 300),
+  /** Time for each liveness step: how long the capture waits for a blink or a head turn before it sends what it has. */
+  livenessStepSeconds: seconds(3, 30),
 }
 
 export const defaultSettings = Object.freeze({
@@ -114,6 +116,7 @@ export const defaultSettings = Object.freeze({
   basicAuthEncoding: 'form-urlencoded',
   connectTimeoutSeconds: 5,
   requestTimeoutSeconds: 20,
+  livenessStepSeconds: 8,
 } as const satisfies { [K in keyof typeof fields]: z.infer<(typeof fields)[K]> })
 
 const shapeWithDefaults = {
@@ -133,6 +136,7 @@ const shapeWithDefaults = {
   basicAuthEncoding: fields.basicAuthEncoding.default(defaultSettings.basicAuthEncoding),
   connectTimeoutSeconds: fields.connectTimeoutSeconds.default(defaultSettings.connectTimeoutSeconds),
   requestTimeoutSeconds: fields.requestTimeoutSeconds.default(defaultSettings.requestTimeoutSeconds),
+  livenessStepSeconds: fields.livenessStepSeconds.default(defaultSettings.livenessStepSeconds),
 }
 
 /** Remote mode needs both URLs; embedded mode keeps whatever is there (for switching back) but ignores it. */

@@ -135,12 +135,12 @@ describe('embedded person server', () => {
     const put = await t.call('PUT', base, license)
     expect(put.status).toBe(200)
     expect(put.body).toMatchObject({ code: 'HumanFaceRes', licenseData: license, liveness: [] })
-    expect((await t.call('PUT', `${base}/liveness/PASSIVE`)).body.liveness).toEqual(['PASSIVE'])
+    expect((await t.call('PUT', `${base}/liveness/passive-pad`)).body.liveness).toEqual(['passive-pad'])
     const tenant = await t.call('GET', `/v2/gmiserver/tenant/${TEST_TENANT}`)
-    expect(tenant.body.algorithms).toEqual([expect.objectContaining({ code: 'HumanFaceRes', licenseData: license, liveness: ['PASSIVE'] })])
-    expect((await t.call('DELETE', `${base}/liveness/PASSIVE`)).status).toBe(204)
-    expect((await t.call('DELETE', `${base}/liveness/PASSIVE`)).status).toBe(404)
-    expect((await t.call('PUT', `/v2/gmiserver/tenant/${TEST_TENANT}/svrgrp/main/alg/OTHER/liveness/PASSIVE`)).status).toBe(404)
+    expect(tenant.body.algorithms).toEqual([expect.objectContaining({ code: 'HumanFaceRes', licenseData: license, liveness: ['passive-pad'] })])
+    expect((await t.call('DELETE', `${base}/liveness/passive-pad`)).status).toBe(204)
+    expect((await t.call('DELETE', `${base}/liveness/passive-pad`)).status).toBe(404)
+    expect((await t.call('PUT', `/v2/gmiserver/tenant/${TEST_TENANT}/svrgrp/main/alg/OTHER/liveness/passive-pad`)).status).toBe(404)
     expect((await t.call('PUT', base, { info: 5 })).status).toBe(400)
     // The body the reference names and the vendor's samples send: { licenseData: {…} }.
     const wrapped = { info: 'renewed', maxIdentities: 600, expireDate: Date.parse('2031-01-01') }

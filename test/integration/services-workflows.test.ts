@@ -102,8 +102,8 @@ describe('kiosk workflows', () => {
     await expect(admin.disassociateApp('VISITORS')).rejects.toMatchObject({ code: 'NOT_FOUND' })
     const licence = { info: 'pilot', maxIdentities: 50, expireDate: Date.parse('2031-01-01') }
     expect((await admin.associateAlgorithm({ algCode: 'HumanFaceRes', licenseData: licence })).algorithms?.[0]).toMatchObject({ code: 'HumanFaceRes', licenseData: licence })
-    expect((await admin.associateLiveness({ algCode: 'HumanFaceRes', livenessCode: 'PASSIVE' })).algorithms?.[0]?.liveness).toEqual(['PASSIVE'])
-    expect((await admin.disassociateLiveness({ algCode: 'HumanFaceRes', livenessCode: 'PASSIVE' })).algorithms?.[0]?.liveness).toEqual([])
+    expect((await admin.associateLiveness({ algCode: 'HumanFaceRes', livenessCode: 'passive-pad' })).algorithms?.[0]?.liveness).toEqual(['passive-pad'])
+    expect((await admin.disassociateLiveness({ algCode: 'HumanFaceRes', livenessCode: 'passive-pad' })).algorithms?.[0]?.liveness).toEqual([])
     expect((await admin.disassociateAlgorithm('HumanFaceRes')).algorithms).toEqual([])
   })
 

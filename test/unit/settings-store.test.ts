@@ -41,6 +41,7 @@ describe('settings schema', () => {
       basicAuthEncoding: 'form-urlencoded',
       connectTimeoutSeconds: 5,
       requestTimeoutSeconds: 20,
+      livenessStepSeconds: 8,
     })
     expect(settingsSchema.parse({})).toEqual(defaultSettings)
   })
@@ -88,6 +89,7 @@ describe('settings store (real files)', () => {
       basicAuthEncoding: 'plain',
       connectTimeoutSeconds: 3,
       requestTimeoutSeconds: 45,
+      livenessStepSeconds: 12,
     }
     expect(await store.save(settings)).toEqual(settings)
     expect(await store.load()).toEqual(settings)
@@ -128,6 +130,7 @@ describe('settings store (real files)', () => {
       [{ identifyThresholdOverride: -1 }, [/must be from 0 to 100\s+→ at identifyThresholdOverride/]],
       [{ connectTimeoutSeconds: 0 }, [/must be from 1 to 60\s+→ at connectTimeoutSeconds/]],
       [{ requestTimeoutSeconds: 301 }, [/must be from 2 to 300\s+→ at requestTimeoutSeconds/]],
+      [{ livenessStepSeconds: 2 }, [/must be from 3 to 30\s+→ at livenessStepSeconds/]],
       [{ basicAuthEncoding: 'base64' }, [/→ at basicAuthEncoding/]],
       [{ auditRetentionDays: 7 }, [/must be from 30 to 3650\s+→ at auditRetentionDays/]],
       [{ identifyMaxResults: 0 }, [/must be from 1 to 100\s+→ at identifyMaxResults/]],

@@ -40,6 +40,14 @@ export const HUMAN_CONFIG = {
   segmentation: { enabled: false },
 } as const
 
+/**
+ * What a liveness request switches on for its images only: the iris model (it refines the eye
+ * contour, so blinks show), the anti-spoofing and the liveness models. Loaded on the first such
+ * request, so an engine that never judges liveness never loads them.
+ */
+export const LIVENESS_ON = { face: { iris: { enabled: true }, antispoof: { enabled: true }, liveness: { enabled: true } } } as const
+const LIVENESS_OFF = { face: { iris: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false } } } as const
+
 type HumanModule = { Human: new (config?: Partial<Config>) => Human }
 
 export async function loadHumanModel(): Promise<FaceModel> {
@@ -55,15 +63,22 @@ export async function loadHumanModel(): Promise<FaceModel> {
   const info = `Human ${human.version} tfjs ${String(human.tf.version_core)} backend wasm (simd ${String(human.env.wasm.simd)}) models [${loaded}] loaded in ${Math.round(performance.now() - started)} ms`
 
   const widen = inputWidener()
+  let livenessModels: Promise<void> | null = null
 
   return {
     info,
-    async infer(rgb, width, height) {
+    async infer(rgb, width, height, options = {}) {
+      const liveness = options.liveness === true
+      if (liveness) {
+        livenessModels ??= human.load(LIVENESS_ON as unknown as Partial<Config>).then(() => undefined)
+        await livenessModels
+      }
       const tensor = human.tf.tensor3d(widen(rgb), [height, width, 3], 'int32')
       try {
-        const result = await human.detect(tensor)
+        // Human merges a per-call config into its own: say both ways every time.
+        const result = await human.detect(tensor, (liveness ? LIVENESS_ON : LIVENESS_OFF) as unknown as Partial<Config>)
         if (result.error) throw new Error(`Human: ${result.error}`)
-        return result.face.flatMap((face) => toRawFace(face, width, height))
+        return result.face.flatMap((face) => toRawFace(face, width, height, liveness))
       } finally {
         human.tf.dispose(tensor)
       }
@@ -71,10 +86,14 @@ export async function loadHumanModel(): Promise<FaceModel> {
   }
 }
 
-function toRawFace(face: FaceResult, width: number, height: number): RawFace[] {
+function toRawFace(face: FaceResult, width: number, height: number, liveness: boolean): RawFace[] {
   if (!face.embedding || face.embedding.length === 0) return [] // mesh kept it, FaceRes did not run
   return [
     {
+      ...(liveness && {
+        // The iris model appends its points after the 468 of the mesh; the checks read the 468.
+        liveness: { mesh: face.mesh.slice(0, 468).map((p) => [p[0], p[1], p[2] ?? 0]), real: face.real ?? 0, live: face.live ?? 0 },
+      }),
       box: tightBox(face, width, height),
       detectorScore: face.boxScore,
       pose: face.rotation ? { yaw: face.rotation.angle.yaw, pitch: face.rotation.angle.pitch, roll: face.rotation.angle.roll } : null,

@@ -2,7 +2,7 @@ import { startFacePlugin, type FacePluginSpec } from './plugin'
 import { FACE_PLUGIN_SPECS } from './specs'
 import type { FacePlugin, FacePluginOptions } from './types'
 
-export { FaceImageError, type DetectedFace, type FacePlugin, type FacePluginOptions } from './types'
+export { FaceImageError, type DetectedFace, type FacePlugin, type FacePluginOptions, type LivenessFace } from './types'
 export { cosineSimilarity } from './score'
 export { OverloadError } from './overload'
 export type { PoolStats } from './pool'

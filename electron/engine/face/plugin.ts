@@ -5,7 +5,7 @@ import { FaceWorkerPool } from './pool'
 import type { ModelKind, WorkerInit } from './protocol'
 import { faceQuality } from './quality'
 import { l2Normalise, similarityToScore, type ScoreCalibration } from './score'
-import type { DetectedFace, FacePlugin, FacePluginOptions } from './types'
+import type { DetectedFace, FacePlugin, FacePluginOptions, LivenessFace } from './types'
 import { faceWorkerEntry } from './worker-entry'
 
 /** Everything that distinguishes one face plugin from another; the machinery is shared. */
@@ -47,6 +47,36 @@ export async function startFacePlugin(spec: FacePluginSpec, options: FacePluginO
     throw error
   }
 
+  async function detect(image: Uint8Array, caller: string, liveness: boolean): Promise<LivenessFace[]> {
+    let scale = 1
+    const prepare = async () => {
+      const decoded: DecodedImage = await decodeImage(image)
+      scale = decoded.scale
+      return { rgb: decoded.rgb, width: decoded.width, height: decoded.height, ...(liveness && { liveness: true }) }
+    }
+    const { faces, ms } = await pool.run({ caller, pixels: imagePixels(image), prepare })
+    options.onInference?.(ms)
+    const detected: LivenessFace[] = []
+    for (const face of faces) {
+      if (face.embedding.length !== spec.dimensions) throw new Error(`${spec.name}: embedding of length ${face.embedding.length}, expected ${spec.dimensions}`)
+      const embedding = l2Normalise(face.embedding)
+      if (!embedding) continue // a degenerate descriptor cannot be matched: treat as no face
+      const box = { x: face.box.x * scale, y: face.box.y * scale, width: face.box.width * scale, height: face.box.height * scale }
+      const signals = face.liveness
+      if (liveness && !signals) throw new Error(`${spec.name}: the model gave no liveness signals`)
+      detected.push({
+        box,
+        detectorScore: face.detectorScore,
+        quality: faceQuality(face, box),
+        embedding,
+        mesh: signals ? signals.mesh.map(([x = 0, y = 0, z = 0]) => [x * scale, y * scale, z * scale]) : [],
+        real: signals?.real ?? 0,
+        live: signals?.live ?? 0,
+      })
+    }
+    return detected.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)
+  }
+
   return {
     name: spec.name,
     dimensions: spec.dimensions,
@@ -55,24 +85,10 @@ export async function startFacePlugin(spec: FacePluginSpec, options: FacePluginO
     numSamplesForEnroll: spec.numSamplesForEnroll,
     score: (similarity) => similarityToScore(similarity, spec.calibration),
     async analyze(image, caller = '') {
-      let scale = 1
-      const prepare = async () => {
-        const decoded: DecodedImage = await decodeImage(image)
-        scale = decoded.scale
-        return { rgb: decoded.rgb, width: decoded.width, height: decoded.height }
-      }
-      const { faces, ms } = await pool.run({ caller, pixels: imagePixels(image), prepare })
-      options.onInference?.(ms)
-      const detected: DetectedFace[] = []
-      for (const face of faces) {
-        if (face.embedding.length !== spec.dimensions) throw new Error(`${spec.name}: embedding of length ${face.embedding.length}, expected ${spec.dimensions}`)
-        const embedding = l2Normalise(face.embedding)
-        if (!embedding) continue // a degenerate descriptor cannot be matched: treat as no face
-        const box = { x: face.box.x * scale, y: face.box.y * scale, width: face.box.width * scale, height: face.box.height * scale }
-        detected.push({ box, detectorScore: face.detectorScore, quality: faceQuality(face, box), embedding })
-      }
-      return detected.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)
+      const faces = await detect(image, caller, false)
+      return faces.map(({ box, detectorScore, quality, embedding }): DetectedFace => ({ box, detectorScore, quality, embedding }))
     },
+    ...(spec.model === 'human' && { analyzeLiveness: (image: Uint8Array, caller = '') => detect(image, caller, true) }),
     stats: () => pool.stats(),
     close: () => pool.close(),
   }

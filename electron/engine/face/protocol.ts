@@ -17,6 +17,18 @@ export interface InferRequest {
   rgb: Uint8Array
   width: number
   height: number
+  /** Also return the mesh and the anti-spoofing / liveness scores (the liveness models load on the first such request). */
+  liveness?: boolean
+}
+
+/** What a liveness request adds to a face (Human only). */
+export interface LivenessSignals {
+  /** The 468 face-mesh points, [x, y, z] in the pixels of the image the worker was given. */
+  mesh: number[][]
+  /** Anti-spoofing model: 0 (a print or screen) .. 1 (a real face). */
+  real: number
+  /** Liveness model: 0 .. 1 (live). */
+  live: number
 }
 
 /** A face as the model reports it, in the pixels of the image the worker was given. */
@@ -27,6 +39,8 @@ export interface RawFace {
   pose: { yaw: number; pitch: number; roll: number } | null
   /** The model's descriptor as it comes out (not normalised yet). */
   embedding: Float32Array
+  /** Only for a request with `liveness`. */
+  liveness?: LivenessSignals
 }
 
 export type WorkerMessage =
@@ -40,5 +54,5 @@ export type WorkerMessage =
 export interface FaceModel {
   /** One line for the log: model, backend, load time. */
   readonly info: string
-  infer(rgb: Uint8Array, width: number, height: number): Promise<RawFace[]>
+  infer(rgb: Uint8Array, width: number, height: number, options?: { liveness?: boolean }): Promise<RawFace[]>
 }

@@ -17,6 +17,16 @@ export interface DetectedFace {
   embedding: Float32Array
 }
 
+/** A face with what the liveness checks read (plugins whose model gives them: Human). */
+export interface LivenessFace extends DetectedFace {
+  /** The 468 face-mesh points, [x, y, z], in source-image pixels. */
+  mesh: number[][]
+  /** Anti-spoofing score, 0 (print or screen) .. 1 (real). */
+  real: number
+  /** Liveness score, 0 .. 1 (live). */
+  live: number
+}
+
 export interface FacePlugin {
   /** Plugin name; the template type is `Face:<name>`. Letters and digits only. */
   readonly name: string
@@ -37,6 +47,11 @@ export interface FacePlugin {
    * round-robin per caller.
    */
   analyze(image: Uint8Array, caller?: string): Promise<DetectedFace[]>
+  /**
+   * Like analyze, with the mesh and the anti-spoofing / liveness scores; the same queue and budgets.
+   * Absent when the model has no liveness models.
+   */
+  analyzeLiveness?: (image: Uint8Array, caller?: string) => Promise<LivenessFace[]>
   /** The workers' current load (see face/pool.ts). */
   stats(): PoolStats
   /** Stops the plugin's workers. */

@@ -33,7 +33,7 @@ try {
 
 port.on('message', (request: InferRequest) => {
   const started = performance.now()
-  model.infer(request.rgb, request.width, request.height).then(
+  model.infer(request.rgb, request.width, request.height, { liveness: request.liveness === true }).then(
     (faces) => post({ type: 'result', id: request.id, faces, ms: performance.now() - started }, faces.map((f) => f.embedding.buffer as ArrayBuffer)),
     (error: unknown) => post({ type: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) }),
   )

@@ -23,6 +23,8 @@ import {
   verifyRequest,
 } from '../../shared/api-requests'
 import { checkImage, MATCH_IMAGE_LIMITS } from '../../shared/image-limits'
+import { livenessEvaluateRecord, livenessEvaluateRequest } from '../../shared/liveness'
+import { evaluateLiveness } from '../bio/liveness'
 import { faceMatch, identify, verify } from '../bio/matching'
 import type { EngineContext } from '../context'
 import { HttpError } from '../http/errors'
@@ -87,6 +89,15 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext): Promi
   app.post('/persons/:personid/verify', { ...withSamples, schema: { params: personIdParams, body: verifyRequest, response: { 200: verifyRecord } } }, async (request) =>
     verify(bio, request.params.personid, request.body.verifyInputs, request.caller),
   )
+
+  // The embedded engine's extension: judges a liveness burst against the samples it must belong to.
+  app.post('/liveness', { ...withSamples, schema: { body: livenessEvaluateRequest, response: { 200: livenessEvaluateRecord } } }, async (request) => {
+    const plugin = bio.plugins.find((candidate) => candidate.analyzeLiveness)
+    if (!plugin) throw new HttpError(503, 'No face plugin with liveness models is installed.')
+    const result = await evaluateLiveness(plugin, request.body, request.caller)
+    ctx.log.engine(`liveness ${result.passed ? 'passed' : 'not passed'} (${request.body.checks.join(', ')}; ${request.body.frames.length} frames)`)
+    return result
+  })
 
   // Simple Face Match is open (reference §4.4); its multipart limits bound the body.
   app.post('/match', { config: { auth: 'none' }, schema: { response: { 200: faceMatchRecord } } }, async (request) => {

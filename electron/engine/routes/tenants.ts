@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { algorithmRecord, appAssociationRecord, tenantRecord } from '../../shared/api-records'
 import { code, licenseRequest, tenantCode, tenantUpdateRequest } from '../../shared/api-requests'
+import { isLivenessCode, livenessCodes } from '../../shared/liveness'
 import type { EngineContext } from '../context'
 import { HttpError } from '../http/errors'
 import type { EngineApp } from '../http/zod-provider'
@@ -94,6 +95,10 @@ export function tenantRoutes(app: EngineApp, ctx: EngineContext): void {
 
   app.put(`${algPath}/liveness/:liveness`, { config: admin, schema: { params: livenessParams, response: { 200: algorithmRecord } } }, async (request) => {
     const { tenant, alg } = algorithmOf(request.params)
+    // Only checks this engine can run: a free-text code would look like protection and be none.
+    if (!isLivenessCode(request.params.liveness)) {
+      throw new HttpError(400, `Unknown liveness check ${request.params.liveness}. Known: ${livenessCodes.join(', ')}.`)
+    }
     tenants.associateLiveness(tenant.code, alg, request.params.liveness)
     return tenants.algorithms(tenant.code).find((a) => a.code === alg)!
   })

@@ -93,6 +93,7 @@ export function toObservation(face: FaceResult): FaceObservation {
     leftEye,
     rightEye,
     pose: angle ? { yaw: angle.yaw * RAD_TO_DEG, pitch: angle.pitch * RAD_TO_DEG, roll } : undefined,
+    mesh: hasMesh ? face.mesh : undefined,
   }
 }
 

@@ -88,5 +88,6 @@ function toFramePixels(face: FaceObservation, scale: number): FaceObservation {
     box: { x: face.box.x / scale, y: face.box.y / scale, width: face.box.width / scale, height: face.box.height / scale },
     leftEye: face.leftEye && { x: face.leftEye.x / scale, y: face.leftEye.y / scale },
     rightEye: face.rightEye && { x: face.rightEye.x / scale, y: face.rightEye.y / scale },
+    mesh: face.mesh?.map(([x = 0, y = 0, z = 0]) => [x / scale, y / scale, z / scale]),
   }
 }

@@ -1,17 +1,23 @@
 /**
  * Test harness for GuidedCapture (test/e2e/capture.spec.ts; also handy by hand in the dev server at
  * /capture-harness.html). It mounts the component on its own, without the kiosk bridge, and exposes
- * what a test needs on window.captureHarness. Query: ?count=N (photos to take, default 1).
+ * what a test needs on window.captureHarness. Query: ?count=N (photos to take, default 1);
+ * &liveness=blink,turn-left,turn-right (a challenge in that order) or &liveness=passive, with
+ * &stepSeconds=N, runs the liveness step after the photos with a challenge made here (no services);
+ * &staff=1 offers the staff override.
  */
 import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import { GuidedCapture, type CapturedSample } from '../components/GuidedCapture'
+import { challengeStepSchema, type LivenessChallenge } from '../../../electron/shared/liveness'
+import { GuidedCapture, type CapturedSample, type LivenessSend } from '../components/GuidedCapture'
 import { loadFaceDetector } from './detector'
 import { loopStats } from './stats'
 import '../styles.css'
 
 interface HarnessState {
   done: CapturedSample[][]
+  /** What each completed capture would send about liveness (evidence frames, override, or nothing). */
+  liveness: LivenessSend[]
   cancelled: number
   /** Every camera stream the page opened, to check they were stopped. */
   streams: MediaStream[]
@@ -23,6 +29,7 @@ interface HarnessState {
 
 const state: HarnessState = {
   done: [],
+  liveness: [],
   cancelled: 0,
   streams: [],
   stats: loopStats,
@@ -50,7 +57,23 @@ if (devices?.getUserMedia) {
   }
 }
 
-const count = Number(new URLSearchParams(location.search).get('count') ?? '1') || 1
+const query = new URLSearchParams(location.search)
+const count = Number(query.get('count') ?? '1') || 1
+const livenessQuery = query.get('liveness')
+const staff = query.get('staff') === '1'
+
+/** A challenge as the services would issue it, from the query (the harness has no services). */
+function harnessChallenge(): Promise<LivenessChallenge> {
+  const steps = (livenessQuery ?? '').split(',').filter((step) => challengeStepSchema.safeParse(step).success) as LivenessChallenge['steps']
+  return Promise.resolve({
+    required: true,
+    challengeId: crypto.randomUUID(),
+    checks: steps.length > 0 ? ['active-challenge'] : ['passive-pad'],
+    steps,
+    stepSeconds: Number(query.get('stepSeconds') ?? '8') || 8,
+    expiresAt: Date.now() + 180_000,
+  })
+}
 
 function Harness() {
   const [mounted, setMounted] = useState(true)
@@ -62,8 +85,11 @@ function Harness() {
         <GuidedCapture
           count={count}
           label={`Take ${count} photo${count === 1 ? '' : 's'}`}
-          onDone={(samples) => {
+          liveness={livenessQuery ? harnessChallenge : undefined}
+          livenessOverride={staff}
+          onDone={(samples, liveness) => {
             state.done.push(samples)
+            state.liveness.push(liveness)
             setTaken(samples.length)
           }}
           onCancel={() => {

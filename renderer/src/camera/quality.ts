@@ -33,6 +33,8 @@
  *   When no face is found and the whole frame is darker than 40, the guidance asks for light.
  */
 
+import type { Mesh } from '../../../electron/shared/liveness-motion'
+
 export interface Point {
   x: number
   y: number
@@ -58,6 +60,8 @@ export interface FaceObservation {
   score: number
   leftEye?: Point | undefined
   rightEye?: Point | undefined
+  /** The 468-point face mesh in the same pixels ([x, y, z] each), when the mesh model ran: the liveness challenge follows it. */
+  mesh?: Mesh | undefined
   /** Degrees. */
   pose?: Pose | undefined
 }

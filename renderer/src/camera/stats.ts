@@ -13,11 +13,14 @@ export const loopStats = {
   since: 0,
   /** The tfjs backend the detector runs on, once loaded. */
   backend: null as string | null,
+  /** Which loop counted the frames: the photo's quality loop, or the liveness challenge's. */
+  loop: 'quality' as 'quality' | 'liveness',
   /** The last judged frame: what was measured and which check failed first. */
   last: null as null | { faces: number; failing: string | null; quality: number; eyeDistance?: number; pose?: { yaw: number; pitch: number; roll: number }; brightness?: number; sharpness?: number },
 }
 
-export function resetLoopStats(): void {
+export function resetLoopStats(loop: 'quality' | 'liveness' = 'quality'): void {
+  loopStats.loop = loop
   loopStats.frames = 0
   loopStats.busyMs = 0
   loopStats.since = performance.now()
@@ -35,6 +38,13 @@ export function recordFrame({ faces, assessment }: { faces: FaceObservation[]; a
     brightness: assessment.brightness,
     sharpness: assessment.sharpness,
   }
+  loopStats.frames++
+  loopStats.busyMs += busyMs
+}
+
+/** Counts one frame of the liveness challenge's loop (grab + mesh + run): faces seen, and the time it took. */
+export function recordLivenessFrame(faces: number, busyMs: number): void {
+  loopStats.last = { faces, failing: null, quality: 0 }
   loopStats.frames++
   loopStats.busyMs += busyMs
 }

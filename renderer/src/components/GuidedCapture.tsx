@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useRef, type JSX } from 'react'
+import { useCallback, useEffect, useId, useRef, useState, type JSX } from 'react'
+import type { LivenessChallenge } from '../../../electron/shared/liveness'
 import { OVAL_RY } from '../camera/frame-canvas'
 import type { CapturedSample } from '../camera/sample'
 import { useCamera, type CameraState } from '../camera/useCamera'
@@ -6,11 +7,13 @@ import { useDetector, type DetectorState } from '../camera/useDetector'
 import { useQualityLoop } from '../camera/useQualityLoop'
 import { useSampleSet } from '../camera/useSampleSet'
 import { CaptureThumbnails } from './CaptureThumbnails'
+import { LivenessCheck, type LivenessSend } from './LivenessCheck'
 import { PhotoFilePicker } from './PhotoFilePicker'
 import { Button, Notice } from './ui'
 import './GuidedCapture.css'
 
 export type { CapturedSample } from '../camera/sample'
+export type { LivenessSend } from './LivenessCheck'
 
 export interface GuidedCaptureProps {
   /** How many photos to take. */
@@ -20,12 +23,22 @@ export interface GuidedCaptureProps {
    * the photos with "Retake" buttons; a retake reopens the camera and calls onDone again when the
    * set is complete again.
    */
-  onDone: (samples: CapturedSample[]) => void
+  onDone: (samples: CapturedSample[], liveness: LivenessSend) => void
   onCancel?: () => void
   /** Heading of the capture panel, e.g. "Photo of the visitor"; it takes the focus when the panel opens. */
   label?: string
   /** Staff: offer a JPG/PNG file instead of the camera. Never for a visitor. */
   fileFallback?: boolean
+  /**
+   * Liveness: asks the services for this attempt's challenge (startLivenessChallenge). When it says
+   * `required`, the camera stays on after the photos and the person is guided through it; onDone
+   * then gets the evidence (or a staff override). Without it, or when not required: as before.
+   */
+  liveness?: (() => Promise<LivenessChallenge>) | undefined
+  /** Staff session: a person who cannot do the challenge may go on with a reason. Never for a visitor. */
+  livenessOverride?: boolean
+  /** Identify and face match: a photo file goes on without liveness (the result says "not checked"); elsewhere it needs the override. */
+  fileSkipsLiveness?: boolean
 }
 
 /**
@@ -35,19 +48,31 @@ export interface GuidedCaptureProps {
  * the set is complete and whenever the component goes away. The work is in the hooks (useCamera,
  * useDetector, useQualityLoop, useSampleSet); this is the view.
  */
-export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = false }: GuidedCaptureProps): JSX.Element {
+export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = false, liveness, livenessOverride = false, fileSkipsLiveness = false }: GuidedCaptureProps): JSX.Element {
   const ids = useId()
   const videoRef = useRef<HTMLVideoElement>(null)
   const titleRef = useRef<HTMLHeadingElement>(null)
   const total = Math.max(1, Math.floor(count))
   const stopRef = useRef<() => void>(() => {})
+  // The photos waiting for the liveness step (the camera stays on for it), or null.
+  const [checking, setChecking] = useState<CapturedSample[] | null>(null)
+  const withLiveness = liveness !== undefined
   const set = useSampleSet(
     total,
-    onDone,
-    useCallback(() => stopRef.current(), []),
+    useCallback(
+      (samples: CapturedSample[]) => {
+        if (withLiveness && !(fileSkipsLiveness && samples.some((sample) => sample.source === 'file'))) setChecking(samples)
+        else onDone(samples, {})
+      },
+      [withLiveness, fileSkipsLiveness, onDone],
+    ),
+    // Privacy: the camera goes off with the last photo, unless the liveness step needs it (it stops it after).
+    useCallback(() => {
+      if (!withLiveness) stopRef.current()
+    }, [withLiveness]),
   )
   const capturing = set.phase === 'capturing'
-  const camera = useCamera(videoRef, capturing)
+  const camera = useCamera(videoRef, capturing || checking !== null)
   useEffect(() => {
     stopRef.current = camera.stop
   }, [camera.stop])
@@ -64,7 +89,26 @@ export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = f
   // The step changed to capture: the panel's heading takes the focus (screen readers announce it).
   useEffect(() => titleRef.current?.focus(), [])
 
-  const cameraFailed = camera.state.kind === 'error' && capturing
+  const finishLiveness = useCallback(
+    (send: LivenessSend) => {
+      // Privacy: the camera goes off the moment the liveness step is over.
+      stopRef.current()
+      setChecking((samples) => {
+        if (samples) queueMicrotask(() => onDone(samples, send))
+        return null
+      })
+    },
+    [onDone],
+  )
+  const retake = useCallback(
+    (index: number) => {
+      setChecking(null)
+      set.retake(index)
+    },
+    [set],
+  )
+
+  const cameraFailed = camera.state.kind === 'error' && (capturing || checking !== null)
   const titleId = `${ids}-title`
   const state = camera.state
   const ovalRy = state.kind === 'running' ? OVAL_RY * state.height : 0
@@ -110,7 +154,7 @@ export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = f
         </div>
       ) : null}
 
-      <div className={`gc-stage${capturing && !cameraFailed ? '' : ' gc-hidden'}`}>
+      <div className={`gc-stage${(capturing || checking) && !cameraFailed ? '' : ' gc-hidden'}`}>
         <video ref={videoRef} className="gc-video" muted playsInline aria-hidden="true" />
         {state.kind === 'running' ? (
           <svg className="gc-guide" viewBox={`0 0 ${viewWidth} ${viewHeight}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
@@ -125,8 +169,20 @@ export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = f
         ) : null}
       </div>
 
-      <p className="gc-guidance" role="status" aria-live="polite" aria-atomic="true" data-testid="capture-guidance">
-        {guidanceText(set.phase, state, detector, set.message)}
+      {checking && liveness ? (
+        <LivenessCheck
+          video={videoRef}
+          detector={detector.kind === 'ready' ? detector.detector : detector.kind === 'failed' ? 'failed' : null}
+          cameraRunning={state.kind === 'running'}
+          start={liveness}
+          fromFile={checking.some((sample) => sample.source === 'file')}
+          allowOverride={livenessOverride}
+          onFinished={finishLiveness}
+        />
+      ) : null}
+
+      <p className={`gc-guidance${checking ? ' gc-hidden' : ''}`} role="status" aria-live="polite" aria-atomic="true" data-testid="capture-guidance">
+        {checking ? '' : guidanceText(set.phase, state, detector, set.message)}
       </p>
       <p className="hint gc-count">
         {set.phase === 'done' ? `${set.samples.length} of ${total} photo${total === 1 ? '' : 's'} taken` : `Photo ${Math.min(set.samples.length + 1, total)} of ${total}`}
@@ -153,7 +209,7 @@ export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = f
         ) : null}
       </div>
 
-      <CaptureThumbnails samples={set.samples} onRetake={set.retake} />
+      <CaptureThumbnails samples={set.samples} onRetake={retake} />
     </section>
   )
 }

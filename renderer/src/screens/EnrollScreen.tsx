@@ -3,8 +3,9 @@ import { CONSENT } from '../../../electron/shared/consent'
 import { emailField, type EnrollVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { checkField, emailProblem } from '../components/field-check'
-import { GuidedCapture, type CapturedSample } from '../components/GuidedCapture'
-import { Busy, Button, ErrorNotice, Field, Notice } from '../components/ui'
+import { GuidedCapture, type CapturedSample, type LivenessSend } from '../components/GuidedCapture'
+import { CaptureError, LivenessResult } from '../components/LivenessResult'
+import { Busy, Button, Field, Notice } from '../components/ui'
 import { useStepFocus } from '../components/useStepFocus'
 import { useNavigation } from '../store/navigation'
 import { useSession } from '../store/session'
@@ -29,6 +30,7 @@ export function EnrollScreen() {
   const emailInput = useRef<HTMLInputElement>(null)
   const [consent, setConsent] = useState(false)
   const [samples, setSamples] = useState<CapturedSample[]>([])
+  const [liveness, setLiveness] = useState<LivenessSend>({})
   const [result, setResult] = useState<EnrollVisitorResult | null>(null)
   const [error, setError] = useState<unknown>(null)
   const count = info?.numSamplesForEnroll ?? 3
@@ -50,7 +52,7 @@ export function EnrollScreen() {
     setStep('sending')
     setError(null)
     try {
-      setResult(await kiosk.enrollVisitor({ userId: email.trim(), samples: samples.map((s) => s.base64), consent: true, consentVersion: CONSENT.version, ...decision }))
+      setResult(await kiosk.enrollVisitor({ userId: email.trim(), samples: samples.map((s) => s.base64), consent: true, consentVersion: CONSENT.version, ...liveness, ...decision }))
       setStep('done')
     } catch (caught) {
       setError(caught)
@@ -89,12 +91,15 @@ export function EnrollScreen() {
         <GuidedCapture
           count={count}
           label={`Take ${count} photo${count === 1 ? '' : 's'} of ${email.trim()}`}
-          onDone={(taken) => {
+          onDone={(taken, send) => {
             setSamples(taken)
+            setLiveness(send)
             setStep('review')
           }}
           onCancel={() => setStep('details')}
           fileFallback={staff}
+          liveness={() => kiosk.startLivenessChallenge({ purpose: 'enroll' })}
+          livenessOverride={staff}
         />
       ) : null}
 
@@ -110,7 +115,16 @@ export function EnrollScreen() {
               </li>
             ))}
           </ul>
-          {error ? <ErrorNotice error={error} title="The enrollment did not go through" /> : null}
+          {error ? (
+            <CaptureError
+              error={error}
+              title="The enrollment did not go through"
+              onRetry={() => {
+                setError(null)
+                setStep('capture')
+              }}
+            />
+          ) : null}
           {step === 'sending' ? (
             <Busy label="Enrolling…" />
           ) : (
@@ -148,6 +162,7 @@ function EnrollOutcome({ result, staff, onDecide, onCancel }: { result: EnrollVi
             {result.quality === null ? '' : ` Photo quality ${formatQuality(result.quality)}.`}
             {staff ? ` Status: ${statusWords(result.enrollmentStatus)}.` : ''}
           </p>
+          <LivenessResult outcome={result.liveness} />
         </Notice>
       )
     case 'queued':
@@ -155,6 +170,7 @@ function EnrollOutcome({ result, staff, onDecide, onCancel }: { result: EnrollVi
         <Notice kind="warning" title="Saved, will be sent later">
           <p id="result-title">The kiosk cannot send this enrollment right now, so it is saved here and sent automatically. Nothing more to do.</p>
           {staff ? <p>Reason: {result.reason}</p> : null}
+          <LivenessResult outcome={result.liveness} />
         </Notice>
       )
     case 'needs-staff':

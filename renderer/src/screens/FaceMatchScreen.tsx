@@ -2,8 +2,10 @@ import { useRef, useState } from 'react'
 import { formatScore } from '../../../electron/shared/score-scale'
 import type { FaceMatchResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
-import { GuidedCapture } from '../components/GuidedCapture'
-import { Busy, Button, ErrorNotice, Notice } from '../components/ui'
+import { GuidedCapture, type LivenessSend } from '../components/GuidedCapture'
+import { CaptureError, LivenessResult } from '../components/LivenessResult'
+import { Busy, Button, Notice } from '../components/ui'
+import { useSession } from '../store/session'
 import { useMatchSlots, type Slot } from './match-slots'
 import { MatchImageSlot } from './MatchImageSlot'
 import { ScreenFrame } from './ScreenFrame'
@@ -15,6 +17,9 @@ export function FaceMatchScreen() {
   const [result, setResult] = useState<FaceMatchResult | null>(null)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
+  const staff = useSession((s) => s.role !== 'visitor')
+  // The liveness evidence (or override) of the last camera image, for that image only.
+  const [liveness, setLiveness] = useState<{ slot: Slot; base64: string; send: LivenessSend } | null>(null)
   // A result or error was about the previous pair of images: either goes when an image is replaced,
   // and a comparison still running for that pair is not shown when it ends.
   const pair = useRef(0)
@@ -31,7 +36,12 @@ export function FaceMatchScreen() {
     setBusy(true)
     setError(null)
     try {
-      const answer = await kiosk.faceMatch({ image1: a.base64, image2: b.base64 })
+      const camera = liveness && slots[liveness.slot].image?.base64 === liveness.base64 && (liveness.send.liveness || liveness.send.livenessOverride) ? liveness : null
+      const answer = await kiosk.faceMatch({
+        image1: a.base64,
+        image2: b.base64,
+        ...(camera ? { livenessFor: camera.slot === 0 ? ('image1' as const) : ('image2' as const), ...camera.send } : {}),
+      })
       if (asked === pair.current) setResult(answer)
     } catch (caught) {
       if (asked === pair.current) setError(caught)
@@ -46,11 +56,16 @@ export function FaceMatchScreen() {
         <GuidedCapture
           count={1}
           label={`Image ${camera + 1}`}
-          onDone={([sample]) => {
-            if (sample) takeCamera(camera, { base64: sample.base64, previewUrl: sample.dataUrl, description: `camera photo, ${sample.width}×${sample.height} px` })
+          onDone={([sample], send) => {
+            if (sample) {
+              takeCamera(camera, { base64: sample.base64, previewUrl: sample.dataUrl, description: `camera photo, ${sample.width}×${sample.height} px` })
+              setLiveness({ slot: camera, base64: sample.base64, send })
+            }
             setCamera(null)
           }}
           onCancel={() => setCamera(null)}
+          liveness={() => kiosk.startLivenessChallenge({ purpose: 'face-match' })}
+          livenessOverride={staff}
         />
       </ScreenFrame>
     )
@@ -63,7 +78,7 @@ export function FaceMatchScreen() {
           <MatchImageSlot key={slot} slot={slot} state={slots[slot]} onFile={(file) => void chooseFile(slot, file)} onCamera={() => setCamera(slot)} onClear={() => clear(slot)} />
         ))}
       </div>
-      {error ? <ErrorNotice error={error} title="The comparison did not run" /> : null}
+      {error ? <CaptureError error={error} title="The comparison did not run" onRetry={() => liveness && setCamera(liveness.slot)} /> : null}
       <div className="actions">
         <Button busy={busy} disabled={!a || !b} onClick={() => void compare()}>
           Compare
@@ -84,6 +99,7 @@ function MatchGauge({ result }: { result: FaceMatchResult }) {
           Score {formatScore(result.score, 100)} of 100: {result.pass ? 'passes' : 'does not pass'} the pass mark of {formatMark(result.threshold, 100)}.
         </p>
       </Notice>
+      <LivenessResult outcome={result.liveness} />
       <div className="gauge" aria-hidden="true">
         <div className="gauge-fill" style={{ width: `${Math.max(0, Math.min(100, result.score))}%` }} />
         <div className="gauge-mark" style={{ left: `${result.threshold}%` }} />

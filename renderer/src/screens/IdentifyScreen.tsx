@@ -3,8 +3,9 @@ import { formatScore, scaleLabel } from '../../../electron/shared/score-scale'
 import type { IdentifyVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { DataTable } from '../components/DataTable'
-import { GuidedCapture } from '../components/GuidedCapture'
-import { Busy, Button, ErrorNotice, Notice } from '../components/ui'
+import { GuidedCapture, type LivenessSend } from '../components/GuidedCapture'
+import { CaptureError, LivenessResult } from '../components/LivenessResult'
+import { Busy, Button, Notice } from '../components/ui'
 import { useStepFocus } from '../components/useStepFocus'
 import { useNavigation } from '../store/navigation'
 import { useSession } from '../store/session'
@@ -22,11 +23,11 @@ export function IdentifyScreen() {
   const staff = useSession((s) => s.role !== 'visitor')
   useStepFocus(step)
 
-  const search = async (sample: string) => {
+  const search = async (sample: string, liveness: LivenessSend) => {
     setStep('searching')
     setError(null)
     try {
-      setResult(await kiosk.identifyVisitor({ sample }))
+      setResult(await kiosk.identifyVisitor({ sample, ...liveness }))
       setStep('done')
     } catch (caught) {
       setError(caught)
@@ -38,11 +39,22 @@ export function IdentifyScreen() {
 
   return (
     <ScreenFrame title="Who is this?" purpose="Find who a visitor is among everyone enrolled.">
-      {error ? <ErrorNotice error={error} title="The search did not run" /> : null}
-      {step === 'capture' ? <GuidedCapture count={1} label="Photo of the visitor" onDone={([sample]) => sample && void search(sample.base64)} onCancel={() => go('home')} fileFallback={staff} /> : null}
+      {error ? <CaptureError error={error} title="The search did not run" onRetry={() => setError(null)} /> : null}
+      {step === 'capture' ? (
+        <GuidedCapture
+          count={1}
+          label="Photo of the visitor"
+          onDone={([sample], liveness) => sample && void search(sample.base64, liveness)}
+          onCancel={() => go('home')}
+          fileFallback={staff}
+          liveness={() => kiosk.startLivenessChallenge({ purpose: 'identify' })}
+          livenessOverride={staff}
+        />
+      ) : null}
       {step === 'searching' ? <Busy label="Searching…" /> : null}
       {step === 'done' && result ? (
         <section aria-label="Result" tabIndex={-1} data-step-focus>
+          <LivenessResult outcome={result.liveness} />
           {result.decision === 'no-match' ? (
             <Notice kind="warning" title="No match">
               <p className="result" data-testid="identify-decision">

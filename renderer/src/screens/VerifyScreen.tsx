@@ -3,8 +3,9 @@ import { formatScore } from '../../../electron/shared/score-scale'
 import { emailField, type VerifyVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { checkField, emailProblem } from '../components/field-check'
-import { GuidedCapture } from '../components/GuidedCapture'
-import { Busy, Button, ErrorNotice, Field, Notice } from '../components/ui'
+import { GuidedCapture, type LivenessSend } from '../components/GuidedCapture'
+import { CaptureError, LivenessResult } from '../components/LivenessResult'
+import { Busy, Button, Field, Notice } from '../components/ui'
 import { useStepFocus } from '../components/useStepFocus'
 import { useSession } from '../store/session'
 import { ScreenFrame } from './ScreenFrame'
@@ -31,11 +32,11 @@ export function VerifyScreen() {
   const [result, setResult] = useState<VerifyVisitorResult | null>(null)
   const [error, setError] = useState<unknown>(null)
 
-  const check = async (sample: string) => {
+  const check = async (sample: string, liveness: LivenessSend) => {
     setStep('checking')
     setError(null)
     try {
-      setResult(await kiosk.verifyVisitor({ userId: email.trim(), sample }))
+      setResult(await kiosk.verifyVisitor({ userId: email.trim(), sample, ...liveness }))
       setStep('done')
     } catch (caught) {
       setError(caught)
@@ -45,7 +46,16 @@ export function VerifyScreen() {
 
   return (
     <ScreenFrame title="Verify identity" purpose="Check that the visitor is the person they say they are.">
-      {error ? <ErrorNotice error={error} title="The check did not run" /> : null}
+      {error ? (
+        <CaptureError
+          error={error}
+          title="The check did not run"
+          onRetry={() => {
+            setError(null)
+            setStep('capture')
+          }}
+        />
+      ) : null}
       {step === 'find' ? (
         <form
           noValidate
@@ -61,12 +71,21 @@ export function VerifyScreen() {
         </form>
       ) : null}
       {step === 'capture' ? (
-        <GuidedCapture count={1} label={`Photo of ${email.trim()}`} onDone={([sample]) => sample && void check(sample.base64)} onCancel={() => setStep('find')} fileFallback={staff} />
+        <GuidedCapture
+          count={1}
+          label={`Photo of ${email.trim()}`}
+          onDone={([sample], liveness) => sample && void check(sample.base64, liveness)}
+          onCancel={() => setStep('find')}
+          fileFallback={staff}
+          liveness={() => kiosk.startLivenessChallenge({ purpose: 'verify' })}
+          livenessOverride={staff}
+        />
       ) : null}
       {step === 'checking' ? <Busy label="Comparing with the enrolled face…" /> : null}
       {step === 'done' && result ? (
         <section aria-label="Result" tabIndex={-1} data-step-focus>
           <VerifyOutcome result={result} userId={email.trim()} />
+          <LivenessResult outcome={result.liveness} />
           <div className="actions">
             <Button
               onClick={() => {

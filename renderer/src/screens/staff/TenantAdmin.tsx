@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from 'react'
 import type { AlgorithmAssociation, LicenseData, Tenant } from '../../../../electron/shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
 import { Button, ErrorNotice, Field, Notice } from '../../components/ui'
+import { AlgorithmLiveness, livenessCodeWords } from './AlgorithmLiveness'
 import { ConfirmDialog } from './controls'
 import { dayToEpochMs, fieldErrorsOf, formatDay } from './format'
 import { useAction } from './hooks'
@@ -148,13 +149,13 @@ export function AlgorithmsSection({ tenant, onChange, pluginNames }: { tenant: T
             algorithm={alg}
             busyKey={action.busyKey}
             onAddLiveness={(livenessCode) =>
-              change(`liveness-add:${alg.code}`, () => kiosk.associateLiveness({ algCode: alg.code, livenessCode }), `Liveness ${livenessCode} was added to ${alg.code}.`)
+              change(`liveness-add:${alg.code}`, () => kiosk.associateLiveness({ algCode: alg.code, livenessCode }), `${livenessCodeWords(livenessCode).title} was added to ${alg.code}.`)
             }
             onRemoveLiveness={(livenessCode) =>
               void change(
                 `liveness-remove:${alg.code}:${livenessCode}`,
                 () => kiosk.disassociateLiveness({ algCode: alg.code, livenessCode }),
-                `Liveness ${livenessCode} was removed from ${alg.code}.`,
+                `${livenessCodeWords(livenessCode).title} was removed from ${alg.code}.`,
               )
             }
             onRemove={() => {
@@ -207,21 +208,9 @@ function AlgorithmCard({
   onRemoveLiveness: (code: string) => void
   onRemove: () => void
 }) {
-  const [liveness, setLiveness] = useState('')
-  const [problem, setProblem] = useState<string | null>(null)
   const titleId = useId()
   const license = algorithm.licenseData
-  const checks = algorithm.liveness ?? []
   const expired = typeof license?.expireDate === 'number' && license.expireDate < Date.now()
-
-  const add = async (event: FormEvent) => {
-    event.preventDefault()
-    const value = liveness.trim()
-    const error = codeError(value)
-    setProblem(error)
-    if (error) return
-    if (await onAddLiveness(value)) setLiveness('')
-  }
 
   return (
     <article className="staff-card" aria-labelledby={titleId} data-testid={`algorithm-${algorithm.code}`}>
@@ -244,34 +233,7 @@ function AlgorithmCard({
           <dd>Not reported by this server</dd>
         </dl>
       )}
-      <h4>Liveness checks</h4>
-      {checks.length === 0 ? (
-        <p>None.</p>
-      ) : (
-        <ul className="staff-chips">
-          {checks.map((code) => (
-            <li key={code}>
-              <span>{code}</span>
-              <Button
-                variant="secondary"
-                className="btn-small"
-                aria-label={`Remove liveness ${code} from ${algorithm.code}`}
-                busy={busyKey === `liveness-remove:${algorithm.code}:${code}`}
-                disabled={busyKey !== null}
-                onClick={() => onRemoveLiveness(code)}
-              >
-                Remove
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <form className="staff-inline-form" onSubmit={(e) => void add(e)} noValidate>
-        <Field label={`Liveness code for ${algorithm.code}`} value={liveness} onChange={(e) => setLiveness(e.target.value)} error={problem} autoComplete="off" />
-        <Button type="submit" variant="secondary" busy={busyKey === `liveness-add:${algorithm.code}`} disabled={busyKey !== null}>
-          Add liveness
-        </Button>
-      </form>
+      <AlgorithmLiveness algCode={algorithm.code} codes={algorithm.liveness ?? []} busyKey={busyKey} onAdd={onAddLiveness} onRemove={onRemoveLiveness} />
       <div className="actions">
         <Button variant="danger" aria-label={`Remove algorithm ${algorithm.code}`} disabled={busyKey !== null} onClick={onRemove}>
           Remove algorithm

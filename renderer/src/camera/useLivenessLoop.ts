@@ -1,0 +1,120 @@
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react'
+import type { LivenessChallenge, LivenessEvidence } from '../../../electron/shared/liveness'
+import type { FaceDetector } from './detector'
+import { canvas, context2d } from './frame-canvas'
+import { LivenessRun, type RunView } from './liveness-run'
+import { armNextFrame } from './next-frame'
+import { notePresence } from './presence'
+import { FpsMeter, recordLivenessFrame, resetLoopStats } from './stats'
+
+/** Evidence frames at most this wide: what the engine recomputes from, and what the page judges on (so both see the same pixels). */
+export const EVIDENCE_MAX_WIDTH = 640
+export const EVIDENCE_JPEG_QUALITY = 0.85
+const MIN_FRAME_MS = 33
+const FRAME_FALLBACK_MS = 200
+
+export interface LivenessLoopOptions {
+  video: RefObject<HTMLVideoElement | null>
+  detector: FaceDetector | null
+  challenge: LivenessChallenge | null
+  /** The camera is running and the challenge is wanted. */
+  running: boolean
+  /** The challenge ended (done, or a step ran out of time): the frames to send. */
+  onFinished: (frames: LivenessEvidence['frames'], status: 'passed' | 'timed-out') => void
+  onProblem: (text: string) => void
+}
+
+export interface LivenessLoop {
+  view: RunView | null
+  fps: number
+}
+
+function jpeg(source: HTMLCanvasElement): string {
+  const url = source.toDataURL('image/jpeg', EVIDENCE_JPEG_QUALITY)
+  const comma = url.indexOf(',')
+  if (!url.startsWith('data:image/jpeg;base64,')) throw new Error('The browser could not encode the photo.')
+  return url.slice(comma + 1)
+}
+
+/**
+ * The challenge loop: grab a frame at evidence size, run the face mesh on it, feed the run
+ * (liveness-run.ts), keep the frames it asks for as JPEGs, and report when it ends.
+ */
+export function useLivenessLoop({ video, detector, challenge, running, onFinished, onProblem }: LivenessLoopOptions): LivenessLoop {
+  const [view, setView] = useState<RunView | null>(null)
+  const [fps, setFps] = useState(0)
+  const handlers = useRef({ onFinished, onProblem })
+  useLayoutEffect(() => {
+    handlers.current = { onFinished, onProblem }
+  })
+
+  useEffect(() => {
+    const element = video.current
+    if (!running || !detector || !challenge || !element || !element.videoWidth) return
+    let stopped = false
+    const scale = Math.min(1, EVIDENCE_MAX_WIDTH / element.videoWidth)
+    const width = Math.round(element.videoWidth * scale)
+    const height = Math.round(element.videoHeight * scale)
+    const frame = canvas(width, height)
+    const frameCtx = context2d(frame)
+    const held = canvas(width, height)
+    const run = new LivenessRun(challenge)
+    const frames: LivenessEvidence['frames'] = []
+    const meter = new FpsMeter()
+    let shown = ''
+
+    const show = () => {
+      const next = run.view()
+      const key = JSON.stringify(next)
+      if (key !== shown) {
+        shown = key
+        setView(next)
+      }
+    }
+
+    const step = async () => {
+      const started = performance.now()
+      frameCtx.drawImage(element, 0, 0, width, height)
+      const faces = await detector.detect(frame)
+      if (stopped) return
+      const at = performance.now()
+      if (faces.length > 0) notePresence(at)
+      const update = run.update({ at, meshes: faces.map((face) => face.mesh ?? []) })
+      for (const grab of update.grabs) frames.push({ step: grab.step, image: jpeg(grab.frame === 'held' ? held : frame) })
+      if (update.hold) context2d(held).drawImage(frame, 0, 0)
+      show()
+      recordLivenessFrame(faces.length, performance.now() - started)
+      const rate = meter.tick(at)
+      if (rate !== null) setFps(rate)
+    }
+
+    const loop = async () => {
+      resetLoopStats('liveness')
+      show()
+      while (!stopped && run.status === 'running') {
+        const started = performance.now()
+        const nextFrame = armNextFrame(element, FRAME_FALLBACK_MS)
+        if (element.readyState >= 2) {
+          try {
+            await step()
+          } catch (error) {
+            nextFrame.cancel()
+            if (!stopped) handlers.current.onProblem(`The liveness check stopped: ${error instanceof Error ? error.message : String(error)}.`)
+            return
+          }
+        }
+        await nextFrame.ready
+        const wait = MIN_FRAME_MS - (performance.now() - started)
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+      }
+      if (!stopped && run.status !== 'running') handlers.current.onFinished(frames, run.status)
+    }
+    void loop()
+    return () => {
+      stopped = true
+      setFps(0)
+    }
+  }, [running, detector, challenge, video])
+
+  return { view, fps }
+}

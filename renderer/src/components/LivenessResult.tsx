@@ -1,0 +1,54 @@
+import type { KioskError } from '../../../electron/shared/errors'
+import { LIVENESS_LIMITS, type LivenessOutcome } from '../../../electron/shared/liveness'
+import { Button, ErrorNotice, Notice } from './ui'
+
+const checkNames: Record<string, string> = { 'active-challenge': 'active challenge', 'passive-pad': 'passive score' }
+
+/** One line for a result's liveness outcome, in plain words. */
+export function livenessWords(outcome: LivenessOutcome): string {
+  switch (outcome.status) {
+    case 'passed': {
+      const names = outcome.checks.map((check) => checkNames[check.code] ?? check.code)
+      return `Liveness: passed — ${names.length > 0 ? names.join(' and ') : 'checked'}`
+    }
+    case 'overridden':
+      return `Liveness: overridden by staff — ${outcome.note ?? 'no reason given'}`
+    case 'not-checked':
+      return 'Liveness: not checked — a photo file cannot show a live person'
+    case 'failed':
+      return `Liveness: failed — ${outcome.note ?? 'the check did not pass'}`
+  }
+}
+
+/** The liveness line of a result, with the honest label. Nothing at all when the tenant requires none (null). */
+export function LivenessResult({ outcome }: { outcome: LivenessOutcome | null | undefined }) {
+  if (!outcome) return null
+  return (
+    <div className="liveness-result">
+      <p data-testid="liveness-result">{livenessWords(outcome)}.</p>
+      <p className="hint">{LIVENESS_LIMITS}</p>
+    </div>
+  )
+}
+
+/** Duck-typed like the bridge's FORBIDDEN check: an error that crossed Electron's context bridge may have lost its class. */
+export function isLivenessError(error: unknown): error is Pick<KioskError, 'code' | 'message'> {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined
+  return code === 'LIVENESS_FAILED' || code === 'LIVENESS_REQUIRED'
+}
+
+/**
+ * A capture's error. A refused liveness check says the services' plain words (they name what was
+ * not seen) and offers "Try again", a new challenge; anything else is the usual notice.
+ */
+export function CaptureError({ error, title, onRetry }: { error: unknown; title: string; onRetry: () => void }) {
+  if (!isLivenessError(error)) return <ErrorNotice error={error} title={title} />
+  return (
+    <Notice kind="error" title={error.code === 'LIVENESS_FAILED' ? 'The liveness check did not pass' : 'The liveness check is needed'}>
+      <p data-testid="liveness-error">{error.message}</p>
+      <div className="actions">
+        <Button onClick={onRetry}>Try again</Button>
+      </div>
+    </Notice>
+  )
+}
