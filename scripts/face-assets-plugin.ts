@@ -10,7 +10,8 @@ const wasm = join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package
 
 /** URL path in the renderer → file in node_modules: the face detector's models and tfjs's WASM binaries. */
 const assets: Record<string, string> = Object.fromEntries([
-  ...['blazeface.json', 'blazeface.bin', 'facemesh.json', 'facemesh.bin'].map((name) => [`models/${name}`, join(human, 'models', name)]),
+  // iris: the liveness challenge runs it so the page sees a blink as the engine does.
+  ...['blazeface.json', 'blazeface.bin', 'facemesh.json', 'facemesh.bin', 'iris.json', 'iris.bin'].map((name) => [`models/${name}`, join(human, 'models', name)]),
   ...['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'].map((name) => [`wasm/${name}`, join(wasm, name)]),
 ])
 

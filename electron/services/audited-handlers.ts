@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { AuditAction } from '../shared/audit'
 import type { MethodName } from '../shared/contract'
 import { KioskError } from '../shared/errors'
+import type { LivenessOutcome } from '../shared/liveness'
 import type { AuditEntryInput, AuditLog } from './audit'
 import { ApiError } from './clients/api-error'
 import type { Call, Handlers } from './dispatch'
@@ -24,9 +25,26 @@ interface AuditSpec<M extends MethodName> {
   detail?: (input: Input<M>) => string | null
   /** The account the act concerns when it is not the caller's own (a sign-in names who tried). */
   account?: (input: Input<M>) => string
-  result?: (output: Output<M>, input: Input<M>) => Outcome
+  result?: (output: Output<M>, input: Input<M>, actor: Actor) => Outcome
 }
 type AuditSpecs = { [M in MethodName]?: AuditSpec<M> }
+
+/** What a result says about liveness, for its entry's detail: nothing when the tenant requires none. */
+export function livenessWords(outcome: LivenessOutcome | null | undefined, actor: Actor): string | null {
+  if (!outcome) return null
+  switch (outcome.status) {
+    case 'passed':
+      return 'liveness passed'
+    case 'overridden':
+      return `liveness overridden by ${actor.account ?? actor.role}: ${outcome.note ?? 'no reason given'}`
+    case 'not-checked':
+      return `liveness not checked${outcome.note ? ` (${outcome.note})` : ''}`
+    case 'failed':
+      return `liveness failed${outcome.note ? `: ${outcome.note}` : ''}`
+  }
+}
+const withLiveness = (detail: string, outcome: LivenessOutcome | null | undefined, actor: Actor) =>
+  [detail, livenessWords(outcome, actor)].filter(Boolean).join('; ').slice(0, 256)
 
 const tenantChange = (detail: (input: never) => string) => ({ action: 'tenant-change' as const, detail: detail as (input: unknown) => string })
 
@@ -42,12 +60,12 @@ export const auditSpecs: AuditSpecs = {
     subject: (i) => ({ userId: i.userId }),
     // Consent is a record: the text's version (the entry's time and account say when and who collected it).
     detail: (i) => [`consent ${i.consentVersion}`, i.onExisting && `existing record: ${i.onExisting}`, i.acceptDuplicates && 'duplicate face accepted by staff'].filter(Boolean).join('; '),
-    result: (o, i) => {
+    result: (o, i, actor) => {
       switch (o.outcome) {
         case 'queued':
-          return { outcome: 'queued', subject: { userId: i.userId, outboxId: o.outboxId } }
+          return { outcome: 'queued', subject: { userId: i.userId, outboxId: o.outboxId }, detail: withLiveness(`consent ${i.consentVersion}`, o.liveness, actor) }
         case 'enrolled':
-          return { subject: { userId: i.userId, personUuid: o.person.uuid }, detail: `consent ${i.consentVersion}; ${o.created ? 'created' : 'existing person'}` }
+          return { subject: { userId: i.userId, personUuid: o.person.uuid }, detail: withLiveness(`consent ${i.consentVersion}; ${o.created ? 'created' : 'existing person'}`, o.liveness, actor) }
         case 'needs-staff':
           return { outcome: 'refused', detail: `needs staff: ${o.reason}` }
         case 'needs-decision':
@@ -61,13 +79,21 @@ export const auditSpecs: AuditSpecs = {
   verifyVisitor: {
     action: 'verify',
     subject: (i) => ({ ...(i.userId ? { userId: i.userId } : {}), ...(i.personUuid ? { personUuid: i.personUuid } : {}) }),
-    result: (o, i) => ({ subject: o.person ? { userId: o.person.userId, personUuid: o.person.uuid } : { userId: i.userId ?? '' }, score: o.score, detail: o.decision }),
+    result: (o, i, actor) => ({
+      subject: o.person ? { userId: o.person.userId, personUuid: o.person.uuid } : { userId: i.userId ?? '' },
+      score: o.score,
+      detail: withLiveness(o.decision, o.liveness, actor),
+    }),
   },
   identifyVisitor: {
     action: 'identify',
-    result: (o) => ({ score: o.candidates[0]?.score ?? null, detail: `${o.decision}: ${o.candidates.map((c) => c.personUuid).join(', ') || 'none'}`.slice(0, 256) }),
+    // The liveness words first: a long candidate list is cut at the end, never the liveness outcome.
+    result: (o, _i, actor) => ({
+      score: o.candidates[0]?.score ?? null,
+      detail: [livenessWords(o.liveness, actor), `${o.decision}: ${o.candidates.map((c) => c.personUuid).join(', ') || 'none'}`].filter(Boolean).join('; ').slice(0, 256),
+    }),
   },
-  faceMatch: { action: 'face-match', result: (o) => ({ score: o.score, detail: o.pass ? 'pass' : 'no pass' }) },
+  faceMatch: { action: 'face-match', result: (o, _i, actor) => ({ score: o.score, detail: withLiveness(o.pass ? 'pass' : 'no pass', o.liveness, actor) }) },
   removeVisitor: { action: 'remove', subject: (i) => ({ userId: i.userId }), result: (o) => ({ detail: o.outcome }) },
   deleteTemplates: {
     action: 'template-delete',
@@ -100,6 +126,10 @@ export const auditSpecs: AuditSpecs = {
 /** A refusal is the servers' or the kiosk's "no"; a failure is "could not" (worth trying again). */
 export function outcomeOf(error: unknown): { outcome: 'refused' | 'failed'; detail: string } {
   if (error instanceof ApiError && error.retryable) return { outcome: 'failed', detail: error.code }
+  // A liveness refusal keeps its words (which check, what was not seen): codes and words, no biometrics.
+  if (error instanceof KioskError && (error.code === 'LIVENESS_REQUIRED' || error.code === 'LIVENESS_FAILED')) {
+    return { outcome: 'refused', detail: `liveness failed: ${error.message} [${error.code}]`.slice(0, 256) }
+  }
   if (error instanceof KioskError) return { outcome: error.code === 'INTERNAL' ? 'failed' : 'refused', detail: error.code }
   return { outcome: 'failed', detail: 'INTERNAL' }
 }
@@ -160,7 +190,7 @@ export function auditedHandlers(handlers: Handlers, audit: () => AuditLog, log: 
           account: spec.account?.(input as never) ?? null,
         },
         () => handler(input, call),
-        (output) => spec.result?.(output as never, input as never) ?? {},
+        (output) => spec.result?.(output as never, input as never, call.actor) ?? {},
       )
   }
   return wrapped as Handlers

@@ -7,6 +7,7 @@ import type { AuditLog } from './audit'
 import { auditView } from './audit-view'
 import type { Backend } from './backend'
 import type { Handlers } from './dispatch'
+import type { LivenessGate } from './liveness/gate'
 import type { Staff } from './staff/staff-service'
 import { engineAdmin } from './workflows/engine-admin'
 import { faceMatch } from './workflows/face-match'
@@ -23,7 +24,10 @@ export interface ServiceContext {
   engineStatus: () => EngineStatus
   /** The servers as the current settings define them; throws a KioskError when they cannot be used. */
   backend: () => Promise<Backend>
+  /** Enrolls now or queues; liveness is judged before it is called. */
   enrollVisitor: Handlers['enrollVisitor']
+  /** The liveness policy, challenges and decision (electron/services/liveness). */
+  liveness: LivenessGate
   settings: { get(): Promise<KioskSettings>; update(patch: SettingsPatch): Promise<KioskSettings> }
   credentials: {
     status(): Promise<CredentialStatus>
@@ -64,14 +68,29 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     }),
     getEngineStatus: async () => ctx.engineStatus(),
 
-    // Placeholder until the services' liveness gate lands (issue 15): it refuses rather than pretends.
-    startLivenessChallenge: async () => {
-      throw new KioskError('INTERNAL', 'Liveness challenges are not available yet.')
+    startLivenessChallenge: (input) => ctx.liveness.challenge(input.purpose),
+    // Liveness is judged before each act (before an enrollment is queued, too): a refusal stops it.
+    enrollVisitor: async (input, call) => {
+      const judged = await ctx.liveness.judge('enroll', input, input.samples, call.actor.role)
+      const result = await ctx.enrollVisitor(input, call)
+      // Staff decide about an existing record and send the same capture again: one more attempt.
+      if (result.outcome === 'needs-decision') judged.release()
+      return result.outcome === 'enrolled' || result.outcome === 'queued' ? { ...result, liveness: judged.outcome } : result
     },
-    enrollVisitor: (input, call) => ctx.enrollVisitor(input, call),
-    verifyVisitor: async (input) => verifyVisitor(await ctx.backend(), input),
-    identifyVisitor: async (input) => identifyVisitor(await ctx.backend(), input),
-    faceMatch: async (input) => faceMatch(await ctx.backend(), input),
+    verifyVisitor: async (input, call) => {
+      const judged = await ctx.liveness.judge('verify', input, [input.sample], call.actor.role)
+      return { ...(await verifyVisitor(await ctx.backend(), input)), liveness: judged.outcome }
+    },
+    identifyVisitor: async (input, call) => {
+      const judged = await ctx.liveness.judge('identify', input, [input.sample], call.actor.role)
+      return { ...(await identifyVisitor(await ctx.backend(), input)), liveness: judged.outcome }
+    },
+    faceMatch: async (input, call) => {
+      const camera = input.livenessFor ? input[input.livenessFor] : null
+      if (input.liveness && !camera) throw new KioskError('INVALID_INPUT', 'Say which image the liveness frames belong to (livenessFor).')
+      const judged = await ctx.liveness.judge('face-match', input, camera ? [camera] : [], call.actor.role)
+      return { ...(await faceMatch(await ctx.backend(), input)), liveness: judged.outcome }
+    },
     removeVisitor: async (input) => removeVisitor(await ctx.backend(), input.userId),
 
     searchPersons: async (input) => searchPersons(await ctx.backend(), input),

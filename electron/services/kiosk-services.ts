@@ -5,12 +5,16 @@ import { KioskError } from '../shared/errors'
 import type { KioskSettings } from '../shared/settings'
 import { openAuditLog, type AuditLog } from './audit'
 import { audited, auditedHandlers, type Actor } from './audited-handlers'
-import { BackendResolver } from './backend-resolver'
+import { BackendResolver, engineNotRunning } from './backend-resolver'
 import { ApiError } from './clients/api-error'
 import { createDispatch, type Dispatch } from './dispatch'
 import type { LaunchEngine } from './engine-launch'
 import { EngineSupervisor } from './engine-supervisor'
 import { createHandlers } from './handlers'
+import { createChallengeStore } from './liveness/challenge-store'
+import { livenessGate } from './liveness/gate'
+import { localLivenessEngine } from './liveness/local-engine'
+import { livenessPolicy } from './liveness/policy'
 import { kioskId } from './kiosk-id'
 import { createCredentialStore } from './secrets/credentials'
 import { createKeychain, type Keychain } from './secrets/keychain'
@@ -91,14 +95,39 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const backend = async () => resolver.backend(await currentSettings())
 
   /** Starts the embedded engine with this install's credentials from the keychain (never on argv). */
-  async function startEngine(current: KioskSettings): Promise<void> {
+  async function startEngine(current: KioskSettings): Promise<string> {
     const [client, templateKey] = [await credentials.embeddedEngineCredentials(), await credentials.engineTemplateKey()]
     launchSpec = {
       argv: ['--port', '0', '--data', join(options.dataDir, 'engine'), '--tenant', current.tenantCode],
       env: { ENGINE_CLIENT_ID: client.clientId, ENGINE_CLIENT_SECRET: client.clientSecret, ENGINE_TEMPLATE_KEY: templateKey.toString('base64') },
     }
-    await engine.start()
+    return engine.start()
   }
+
+  /**
+   * The embedded engine for a liveness decision. In remote mode it is off until a burst must be
+   * judged; then it starts and stays up (it is stopped only when the mode changes to remote again).
+   */
+  async function livenessEngineUrl(): Promise<string> {
+    const current = await currentSettings()
+    const status = engine.getStatus()
+    if (status.state === 'running' && status.url) return status.url
+    if (current.mode === 'embedded') throw engineNotRunning(status.state)
+    return startEngine(current)
+  }
+  const livenessEngine = localLivenessEngine({
+    ensureRunning: livenessEngineUrl,
+    credentials: () => credentials.embeddedEngineCredentials(),
+    connectTimeoutMs: async () => (await currentSettings()).connectTimeoutSeconds * 1000,
+  })
+  const liveness = livenessGate({
+    backend,
+    tenantCode: async () => (await currentSettings()).tenantCode,
+    policy: livenessPolicy(log),
+    challenges: createChallengeStore(),
+    evaluate: (request) => livenessEngine.evaluate(request),
+    stepSeconds: async () => (await currentSettings()).livenessStepSeconds,
+  })
 
   /** Applies saved settings: the right target, the embedded engine running only in embedded mode. */
   async function applySettings(next: KioskSettings): Promise<void> {
@@ -211,6 +240,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     version: options.version,
     engineStatus: () => ({ ...engine.getStatus(), mode: settings?.mode ?? 'embedded' }),
     backend,
+    liveness,
     enrollVisitor: (input, call) =>
       enrollOrQueue({ backend, templateType: async () => (await currentSettings()).templateType, outbox: openedOutbox }, input, enrollPolicy(input, call.actor.role)),
     outbox: {
@@ -287,6 +317,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       auditLog = null
       await engine.stop()
       await resolver.reset()
+      await livenessEngine.close()
     },
   }
 }

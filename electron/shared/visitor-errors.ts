@@ -19,6 +19,8 @@ const words: Partial<Record<ErrorCode, string>> = {
   UNREACHABLE: tryLater,
   TIMEOUT: tryLater,
   SERVER_ERROR: 'The kiosk’s servers have a problem right now. Please try again in a few minutes, or ask staff.',
+  LIVENESS_REQUIRED: 'The kiosk needs to see that you are here in person. Please start again and follow the prompts on the screen, or ask staff for help.',
+  LIVENESS_FAILED: 'The kiosk could not confirm that you are here in person. Please try again, following the prompts on the screen (blink or turn your head when asked), or ask staff for help.',
 }
 
 /** The sign-in form's own answer: it says nothing about anyone else, and the form is the next step. */
@@ -50,6 +52,8 @@ const nextSteps: Partial<Record<ErrorCode, string>> = {
   UNAUTHORIZED: 'The server refused the kiosk’s credentials; ask staff to check Settings.',
   FORBIDDEN: 'The kiosk is not allowed to do this; ask staff.',
   AUDIT_UNAVAILABLE: 'Nothing was done. Please ask staff.',
+  LIVENESS_REQUIRED: 'Capture again with the liveness prompts, or, for a person who cannot do them, give a reason to go on without (recorded in the audit).',
+  LIVENESS_FAILED: 'Capture again and follow the prompts; for a person who cannot do them, give a reason to go on without (recorded in the audit).',
 }
 
 /** The next step for staff after an error with this code, where there is one. */

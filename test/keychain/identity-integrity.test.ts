@@ -114,10 +114,11 @@ describe('identity integrity', () => {
         return rest
       }),
     )
+    // No liveness association here: each says so (null) alike.
     expect(answers).toEqual([
-      { decision: 'no-match', score: null, person: null },
-      { decision: 'no-match', score: null, person: null },
-      { decision: 'no-match', score: null, person: null },
+      { decision: 'no-match', score: null, person: null, liveness: null },
+      { decision: 'no-match', score: null, person: null, liveness: null },
+      { decision: 'no-match', score: null, person: null, liveness: null },
     ])
     // Staff see what it really was.
     expect(await value(staff('verifyVisitor', { userId: 'nobody@integrity.example', sample: sample('person-d.jpg') }))).toMatchObject({ decision: 'not-found', person: null })

@@ -69,6 +69,8 @@ describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_
   })
 
   it('enrolls a new visitor, reads their UUID whatever the person shape, and reuses the record on a second enrollment', async () => {
+    // As the page does before each capture: the tenant has no liveness association, so none is asked for.
+    expect(await k.call('startLivenessChallenge', { purpose: 'enroll' })).toMatchObject({ required: false })
     const first = await k.call('enrollVisitor', { userId: 'ana@example.org', samples: [ANA], consent: true, consentVersion: CONSENT.version })
     expect(first).toMatchObject({ outcome: 'enrolled', created: true, person: { userId: 'ana@example.org' } })
     expect(first.person.uuid).toBe(k.standin.state().persons.find((p) => p.userId === 'ana@example.org')?.uuid)
@@ -272,6 +274,9 @@ describe('the kiosk against the vendor stand-in: credentials', () => {
     const k = await remoteKiosk({ clientSecret: 'the-real-secret' })
     try {
       await k.outboxUntil((s) => s.online === true, 'the first probe, on the right secret')
+      // A capture began while the servers answered: the kiosk knows its tenant asks for no liveness
+      // (a kiosk that never read it would require every check, and refuse this enrollment without them).
+      expect(await k.call('startLivenessChallenge', { purpose: 'enroll' })).toMatchObject({ required: false })
       await k.call('setCredentials', { clientSecret: 'a-wrong-secret' })
       const queued = await k.call('enrollVisitor', { userId: 'locked-out@faults.example', samples: [ANA], consent: true, consentVersion: CONSENT.version })
       expect(queued).toMatchObject({ outcome: 'queued', reason: expect.stringContaining('HTTP 401') })

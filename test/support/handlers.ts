@@ -4,6 +4,9 @@ import { join } from 'node:path'
 import { KioskError } from '../../electron/shared/errors'
 import type { EngineStatus } from '../../electron/shared/contract'
 import { createHandlers, type ServiceContext } from '../../electron/services/handlers'
+import { createChallengeStore } from '../../electron/services/liveness/challenge-store'
+import { livenessGate } from '../../electron/services/liveness/gate'
+import { livenessPolicy } from '../../electron/services/liveness/policy'
 import { openAccounts, type Accounts } from '../../electron/services/staff/accounts'
 import { Sessions } from '../../electron/services/staff/sessions'
 import { createStaff, type Staff } from '../../electron/services/staff/staff-service'
@@ -29,6 +32,8 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, overrid
     engineStatus,
     backend: notConfigured,
     enrollVisitor: notConfigured,
+    // No servers: the policy cannot be read, so it fails closed, and no engine can judge a burst.
+    liveness: livenessGate({ backend: notConfigured, tenantCode: async () => 'KIOSK', policy: livenessPolicy(), challenges: createChallengeStore(), evaluate: notConfigured, stepSeconds: async () => 8 }),
     settings: { get: notConfigured, update: notConfigured },
     credentials: { status: notConfigured, set: notConfigured, clear: notConfigured },
     testConnection: notConfigured,

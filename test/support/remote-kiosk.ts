@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { LaunchEngine } from '../../electron/services/engine-launch'
 import { createKioskServices, type KioskServices } from '../../electron/services/kiosk-services'
 import { createKeychain } from '../../electron/services/secrets/keychain'
 import type { SettingsPatch } from '../../electron/shared/settings'
@@ -42,6 +43,10 @@ export async function remoteKiosk(
    * (the test does what staff would do itself).
    */
   configure = true,
+  /** Remote mode starts the embedded engine only to judge liveness; tests of that pass a real launcher. */
+  launchEngine: LaunchEngine = () => {
+    throw new Error('remote mode must not start the embedded engine')
+  },
 ): Promise<RemoteKiosk> {
   const credentials = { clientId: 'kiosk-remote', clientSecret: 'vendor-secret-0123' }
   const standin = await startStandin({ ...credentials, tenants: [TENANT, 'OTHER'], ...standinOptions })
@@ -51,9 +56,7 @@ export async function remoteKiosk(
     shell: 'web',
     version: '0.0.0-test',
     dataDir,
-    launchEngine: () => {
-      throw new Error('remote mode must not start the embedded engine')
-    },
+    launchEngine,
     keychain: createKeychain(`identity-kiosk-remote-${randomBytes(4).toString('hex')}`),
     log: () => {},
   })

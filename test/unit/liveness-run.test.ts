@@ -23,7 +23,7 @@ const checks: MotionChecks = {
   },
 }
 
-const challenge = (steps: ChallengeStep[], stepSeconds = 8) => ({ steps, stepSeconds, checks: steps.length ? (['active-challenge'] as const) : (['passive-pad'] as const) })
+const challenge = (steps: ChallengeStep[], stepSeconds = 8) => ({ steps, stepSeconds })
 
 /** Feeds one face per frame, 50 ms apart from `from`; returns every grab with the frame index it came at. */
 function feed(run: LivenessRun, faces: Mesh[], from = 0) {

@@ -14,6 +14,7 @@ import {
   type VerifyResponse,
 } from '../../shared/api-models'
 import type { CreateTemplateRequest, EnrollRequest, IdentifyInput, IdentifyRequest, VerifyInput, VerifyRequest } from '../../shared/api-requests'
+import { livenessEvaluateRecord, type LivenessEvaluateRecord, type LivenessEvaluateRequest } from '../../shared/liveness'
 import { ApiError } from './api-error'
 import { HttpClient, type RequestOptions } from './http-client'
 import { withToken, type TokenProvider } from './token-provider'
@@ -74,6 +75,11 @@ export class BioEngineClient {
     form.append('Image1', new Blob([new Uint8Array(image1)]), 'image1')
     form.append('Image2', new Blob([new Uint8Array(image2)]), 'image2')
     return this.http.json('face match', faceMatchResponseSchema, { method: 'POST', path: '/match', body: form })
+  }
+
+  /** The embedded engine's own extension: judges a liveness burst against the samples (never a remote BioEngine). */
+  evaluateLiveness(request: LivenessEvaluateRequest): Promise<LivenessEvaluateRecord> {
+    return this.call('evaluate liveness', livenessEvaluateRecord, { method: 'POST', path: '/liveness', headers: json, body: JSON.stringify(request) })
   }
 
   async createCache(pluginName?: string): Promise<void> {

@@ -51,8 +51,11 @@ const baseConfig: DeepPartial<Config> = {
 export interface FaceDetector {
   /** The tfjs backend in use: 'wasm' normally. */
   readonly backend: string
-  /** Faces in the input's pixel coordinates. */
-  detect(input: HTMLCanvasElement): Promise<FaceObservation[]>
+  /**
+   * Faces in the input's pixel coordinates. `iris`: also run the iris model, which refines the eye
+   * contour so a blink shows in the mesh (the liveness challenge; the engine judges with it too).
+   */
+  detect(input: HTMLCanvasElement, options?: { iris?: boolean }): Promise<FaceObservation[]>
 }
 
 /** The backends to try, best first: WASM (fast on CPU, works headless), then WebGL where present, then plain JS. */
@@ -93,7 +96,8 @@ export function toObservation(face: FaceResult): FaceObservation {
     leftEye,
     rightEye,
     pose: angle ? { yaw: angle.yaw * RAD_TO_DEG, pitch: angle.pitch * RAD_TO_DEG, roll } : undefined,
-    mesh: hasMesh ? face.mesh : undefined,
+    // The iris model appends its points after the mesh's 468; the liveness checks read those 468.
+    mesh: hasMesh ? face.mesh.slice(0, 468) : undefined,
   }
 }
 
@@ -118,8 +122,9 @@ async function tryBackend(HumanClass: typeof Human, backend: string): Promise<Fa
   if (missing.length > 0) throw new Error(`the ${backend} backend lacks operations for ${missing.map((m) => m.name).join(', ')}`)
   return {
     backend: active,
-    async detect(input) {
-      const result = await human.detect(input)
+    async detect(input, options) {
+      // Said on every call: Human keeps a per-call config for the calls after it.
+      const result = await human.detect(input, { face: { iris: { enabled: options?.iris === true } } } as Partial<Config>)
       if (result.error) throw new Error(result.error)
       return result.face.map(toObservation)
     },

@@ -1,6 +1,6 @@
 import type { ChallengeStep, EvidenceStep, LivenessChallenge } from '../../../electron/shared/liveness'
 import { MAX_EVIDENCE_FRAMES } from '../../../electron/shared/liveness'
-import { frameSignals, judgeStep, type FrameSignals, type Mesh, type StepVerdict } from '../../../electron/shared/liveness-motion'
+import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, type FrameSignals, type Mesh, type StepVerdict } from '../../../electron/shared/liveness-motion'
 
 /**
  * The page's side of a liveness challenge, as a pure state machine fed one face-mesh observation
@@ -26,12 +26,12 @@ export const PASSIVE_FRAMES = 4
 export const PASSIVE_GAP_MS = 250
 /** Meshes after the step's start that judgeStep looks at: ~1.5 s at 15–20 fps bounds its work per frame. */
 export const JUDGE_WINDOW = 24
-/** A blink is over once both eyes are open again to this share of the step-start openness. */
-export const REOPENED = 0.75
+/** A blink is over once both eyes are open again to this share of the step-start openness (a little above the engine's). */
+export const REOPENED = Math.min(0.95, BLINK_REOPEN_RATIO * 1.1)
 
 /** The motion checks the run uses (electron/shared/liveness-motion.ts unless a test brings its own). */
 export interface MotionChecks {
-  judgeStep: (step: ChallengeStep, meshes: readonly Mesh[], options: { margin?: number }) => StepVerdict
+  judgeStep: (step: ChallengeStep, meshes: readonly Mesh[], options: { margin?: number; reopen?: boolean }) => StepVerdict
   frameSignals: (mesh: Mesh) => Pick<FrameSignals, 'openness'>
 }
 const sharedChecks: MotionChecks = { judgeStep, frameSignals }
@@ -90,7 +90,7 @@ export class LivenessRun {
   status: RunStatus = 'running'
 
   constructor(
-    challenge: Pick<LivenessChallenge, 'steps' | 'stepSeconds' | 'checks'>,
+    challenge: Pick<LivenessChallenge, 'steps' | 'stepSeconds'>,
     private readonly checks: MotionChecks = sharedChecks,
   ) {
     this.steps = challenge.steps.length > 0 ? [...challenge.steps] : ['passive']
@@ -162,7 +162,8 @@ export class LivenessRun {
       out.hold = true
     }
     if (!this.closedTaken) {
-      if (!this.checks.judgeStep('blink', [this.start!, ...this.window], { margin: PAGE_MARGIN }).passed) return
+      // The eyes closing is enough here (reopen: false): the page then waits for them to open and keeps that frame too.
+      if (!this.checks.judgeStep('blink', [this.start!, ...this.window], { margin: PAGE_MARGIN, reopen: false }).passed) return
       this.closedTaken = true
       this.take(out, 'blink', this.held && !out.hold ? 'held' : 'current')
       if (out.hold) return // the closed frame is this one: wait for the eyes to open

@@ -75,7 +75,7 @@ export function useLivenessLoop({ video, detector, challenge, running, onFinishe
     const step = async () => {
       const started = performance.now()
       frameCtx.drawImage(element, 0, 0, width, height)
-      const faces = await detector.detect(frame)
+      const faces = await detector.detect(frame, { iris: true })
       if (stopped) return
       const at = performance.now()
       if (faces.length > 0) notePresence(at)

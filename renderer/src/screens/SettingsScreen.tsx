@@ -206,6 +206,16 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
             error={errorOf('idleTimeoutSeconds')}
           />
           <Field
+            label="Time for each liveness step (seconds)"
+            type="number"
+            inputMode="numeric"
+            step={1}
+            value={draft.livenessStepSeconds}
+            onChange={(e) => set('livenessStepSeconds')(e.target.value)}
+            hint="3–30. Where the tenant asks for a liveness check: how long a person has to blink or turn their head before the capture sends what it has."
+            error={errorOf('livenessStepSeconds')}
+          />
+          <Field
             label="Audit retention (days)"
             type="number"
             inputMode="numeric"

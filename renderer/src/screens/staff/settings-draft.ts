@@ -7,7 +7,7 @@ export const overrideKeys = ['verifyThresholdOverride', 'identifyThresholdOverri
 /** Whole numbers that may be left empty (null): visitor retention off. */
 export const optionalNumberKeys = ['visitorRetentionDays'] as const
 /** Whole numbers every kiosk needs. */
-export const numberKeys = ['identifyMaxResults', 'idleTimeoutSeconds', 'auditRetentionDays', 'connectTimeoutSeconds', 'requestTimeoutSeconds'] as const
+export const numberKeys = ['identifyMaxResults', 'idleTimeoutSeconds', 'auditRetentionDays', 'connectTimeoutSeconds', 'requestTimeoutSeconds', 'livenessStepSeconds'] as const
 export const textKeys = ['mode', 'personServerUrl', 'bioEngineUrl', 'tenantCode', 'appCode', 'templateType', 'bioEngineAuth', 'basicAuthEncoding'] as const
 export const settingKeys = [...textKeys, ...numberKeys, ...overrideKeys, ...optionalNumberKeys] as const
 export type SettingKey = (typeof settingKeys)[number]
@@ -28,6 +28,7 @@ export const toDraft = (s: KioskSettings): Draft => ({
   visitorRetentionDays: asText(s.visitorRetentionDays),
   connectTimeoutSeconds: asText(s.connectTimeoutSeconds),
   requestTimeoutSeconds: asText(s.requestTimeoutSeconds),
+  livenessStepSeconds: asText(s.livenessStepSeconds),
 })
 
 /** Whether any typed field differs from the saved settings as text (a half-typed number counts). */
