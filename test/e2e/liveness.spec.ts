@@ -92,10 +92,19 @@ async function verifyAttempt(page: Page, email: string): Promise<'accepted' | 'r
   return outcome(page.getByTestId('verify-decision'), page.getByTestId('liveness-error'))
 }
 
-function count(stream: Stream, result: 'accepted' | 'refused') {
+/** The audit's words for the person's latest entry (numbers and codes only): which check failed, and by how much. */
+async function auditDetail(userId: string): Promise<string> {
+  const log = await host.bridge<{ entries: Array<{ detail?: string | null }> }>('getAuditLog', { userId, limit: 1 })
+  return log.entries[0]?.detail ?? '(no audit entry)'
+}
+
+/** Counts one presentation and says how it went, with the audit's detail, so a failure names the stream, the attempt and the check. */
+async function count(stream: Stream, attempt: 'enroll' | 'verify', result: 'accepted' | 'refused', userId: string): Promise<string> {
   tally[stream.kind].presented += 1
   if (result === 'refused') tally[stream.kind].refused += 1
-  console.log(`liveness ${stream.kind} ${stream.file}: ${result}`)
+  const line = `liveness ${stream.kind} ${stream.file} ${attempt}: ${result} — ${await auditDetail(userId)}`
+  console.log(line)
+  return line
 }
 
 for (const stream of streams.filter((s) => s.kind === 'attack')) {
@@ -104,15 +113,14 @@ for (const stream of streams.filter((s) => s.kind === 'attack')) {
     const browser = await browserWithClip(join(liveness, stream.file))
     try {
       const page = await browser.newPage()
-      const enrolled = await enrollAttempt(page, emailFor(stream, 'enroll'))
-      count(stream, enrolled)
-      expect(enrolled, `${stream.file}: enroll`).toBe('refused')
+      const email = emailFor(stream, 'enroll')
+      const enrolled = await enrollAttempt(page, email)
+      expect(enrolled, await count(stream, 'enroll', enrolled, email)).toBe('refused')
       // Refused by the liveness judgement (not for another reason), in plain words.
       await expect(page.getByText('The liveness check did not pass')).toBeVisible()
 
       const verified = await verifyAttempt(page, claimed(stream.person))
-      count(stream, verified)
-      expect(verified, `${stream.file}: verify`).toBe('refused')
+      expect(verified, await count(stream, 'verify', verified, claimed(stream.person))).toBe('refused')
       await expect(page.getByText('The liveness check did not pass')).toBeVisible()
       await expect(page.getByTestId('verify-decision')).toHaveCount(0)
     } finally {
@@ -129,13 +137,11 @@ for (const stream of streams.filter((s) => s.kind === 'bona-fide')) {
       const page = await browser.newPage()
       const email = emailFor(stream, 'live')
       const enrolled = await enrollAttempt(page, email)
-      count(stream, enrolled)
-      expect(enrolled, `${stream.file}: enroll (${await page.getByTestId('liveness-error').textContent().catch(() => '')})`).toBe('accepted')
+      expect(enrolled, await count(stream, 'enroll', enrolled, email)).toBe('accepted')
       await expect(page.getByTestId('liveness-result')).toHaveText('Liveness: passed — active challenge.')
 
       const verified = await verifyAttempt(page, email)
-      count(stream, verified)
-      expect(verified, `${stream.file}: verify`).toBe('accepted')
+      expect(verified, await count(stream, 'verify', verified, email)).toBe('accepted')
       await expect(page.getByTestId('liveness-result')).toHaveText('Liveness: passed — active challenge.')
       await expect(page.getByTestId('verify-decision')).toHaveText(new RegExp(`^This is ${email.replace(/[.]/g, '\\.')}: score`))
     } finally {
