@@ -13,7 +13,7 @@ import { latency } from '../lib/stats'
 
 const streamsDir = join(projectRoot, 'test/fixtures/generated/liveness')
 /** Long enough that a cooperative person never runs out of time: the figure is how long they take. */
-const STEP_SECONDS = 30
+const STEP_SECONDS = 20
 const ORDERS = ['blink,turn-left,turn-right', 'turn-right,blink,turn-left', 'turn-left,turn-right,blink']
 const TARGET_FPS = 15
 
