@@ -21,6 +21,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   load: async () => (await import('./sections/load')).load,
   bridge: async () => (await import('./sections/bridge')).bridge,
   hostile: async () => (await import('./sections/hostile')).hostile,
+  liveness: async () => (await import('./sections/liveness')).liveness,
 }
 
 const args = process.argv.slice(2)
