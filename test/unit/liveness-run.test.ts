@@ -64,6 +64,23 @@ describe('liveness run', () => {
     expect(run.frames).toBe(7)
   })
 
+  it('asks a blink at the engine’s own limit and a turn with a margin (a recorded blink at 0.55 of open passes both)', () => {
+    const margins: Partial<Record<ChallengeStep, number | undefined>> = {}
+    const recording: MotionChecks = {
+      ...checks,
+      judgeStep: (step, meshes, options) => {
+        margins[step] = options.margin
+        return checks.judgeStep(step, meshes, options)
+      },
+    }
+    const run = new LivenessRun(challenge(['blink', 'turn-left']), recording)
+    feed(run, [mesh(1), mesh(0.2), mesh(0.9), mesh(1), mesh(1, 0.7)])
+    expect(run.status).toBe('passed')
+    // The engine passes a blink at 0.6 of open or less; a page margin would wait for a deeper one it never sees.
+    expect(margins.blink ?? 1).toBe(1)
+    expect(margins['turn-left']).toBeGreaterThan(1)
+  })
+
   it('takes the held closed frame when the blink is seen only once the eyes reopen', () => {
     // A check that wants the eyes back open before it passes: the closed frame is the one held earlier.
     const reopenFirst: MotionChecks = {

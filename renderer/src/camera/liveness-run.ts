@@ -20,8 +20,13 @@ export const STEP_PROMPTS: Record<EvidenceStep, string> = {
   passive: 'Look at the camera and hold still',
 }
 
-/** The page asks a little more than the engine, so that what the page saw the engine also sees. */
+/** For a turn the page asks a little more than the engine, so that what the page saw the engine also sees. */
 export const PAGE_MARGIN = 1.15
+/**
+ * A blink is asked at the engine's own limit: the page keeps the deepest closed frame it saw, so the
+ * engine judges that very frame. A margin here refused recorded blinks the engine passes (0.53–0.56 of open).
+ */
+export const BLINK_PAGE_MARGIN = 1
 export const PASSIVE_FRAMES = 4
 export const PASSIVE_GAP_MS = 250
 /** Meshes after the step's start that judgeStep looks at: ~1.5 s at 15–20 fps bounds its work per frame. */
@@ -163,7 +168,7 @@ export class LivenessRun {
     }
     if (!this.closedTaken) {
       // The eyes closing is enough here (reopen: false): the page then waits for them to open and keeps that frame too.
-      if (!this.checks.judgeStep('blink', [this.start!, ...this.window], { margin: PAGE_MARGIN, reopen: false }).passed) return
+      if (!this.checks.judgeStep('blink', [this.start!, ...this.window], { margin: BLINK_PAGE_MARGIN, reopen: false }).passed) return
       this.closedTaken = true
       this.take(out, 'blink', this.held && !out.hold ? 'held' : 'current')
       if (out.hold) return // the closed frame is this one: wait for the eyes to open
