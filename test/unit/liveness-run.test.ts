@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ChallengeStep } from '../../electron/shared/liveness'
 import type { Mesh } from '../../electron/shared/liveness-motion'
-import { LivenessRun, PASSIVE_FRAMES, PASSIVE_GAP_MS, STEP_PROMPTS, type Grab, type MotionChecks } from '../../renderer/src/camera/liveness-run'
+import { LivenessRun, PASSIVE_FRAMES, PASSIVE_GAP_MS, STEP_PROMPTS, TURN_FOLLOW_FRAMES, type Grab, type MotionChecks } from '../../renderer/src/camera/liveness-run'
 
 // The page's sequencing of a liveness challenge: which prompt, when a step is done, which frames are
 // kept. The motion maths is liveness-motion's (tested on its own); here a synthetic mesh carries its
@@ -41,11 +41,15 @@ describe('liveness run', () => {
   it('asks the steps in the challenge’s order with their exact prompts, and keeps start and moment frames per step', () => {
     const run = new LivenessRun(challenge(['turn-right', 'blink', 'turn-left']), checks)
     expect(run.view()).toMatchObject({ prompt: 'Turn your head to your right', stepNumber: 1, stepCount: 3, status: 'running' })
-    const right = feed(run, [mesh(1), mesh(1, 0.45), mesh(1, 0.35)])
+    // The turn is seen at frame 2; the TURN_FOLLOW_FRAMES after it go too (the head is still turning).
+    const right = feed(run, [mesh(1), mesh(1, 0.45), mesh(1, 0.35), mesh(1, 0.3), mesh(1, 0.28)])
     expect(right.grabs).toEqual([
       { step: 'turn-right', frame: 'current', at: 0 },
       { step: 'turn-right', frame: 'current', at: 2 },
+      { step: 'turn-right', frame: 'current', at: 3 },
+      { step: 'turn-right', frame: 'current', at: 4 },
     ])
+    expect(TURN_FOLLOW_FRAMES).toBe(2)
     expect(run.view()).toMatchObject({ prompt: STEP_PROMPTS.blink, step: 'blink', stepNumber: 2 })
     expect(run.view().prompt).toBe('Blink your eyes')
 
@@ -59,9 +63,9 @@ describe('liveness run', () => {
     ])
     expect(run.view()).toMatchObject({ prompt: 'Turn your head to your left', stepNumber: 3 })
 
-    feed(run, [mesh(1), mesh(1, 0.7)], 2000)
+    feed(run, [mesh(1), mesh(1, 0.7), mesh(1, 0.75), mesh(1, 0.7)], 2000)
     expect(run.status).toBe('passed')
-    expect(run.frames).toBe(7)
+    expect(run.frames).toBe(11)
   })
 
   it('asks a blink at the engine’s own limit and a turn with a margin (a recorded blink at 0.55 of open passes both)', () => {
@@ -74,7 +78,7 @@ describe('liveness run', () => {
       },
     }
     const run = new LivenessRun(challenge(['blink', 'turn-left']), recording)
-    feed(run, [mesh(1), mesh(0.2), mesh(0.9), mesh(1), mesh(1, 0.7)])
+    feed(run, [mesh(1), mesh(0.2), mesh(0.9), mesh(1), mesh(1, 0.7), mesh(1, 0.7), mesh(1, 0.7)])
     expect(run.status).toBe('passed')
     // The engine passes a blink at 0.6 of open or less; a page margin would wait for a deeper one it never sees.
     expect(margins.blink ?? 1).toBe(1)
@@ -149,7 +153,8 @@ describe('liveness run', () => {
     const round: ChallengeStep[] = ['blink', 'turn-left', 'turn-right']
     const run = new LivenessRun(challenge([...round, ...round, ...round]), checks)
     const faces: Mesh[] = []
-    for (let i = 0; i < 3; i++) faces.push(mesh(1), mesh(0.1), mesh(1), mesh(1), mesh(1, 0.7), mesh(1), mesh(1, 0.3))
+    const turned = (parallax: number) => [mesh(1, parallax), mesh(1, parallax), mesh(1, parallax)]
+    for (let i = 0; i < 3; i++) faces.push(mesh(1), mesh(0.1), mesh(1), mesh(1), ...turned(0.7), mesh(1), ...turned(0.3))
     feed(run, faces)
     expect(run.frames).toBe(16)
   })
@@ -196,11 +201,11 @@ describe('liveness run with the shared motion checks', () => {
     const frames: Mesh[] = [
       ...[0, 4, 9, 14, 16].map((yaw) => look(open, yaw)),
       ...[0.22, 0.22, 0.12, 0.03, 0.03, 0.15, 0.22, 0.22].map((gap) => look(head(gap))),
-      ...[0, -4, -9, -14, -16].map((yaw) => look(open, yaw)),
+      ...[0, -4, -9, -14, -16, -16, -16].map((yaw) => look(open, yaw)),
     ]
     frames.forEach((mesh, i) => run.update({ at: i * 50, meshes: [mesh] }))
     expect(run.status).toBe('passed')
-    expect(run.frames).toBe(7)
+    expect(run.frames).toBe(11)
   })
 
   it('a photo moved and tilted as a whole never passes a turn: the step runs out of time', () => {
