@@ -17,7 +17,7 @@ import { localLivenessEngine } from './liveness/local-engine'
 import { livenessPolicy } from './liveness/policy'
 import { kioskId } from './kiosk-id'
 import { createCredentialStore } from './secrets/credentials'
-import { createKeychain, type Keychain } from './secrets/keychain'
+import { createKeychain, keychainServiceFor, type Keychain } from './secrets/keychain'
 import { backendProbe, openOutbox, type Outbox } from './outbox'
 import { eventFor, roleViews } from './role-views'
 import { createSettingsStore } from './settings-store'
@@ -68,7 +68,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const log = options.log ?? ((line: string) => console.error(line))
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
   const settingsStore = createSettingsStore({ dataDir: options.dataDir, log })
-  const credentials = createCredentialStore(options.keychain ?? createKeychain())
+  const credentials = createCredentialStore(options.keychain ?? createKeychain(keychainServiceFor(options.dataDir)))
   const listeners = new Set<(event: KioskEvent) => void>()
   const emit = (event: KioskEvent) => listeners.forEach((listener) => listener(event))
 

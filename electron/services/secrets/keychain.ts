@@ -1,8 +1,21 @@
+import { resolve } from 'node:path'
 import keytar from 'keytar'
 import { KioskError } from '../../shared/errors'
+import { defaultDataDir } from '../data-dir'
 
-/** The keychain service name every kiosk secret is stored under. */
+/** The keychain service name the kiosk on the per-user default data folder stores its secrets under. */
 export const KEYCHAIN_SERVICE = 'identity-kiosk'
+
+/**
+ * The keychain service of the kiosk whose data is in `dataDir`. The per-user default folder keeps the
+ * plain name (the desktop app and the web host share it, as they share the folder); any other folder
+ * gets its own, so a second kiosk on the same account (a staging copy, `--data`, a test host) never
+ * reads, replaces or deletes this one's credentials and keys.
+ */
+export function keychainServiceFor(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const folder = resolve(dataDir)
+  return folder === resolve(defaultDataDir({ ...env, KIOSK_DATA_DIR: undefined })) ? KEYCHAIN_SERVICE : `${KEYCHAIN_SERVICE} (${folder})`
+}
 
 /**
  * A non-secret entry the wrapper writes under the same service the first time it needs to know
