@@ -173,6 +173,17 @@ describe('judgeStep: blink', () => {
     expect(judgeStep('blink', closing, { reopen: false }).passed).toBe(true)
   })
 
+  it('passes a blink where one lid is measured closing less than the other (Human’s mesh on cap12: 0.61 and 0.48 of open)', () => {
+    const uneven = head(0.22)
+    const lid = (upper: number, lower: number, x: number, share: number) => {
+      uneven[upper] = [x, -0.3 - (0.22 * share * 0.6) / 2, uneven[upper]![2]]
+      uneven[lower] = [x, -0.3 + (0.22 * share * 0.6) / 2, uneven[lower]![2]]
+    }
+    lid(MESH.lidUpperLeft, MESH.lidLowerLeft, -0.6, 0.61)
+    lid(MESH.lidUpperRight, MESH.lidLowerRight, 0.6, 0.48)
+    expect(judgeStep('blink', [look(head(0.22)), look(uneven), look(head(0.22))]).passed).toBe(true)
+  })
+
   it('refuses a still face with noise, a half-closing and one eye alone', () => {
     expect(judgeStep('blink', [frame(0.22), frame(0.22, {}, 2), frame(0.22, {}, 3), frame(0.22, {}, 4)]).passed).toBe(false)
     expect(judgeStep('blink', [frame(0.22), frame(0.22 * BLINK_CLOSED_RATIO * 1.2, {}, 2), frame(0.22, {}, 3)]).passed).toBe(false)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ChallengeStep } from '../../electron/shared/liveness'
 import type { Mesh } from '../../electron/shared/liveness-motion'
-import { LivenessRun, PASSIVE_FRAMES, PASSIVE_GAP_MS, STEP_PROMPTS, TURN_FOLLOW_FRAMES, type Grab, type MotionChecks } from '../../renderer/src/camera/liveness-run'
+import { BLINK_FOLLOW_FRAMES, LivenessRun, PASSIVE_FRAMES, PASSIVE_GAP_MS, STEP_PROMPTS, TURN_FOLLOW_FRAMES, type Grab, type MotionChecks } from '../../renderer/src/camera/liveness-run'
 
 // The page's sequencing of a liveness challenge: which prompt, when a step is done, which frames are
 // kept. The motion maths is liveness-motion's (tested on its own); here a synthetic mesh carries its
@@ -41,10 +41,12 @@ describe('liveness run', () => {
   it('asks the steps in the challenge’s order with their exact prompts, and keeps start and moment frames per step', () => {
     const run = new LivenessRun(challenge(['turn-right', 'blink', 'turn-left']), checks)
     expect(run.view()).toMatchObject({ prompt: 'Turn your head to your right', stepNumber: 1, stepCount: 3, status: 'running' })
-    // The turn is seen at frame 2; the TURN_FOLLOW_FRAMES after it go too (the head is still turning).
+    // The turn is seen at frame 2: the held start goes first, then that frame and the
+    // TURN_FOLLOW_FRAMES after it (the head is still turning).
     const right = feed(run, [mesh(1), mesh(1, 0.45), mesh(1, 0.35), mesh(1, 0.3), mesh(1, 0.28)])
+    expect(right.holds).toEqual([0])
     expect(right.grabs).toEqual([
-      { step: 'turn-right', frame: 'current', at: 0 },
+      { step: 'turn-right', frame: 'held', at: 2 },
       { step: 'turn-right', frame: 'current', at: 2 },
       { step: 'turn-right', frame: 'current', at: 3 },
       { step: 'turn-right', frame: 'current', at: 4 },
@@ -53,11 +55,11 @@ describe('liveness run', () => {
     expect(run.view()).toMatchObject({ prompt: STEP_PROMPTS.blink, step: 'blink', stepNumber: 2 })
     expect(run.view().prompt).toBe('Blink your eyes')
 
-    // A blink: start, eyes closing (the lowest frame is held), closed, open again.
+    // A blink: the start is held, the eyes close (seen: the start and this frame go), then open again.
     const blink = feed(run, [mesh(1), mesh(0.6), mesh(0.2), mesh(0.9)], 1000)
-    expect(blink.holds).toEqual([1, 2])
+    expect(blink.holds).toEqual([0])
     expect(blink.grabs).toEqual([
-      { step: 'blink', frame: 'current', at: 0 },
+      { step: 'blink', frame: 'held', at: 2 },
       { step: 'blink', frame: 'current', at: 2 },
       { step: 'blink', frame: 'current', at: 3 },
     ])
@@ -85,23 +87,36 @@ describe('liveness run', () => {
     expect(margins['turn-left']).toBeGreaterThan(1)
   })
 
-  it('takes the held closed frame when the blink is seen only once the eyes reopen', () => {
-    // A check that wants the eyes back open before it passes: the closed frame is the one held earlier.
-    const reopenFirst: MotionChecks = {
-      ...checks,
-      judgeStep: (_step, meshes) => {
-        const values = meshes.map((m) => read(m).openness)
-        const low = Math.min(...values)
-        return { passed: low < 0.5 && values.at(-1)! > 0.8, detail: '' }
-      },
-    }
-    const run = new LivenessRun(challenge(['blink']), reopenFirst)
-    const { grabs, holds } = feed(run, [mesh(1), mesh(0.3), mesh(0.1), mesh(0.95)])
-    expect(holds).toEqual([1, 2])
+  it('measures a blink from the eyes widest open, and keeps the closed frames after it, then the open one', () => {
+    // The step starts with the eyes a little narrow (0.8); they open wider (1.0), then close twice as far as the check asks
+    // against 1.0 but not against 0.8 (0.45), stay closed, and open again.
+    const run = new LivenessRun(challenge(['blink']), checks)
+    const { grabs, holds } = feed(run, [mesh(0.8), mesh(1), mesh(0.9), mesh(0.45), mesh(0.3), mesh(0.35), mesh(0.4), mesh(0.95)])
+    expect(holds).toEqual([0, 1])
     expect(grabs).toEqual([
-      { step: 'blink', frame: 'current', at: 0 },
       { step: 'blink', frame: 'held', at: 3 },
       { step: 'blink', frame: 'current', at: 3 },
+      // BLINK_FOLLOW_FRAMES closed frames, then nothing until the eyes are open again.
+      { step: 'blink', frame: 'current', at: 4 },
+      { step: 'blink', frame: 'current', at: 5 },
+      { step: 'blink', frame: 'current', at: 7 },
+    ])
+    expect(BLINK_FOLLOW_FRAMES).toBe(2)
+    expect(run.status).toBe('passed')
+  })
+
+  it('measures a turn from the frame turned farthest the other way: a step that starts with the head already turned still passes', () => {
+    // The head is still turned left from the last step (0.7) when "turn left" is asked: it comes back
+    // (0.6, 0.5) and turns left again (0.65). Against the step's first frame that is no turn at all.
+    const run = new LivenessRun(challenge(['turn-left']), checks)
+    const { grabs, holds } = feed(run, [mesh(1, 0.7), mesh(1, 0.6), mesh(1, 0.5), mesh(1, 0.55), mesh(1, 0.65), mesh(1, 0.7), mesh(1, 0.7)])
+    // Each new farthest-the-other-way frame is held; the held one goes first, as the step's base.
+    expect(holds).toEqual([0, 1, 2])
+    expect(grabs).toEqual([
+      { step: 'turn-left', frame: 'held', at: 4 },
+      { step: 'turn-left', frame: 'current', at: 4 },
+      { step: 'turn-left', frame: 'current', at: 5 },
+      { step: 'turn-left', frame: 'current', at: 6 },
     ])
     expect(run.status).toBe('passed')
   })
@@ -114,7 +129,8 @@ describe('liveness run', () => {
     expect(run.view()).toMatchObject({ step: 'turn-left', hint: 'Only one person in front of the camera, please.' })
     run.update({ at: 250, meshes: [] })
     expect(run.view().hint).toBe('Look at the camera with your face inside the oval.')
-    expect(run.frames).toBe(1)
+    // Nothing is sent for a turn until it is seen (its start is only held).
+    expect(run.frames).toBe(0)
   })
 
   it('ends the challenge when a step runs out of time, keeping what it has', () => {
@@ -123,8 +139,9 @@ describe('liveness run', () => {
     expect(run.view().secondsLeft).toBe(3)
     run.update({ at: 1200, meshes: [mesh(0.9)] })
     expect(run.view().secondsLeft).toBe(2)
+    // No blink seen, so nothing was sent yet: the frame the time ran out on goes, so the services have something to judge.
     const last = run.update({ at: 3000, meshes: [mesh(0.95)] })
-    expect(last.grabs).toEqual([])
+    expect(last.grabs).toEqual([{ step: 'blink', frame: 'current' }])
     expect(run.status).toBe('timed-out')
     expect(run.frames).toBe(1)
     expect(run.update({ at: 3050, meshes: [mesh(0.1)] }).grabs).toEqual([])
@@ -205,7 +222,8 @@ describe('liveness run with the shared motion checks', () => {
     ]
     frames.forEach((mesh, i) => run.update({ at: i * 50, meshes: [mesh] }))
     expect(run.status).toBe('passed')
-    expect(run.frames).toBe(11)
+    // Each turn: its start, the frame it was seen and two after; the blink: its start, three closed frames, the open one.
+    expect(run.frames).toBe(13)
   })
 
   it('a photo moved and tilted as a whole never passes a turn: the step runs out of time', () => {

@@ -7,9 +7,11 @@ import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, type FrameSignals, type Me
  * per judged frame: which step is asked now, when a step is done, and which frames to keep as
  * evidence. It only guides and picks frames; the services and the embedded engine decide.
  *
- * Evidence per step (each step's frames contiguous, in the challenge's order): the step-start frame
- * (neutral pose), then for a blink the most-closed frame and an open one after, for a turn the frame
- * where the turn was seen and the TURN_FOLLOW_FRAMES after it. Passive only: PASSIVE_FRAMES frames PASSIVE_GAP_MS apart.
+ * Evidence per step (each step's frames contiguous, in the challenge's order): first the frame the
+ * engine measures from, the best start seen before the move (for a turn the frame turned farthest
+ * the other way: a person still turned from the last step comes back first; for a blink the eyes
+ * widest open), then the frame where the move was seen and a few after it (a turn's peak; a blink's
+ * other closed frames, then an open one). Passive only: PASSIVE_FRAMES frames PASSIVE_GAP_MS apart.
  */
 
 /** The words the person reads for each step; the e2e tests drive the page by them. */
@@ -21,9 +23,9 @@ export const STEP_PROMPTS: Record<EvidenceStep, string> = {
 }
 
 /**
- * For a turn the page asks a little more than the engine; not much more: its mesh runs on a smaller
- * copy, and at 1.15 it missed recorded turns the engine passes. The frames kept after the turn is
- * first seen give the engine the turn's peak.
+ * For a turn the page asks a little more than the engine (which measures the JPEG of the same
+ * frame); not much more: at 1.15 it missed recorded turns the engine passes. The frames kept after
+ * the turn is first seen give the engine the turn's peak.
  */
 export const PAGE_MARGIN = 1.05
 /**
@@ -33,17 +35,17 @@ export const PAGE_MARGIN = 1.05
 export const BLINK_PAGE_MARGIN = 1
 /** Frames kept after a turn is first seen (the head is usually still turning): the engine picks the deepest. */
 export const TURN_FOLLOW_FRAMES = 2
+/** Closed frames kept after a blink is first seen, before the open one: the engine may judge any of them. */
+export const BLINK_FOLLOW_FRAMES = 2
 export const PASSIVE_FRAMES = 4
 export const PASSIVE_GAP_MS = 250
-/** Meshes after the step's start that judgeStep looks at: ~1.5 s at 15–20 fps bounds its work per frame. */
-export const JUDGE_WINDOW = 24
-/** A blink is over once both eyes are open again to this share of the step-start openness (a little above the engine's). */
-export const REOPENED = Math.min(0.95, BLINK_REOPEN_RATIO * 1.1)
+/** A blink is over once the eyes are open again to this share of the start's openness (a little above the engine's). */
+export const REOPENED = BLINK_REOPEN_RATIO * 1.05
 
 /** The motion checks the run uses (electron/shared/liveness-motion.ts unless a test brings its own). */
 export interface MotionChecks {
   judgeStep: (step: ChallengeStep, meshes: readonly Mesh[], options: { margin?: number; reopen?: boolean }) => StepVerdict
-  frameSignals: (mesh: Mesh) => Pick<FrameSignals, 'openness'>
+  frameSignals: (mesh: Mesh) => FrameSignals
 }
 const sharedChecks: MotionChecks = { judgeStep, frameSignals }
 
@@ -88,12 +90,11 @@ export class LivenessRun {
   private index = 0
   private stepStartedAt: number | null = null
   private now = 0
+  /** The frame the step is measured from (held aside until the move is seen), and its lead (lower is a better start). */
   private start: Mesh | null = null
-  private startOpenness = 0
-  private window: Mesh[] = []
-  private lowest = Infinity
-  private held = false
-  private closedTaken = false
+  private startLead = 0
+  /** The move was seen and sent: what follows are its after-frames. */
+  private seen = false
   private following = 0
   private passiveTaken = 0
   private lastPassiveAt = -Infinity
@@ -140,11 +141,10 @@ export class LivenessRun {
 
     if (mesh) {
       if (step === 'passive') this.passive(at, out)
-      else if (!this.start) this.begin(mesh, step, out)
-      else if (step === 'blink') this.blink(mesh, out)
-      else this.turn(step, mesh, out)
+      else if (this.seen) this.after(step, mesh, out)
+      else this.watch(step, mesh, out)
     }
-    if (this.status === 'running' && this.following === 0 && at - this.stepStartedAt >= this.stepMs) {
+    if (this.status === 'running' && at - this.stepStartedAt >= this.stepMs) {
       // Out of time: the page sends what it has (at least one frame) and the services decide.
       if (this.grabbed + out.grabs.length === 0) this.take(out, step, 'current')
       this.status = 'timed-out'
@@ -158,45 +158,53 @@ export class LivenessRun {
     out.grabs.push({ step, frame })
   }
 
-  private begin(mesh: Mesh, step: EvidenceStep, out: RunUpdate): void {
-    this.start = mesh
-    this.startOpenness = this.checks.frameSignals(mesh).openness
-    this.lowest = this.startOpenness
-    this.take(out, step, 'current')
-  }
-
-  private blink(mesh: Mesh, out: RunUpdate): void {
-    this.remember(mesh)
-    const openness = this.checks.frameSignals(mesh).openness
-    if (openness < this.lowest) {
-      this.lowest = openness
-      this.held = true
+  /**
+   * Before the move: a frame that makes a better start replaces the held one (so a step that begins
+   * mid-move, or with the head still turned from the last step, is measured from where the person
+   * comes back to); otherwise the move is judged from the start. Once seen, the held start and this
+   * frame are sent.
+   */
+  private watch(step: ChallengeStep, mesh: Mesh, out: RunUpdate): void {
+    const lead = this.lead(step, mesh)
+    if (this.start === null || lead < this.startLead) {
+      this.start = mesh
+      this.startLead = lead
       out.hold = true
-    }
-    if (!this.closedTaken) {
-      // The eyes closing is enough here (reopen: false): the page then waits for them to open and keeps that frame too.
-      if (!this.checks.judgeStep('blink', [this.start!, ...this.window], { margin: BLINK_PAGE_MARGIN, reopen: false }).passed) return
-      this.closedTaken = true
-      this.take(out, 'blink', this.held && !out.hold ? 'held' : 'current')
-      if (out.hold) return // the closed frame is this one: wait for the eyes to open
-    }
-    if (openness >= REOPENED * this.startOpenness) {
-      this.take(out, 'blink', 'current')
-      this.next()
-    }
-  }
-
-  private turn(step: ChallengeStep, mesh: Mesh, out: RunUpdate): void {
-    if (this.following > 0) {
-      // The turn was seen: the next frames go too, so the engine judges the turn's peak, not its first sight.
-      this.take(out, step, 'current')
-      if (--this.following === 0) this.next()
       return
     }
-    this.remember(mesh)
-    if (!this.checks.judgeStep(step, [this.start!, ...this.window], { margin: PAGE_MARGIN }).passed) return
+    // Each frame is judged against the start alone: the frames before it already were, against the same start
+    // (one homography per frame, not a window's). The eyes closing is enough here (reopen: false): the page
+    // then waits for them to open and sends that frame too.
+    const margin = step === 'blink' ? BLINK_PAGE_MARGIN : PAGE_MARGIN
+    if (!this.checks.judgeStep(step, [this.start, mesh], { margin, reopen: false }).passed) return
+    this.take(out, step, 'held')
     this.take(out, step, 'current')
-    this.following = TURN_FOLLOW_FRAMES
+    this.seen = true
+    this.following = step === 'blink' ? BLINK_FOLLOW_FRAMES : TURN_FOLLOW_FRAMES
+  }
+
+  /** A start's lead: for a turn the nose toward the side asked, for a blink the eyes' openness negated. */
+  private lead(step: ChallengeStep, mesh: Mesh): number {
+    const { openness, parallax } = this.checks.frameSignals(mesh)
+    if (step === 'blink') return -openness
+    // turn-left: the person's own left, so in the unmirrored image the nose moves toward image right.
+    return (step === 'turn-left' ? 1 : -1) * parallax
+  }
+
+  /** After the move: a turn's next frames (the engine judges its peak); a blink's closed frames, then the first open one. */
+  private after(step: ChallengeStep, mesh: Mesh, out: RunUpdate): void {
+    if (step === 'blink') {
+      if (this.checks.frameSignals(mesh).openness >= REOPENED * -this.startLead) {
+        this.take(out, step, 'current')
+        this.next()
+      } else if (this.following > 0) {
+        this.following--
+        this.take(out, step, 'current')
+      }
+      return
+    }
+    this.take(out, step, 'current')
+    if (--this.following === 0) this.next()
   }
 
   private passive(at: number, out: RunUpdate): void {
@@ -207,19 +215,12 @@ export class LivenessRun {
     if (this.passiveTaken >= PASSIVE_FRAMES) this.next()
   }
 
-  private remember(mesh: Mesh): void {
-    this.window.push(mesh)
-    if (this.window.length > JUDGE_WINDOW) this.window.shift()
-  }
-
   private next(): void {
     this.index++
     this.stepStartedAt = this.now
     this.start = null
-    this.window = []
-    this.lowest = Infinity
-    this.held = false
-    this.closedTaken = false
+    this.seen = false
+    this.following = 0
     if (this.index >= this.steps.length) this.status = 'passed'
   }
 }
