@@ -223,10 +223,15 @@ export function planarResidual(from: Mesh, to: Mesh): number {
 
 const fmt = (n: number) => n.toFixed(2)
 
+/**
+ * Which way the nose parallax moves for a turn: turn-left is the person's own left, so in the
+ * unmirrored image the nose moves toward image right (+1).
+ */
+export const turnSign = (step: 'turn-left' | 'turn-right'): 1 | -1 => (step === 'turn-left' ? 1 : -1)
+
 function judgeTurn(step: 'turn-left' | 'turn-right', meshes: readonly Mesh[], margin: number): StepVerdict {
   const [start, ...later] = meshes as [Mesh, ...Mesh[]]
-  // turn-left: the person's own left, so in the unmirrored image the nose moves toward image right.
-  const sign = step === 'turn-left' ? 1 : -1
+  const sign = turnSign(step)
   const p0 = frameSignals(start).parallax
   let bestShift = 0
   let bestResidual = 0

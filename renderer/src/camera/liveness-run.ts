@@ -1,6 +1,6 @@
 import type { ChallengeStep, EvidenceStep, LivenessChallenge } from '../../../electron/shared/liveness'
 import { MAX_EVIDENCE_FRAMES } from '../../../electron/shared/liveness'
-import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, type FrameSignals, type Mesh, type StepVerdict } from '../../../electron/shared/liveness-motion'
+import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, turnSign, type FrameSignals, type Mesh, type StepVerdict } from '../../../electron/shared/liveness-motion'
 
 /**
  * The page's side of a liveness challenge, as a pure state machine fed one face-mesh observation
@@ -29,8 +29,9 @@ export const STEP_PROMPTS: Record<EvidenceStep, string> = {
  */
 export const PAGE_MARGIN = 1.05
 /**
- * A blink is asked at the engine's own limit: the page keeps the deepest closed frame it saw, so the
- * engine judges that very frame. A margin here refused recorded blinks the engine passes (0.53–0.56 of open).
+ * A blink is asked at the engine's own limit: the page sends the frame it first saw closed and the
+ * closed ones after it, so the engine judges those very frames. A margin here refused recorded blinks
+ * the engine passes (0.53–0.56 of open).
  */
 export const BLINK_PAGE_MARGIN = 1
 /** Frames kept after a turn is first seen (the head is usually still turning): the engine picks the deepest. */
@@ -186,9 +187,7 @@ export class LivenessRun {
   /** A start's lead: for a turn the nose toward the side asked, for a blink the eyes' openness negated. */
   private lead(step: ChallengeStep, mesh: Mesh): number {
     const { openness, parallax } = this.checks.frameSignals(mesh)
-    if (step === 'blink') return -openness
-    // turn-left: the person's own left, so in the unmirrored image the nose moves toward image right.
-    return (step === 'turn-left' ? 1 : -1) * parallax
+    return step === 'blink' ? -openness : turnSign(step) * parallax
   }
 
   /** After the move: a turn's next frames (the engine judges its peak); a blink's closed frames, then the first open one. */
