@@ -3,6 +3,7 @@ import type { AuditAction } from '../shared/audit'
 import type { MethodName } from '../shared/contract'
 import { KioskError } from '../shared/errors'
 import type { LivenessOutcome } from '../shared/liveness'
+import type { OfflineCheck } from '../shared/workflows'
 import type { AuditEntryInput, AuditLog } from './audit'
 import { ApiError } from './clients/api-error'
 import type { Call, Handlers } from './dispatch'
@@ -46,6 +47,13 @@ export function livenessWords(outcome: LivenessOutcome | null | undefined, actor
 const withLiveness = (detail: string, outcome: LivenessOutcome | null | undefined, actor: Actor) =>
   [detail, livenessWords(outcome, actor)].filter(Boolean).join('; ').slice(0, 256)
 
+/** A decision made on this device because the servers could not be reached: said first, so it is never cut. */
+export function offlineWords(offline: OfflineCheck | undefined): string | null {
+  if (!offline) return null
+  return `offline: checked on this device${offline.recordAt === null ? '' : ` (local record of ${new Date(offline.recordAt).toISOString()})`}`
+}
+const decided = (offline: OfflineCheck | undefined, detail: string) => [offlineWords(offline), detail].filter(Boolean).join('; ')
+
 const tenantChange = (detail: (input: never) => string) => ({ action: 'tenant-change' as const, detail: detail as (input: unknown) => string })
 
 /** The contract methods that change something or decide about a person: each leaves entries. */
@@ -82,7 +90,7 @@ export const auditSpecs: AuditSpecs = {
     result: (o, i, actor) => ({
       subject: o.person ? { userId: o.person.userId, personUuid: o.person.uuid } : { userId: i.userId ?? '' },
       score: o.score,
-      detail: withLiveness(o.decision, o.liveness, actor),
+      detail: withLiveness(decided(o.offline, o.decision), o.liveness, actor),
     }),
   },
   identifyVisitor: {
@@ -90,10 +98,12 @@ export const auditSpecs: AuditSpecs = {
     // The liveness words first: a long candidate list is cut at the end, never the liveness outcome.
     result: (o, _i, actor) => ({
       score: o.candidates[0]?.score ?? null,
-      detail: [livenessWords(o.liveness, actor), `${o.decision}: ${o.candidates.map((c) => c.personUuid).join(', ') || 'none'}`].filter(Boolean).join('; ').slice(0, 256),
+      detail: [offlineWords(o.offline), livenessWords(o.liveness, actor), `${o.decision}: ${o.candidates.map((c) => c.personUuid).join(', ') || 'none'}`].filter(Boolean).join('; ').slice(0, 256),
     }),
   },
-  faceMatch: { action: 'face-match', result: (o, _i, actor) => ({ score: o.score, detail: withLiveness(o.pass ? 'pass' : 'no pass', o.liveness, actor) }) },
+  faceMatch: { action: 'face-match', result: (o, _i, actor) => ({ score: o.score, detail: withLiveness(decided(o.offline, o.pass ? 'pass' : 'no pass'), o.liveness, actor) }) },
+  syncReplica: { action: 'replica-sync', result: (o) => ({ detail: `${o.checked} checked, ${o.removed} removed (gone from the server)` }) },
+  wipeReplica: { action: 'replica-wipe' },
   removeVisitor: { action: 'remove', subject: (i) => ({ userId: i.userId }), result: (o) => ({ detail: o.outcome }) },
   deleteTemplates: {
     action: 'template-delete',

@@ -8,15 +8,14 @@ import { auditView } from './audit-view'
 import type { Backend } from './backend'
 import type { Handlers } from './dispatch'
 import type { LivenessGate } from './liveness/gate'
+import type { offlineDecisions } from './replica/offline-decisions'
+import type { Replica } from './replica/replica'
 import type { Staff } from './staff/staff-service'
 import { engineAdmin } from './workflows/engine-admin'
-import { faceMatch } from './workflows/face-match'
-import { identifyVisitor } from './workflows/identify-visitor'
 import { appUser, checkSamples, deleteTemplates, findPerson, personDetail, personTemplates, searchPersons } from './workflows/persons'
 import { removeVisitor } from './workflows/remove-visitor'
 import { migrateTemplates, templateCoverage } from './workflows/template-coverage'
 import { tenantAdmin } from './workflows/tenant-admin'
-import { verifyVisitor } from './workflows/verify-visitor'
 
 export interface ServiceContext {
   shell: AppInfo['shell']
@@ -28,6 +27,10 @@ export interface ServiceContext {
   enrollVisitor: Handlers['enrollVisitor']
   /** The liveness policy, challenges and decision (electron/services/liveness). */
   liveness: LivenessGate
+  /** Verify, Identify and Face match: the servers decide, or this device when they cannot be reached. */
+  decisions: ReturnType<typeof offlineDecisions>
+  /** The offline replica (electron/services/replica). */
+  replica: Pick<Replica, 'status' | 'sync' | 'wipe' | 'forget'>
   settings: { get(): Promise<KioskSettings>; update(patch: SettingsPatch): Promise<KioskSettings> }
   credentials: {
     status(): Promise<CredentialStatus>
@@ -79,19 +82,23 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     },
     verifyVisitor: async (input, call) => {
       const judged = await ctx.liveness.judge('verify', input, [input.sample], call.actor.role)
-      return { ...(await verifyVisitor(await ctx.backend(), input)), liveness: judged.outcome }
+      return { ...(await ctx.decisions.verify(input)), liveness: judged.outcome }
     },
     identifyVisitor: async (input, call) => {
       const judged = await ctx.liveness.judge('identify', input, [input.sample], call.actor.role)
-      return { ...(await identifyVisitor(await ctx.backend(), input)), liveness: judged.outcome }
+      return { ...(await ctx.decisions.identify(input)), liveness: judged.outcome }
     },
     faceMatch: async (input, call) => {
       const camera = input.livenessFor ? input[input.livenessFor] : null
       if (input.liveness && !camera) throw new KioskError('INVALID_INPUT', 'Say which image the liveness frames belong to (livenessFor).')
       const judged = await ctx.liveness.judge('face-match', input, camera ? [camera] : [], call.actor.role)
-      return { ...(await faceMatch(await ctx.backend(), input)), liveness: judged.outcome }
+      return { ...(await ctx.decisions.faceMatch(input)), liveness: judged.outcome }
     },
-    removeVisitor: async (input) => removeVisitor(await ctx.backend(), input.userId),
+    removeVisitor: async (input) => {
+      const result = await removeVisitor(await ctx.backend(), input.userId)
+      await ctx.replica.forget(input.userId)
+      return result
+    },
 
     searchPersons: async (input) => searchPersons(await ctx.backend(), input),
     getPersonDetail: async (input) => personDetail(await ctx.backend(), input.personUuid),
@@ -111,6 +118,13 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     disassociateAlgorithm: async (input) => (await tenant()).disassociateAlgorithm(input.algCode),
     associateLiveness: async (input) => (await tenant()).associateLiveness(input),
     disassociateLiveness: async (input) => (await tenant()).disassociateLiveness(input),
+
+    getReplicaStatus: () => ctx.replica.status(),
+    syncReplica: () => ctx.replica.sync(),
+    wipeReplica: async () => {
+      await ctx.replica.wipe()
+      return { ok: true }
+    },
 
     getOutbox: () => ctx.outbox.state(),
     retryOutboxItem: (input) => ctx.outbox.retry(input.id),

@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { KioskEvent } from '../shared/events'
 import { KioskError } from '../shared/errors'
-import type { KioskSettings } from '../shared/settings'
+import { defaultSettings, type KioskSettings } from '../shared/settings'
 import { openAuditLog, type AuditLog } from './audit'
 import { audited, auditedHandlers, type Actor } from './audited-handlers'
+import type { Backend } from './backend'
 import { BackendResolver, engineNotRunning } from './backend-resolver'
 import { ApiError } from './clients/api-error'
 import { createDispatch, type Dispatch } from './dispatch'
@@ -16,6 +17,8 @@ import { livenessGate } from './liveness/gate'
 import { localLivenessEngine } from './liveness/local-engine'
 import { livenessPolicy } from './liveness/policy'
 import { kioskId } from './kiosk-id'
+import { offlineDecisions } from './replica/offline-decisions'
+import { createReplica, type ReplicaRemoval } from './replica/replica'
 import { createCredentialStore } from './secrets/credentials'
 import { createKeychain, keychainServiceFor, type Keychain } from './secrets/keychain'
 import { backendProbe, openOutbox, type Outbox } from './outbox'
@@ -54,7 +57,7 @@ export interface KioskServices {
    * accounts, back-off and audit as signIn. Resolves when it is a valid, active administrator.
    */
   verifyAdmin(name: string, secret: string): Promise<void>
-  /** Applies the visitor retention now (it also runs when the engine starts and every hour). */
+  /** Applies the visitor retention and the offline replica's now (they also run when the engine starts and every hour). */
   purgeExpired(): Promise<void>
   start(): Promise<void>
   stop(): Promise<void>
@@ -94,21 +97,27 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const resolver = new BackendResolver(credentials, { url: () => engine.getStatus().url, state: () => engine.getStatus().state })
   const backend = async () => resolver.backend(await currentSettings())
 
+  // Remote mode's engine keeps the offline replica in a folder of its own: embedded mode's persons never mix with it.
+  const replicaDir = join(options.dataDir, 'replica')
+  let engineDir: string | null = null
+
   /** Starts the embedded engine with this install's credentials from the keychain (never on argv). */
   async function startEngine(current: KioskSettings): Promise<string> {
     const [client, templateKey] = [await credentials.embeddedEngineCredentials(), await credentials.engineTemplateKey()]
+    engineDir = current.mode === 'remote' ? replicaDir : join(options.dataDir, 'engine')
     launchSpec = {
-      argv: ['--port', '0', '--data', join(options.dataDir, 'engine'), '--tenant', current.tenantCode],
+      argv: ['--port', '0', '--data', engineDir, '--tenant', current.tenantCode],
       env: { ENGINE_CLIENT_ID: client.clientId, ENGINE_CLIENT_SECRET: client.clientSecret, ENGINE_TEMPLATE_KEY: templateKey.toString('base64') },
     }
     return engine.start()
   }
 
   /**
-   * The embedded engine for a liveness decision. In remote mode it is off until a burst must be
-   * judged; then it starts and stays up (it is stopped only when the mode changes to remote again).
+   * The embedded engine for a liveness decision, the offline replica or an offline face match. In
+   * remote mode it is off until one of them needs it; then it starts and stays up (it is stopped
+   * only when the mode changes to remote again, or the replica is wiped).
    */
-  async function livenessEngineUrl(): Promise<string> {
+  async function localEngineUrl(): Promise<string> {
     const current = await currentSettings()
     const status = engine.getStatus()
     if (status.state === 'running' && status.url) return status.url
@@ -116,7 +125,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     return startEngine(current)
   }
   const livenessEngine = localLivenessEngine({
-    ensureRunning: livenessEngineUrl,
+    ensureRunning: localEngineUrl,
     credentials: () => credentials.embeddedEngineCredentials(),
     connectTimeoutMs: async () => (await currentSettings()).connectTimeoutSeconds * 1000,
   })
@@ -129,10 +138,21 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     stepSeconds: async () => (await currentSettings()).livenessStepSeconds,
   })
 
+  // The kiosk's own engine as a Backend whatever the mode: its tenant, its own template type and thresholds.
+  const localResolver = new BackendResolver(credentials, { url: () => engine.getStatus().url, state: () => engine.getStatus().state })
+  async function localBackend(): Promise<Backend> {
+    await localEngineUrl()
+    const current = await currentSettings()
+    return localResolver.backend({ ...current, mode: 'embedded', templateType: defaultSettings.templateType, verifyThresholdOverride: null, identifyThresholdOverride: null })
+  }
+
   /** Applies saved settings: the right target, the embedded engine running only in embedded mode. */
   async function applySettings(next: KioskSettings): Promise<void> {
     const previous = settings
     settings = next
+    // The replica holds one server's tenant: turned off, or pointed elsewhere, it goes.
+    const kept = (s: KioskSettings | null) => s?.mode === 'remote' && s.offlineReplica && `${s.personServerUrl}|${s.bioEngineUrl}|${s.tenantCode}`
+    if (kept(previous) && kept(previous) !== kept(next)) await replica.wipe()
     await resolver.reset()
     if (next.mode === 'remote' && previous?.mode !== 'remote') {
       await engine.stop()
@@ -190,12 +210,62 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
         log,
         system,
         { action: 'retention-purge', subject: { userId: expired.userId, personUuid: expired.personUuid }, detail: `older than ${days} days` },
-        () => removeVisitor(servers, expired.userId),
+        async () => {
+          const result = await removeVisitor(servers, expired.userId)
+          await replica.forget(expired.userId)
+          return result
+        },
         (result) => ({ detail: `older than ${days} days: ${result.outcome}` }),
       ),
     log,
   })
-  const purgeExpired = () => retention.run()
+  const purgeExpired = async () => {
+    await retention.run()
+    await replica.purge()
+  }
+
+  // The offline replica (remote mode, opt-in): its removals are the system's acts, audited.
+  const removeFromReplica = (local: Backend, record: ReplicaRemoval) =>
+    audited(audit, log, system, { action: 'remove', subject: { userId: record.userId }, detail: record.why }, () => removeVisitor(local, record.userId), (result) => ({
+      detail: `${record.why}: ${result.outcome}`,
+    }))
+  const replica = createReplica({
+    dir: replicaDir,
+    settings: currentSettings,
+    local: localBackend,
+    remote: backend,
+    pending: async () => new Set((outbox?.list() ?? []).filter((item) => item.state !== 'delivered').map((item) => item.userId.toLowerCase())),
+    remove: removeFromReplica,
+    async erase() {
+      if (engineDir === replicaDir) {
+        await engine.stop()
+        await localResolver.reset()
+      }
+      rmSync(replicaDir, { recursive: true, force: true })
+    },
+    now: options.now ?? Date.now,
+    log,
+  })
+  /** The sync the kiosk runs by itself once the servers answer again after it decided offline. */
+  const syncAfterOffline = () =>
+    void audited(audit, log, system, { action: 'replica-sync', detail: 'the servers answer again' }, () => replica.sync(), (o) => ({
+      detail: `the servers answer again: ${o.checked} checked, ${o.removed} removed (gone from the server)`,
+    })).catch(() => undefined)
+  let offline = false
+  const reachable = (answered: boolean) => {
+    if (answered && offline) syncAfterOffline()
+    offline = !answered
+  }
+  // While the kiosk decides offline, it asks the servers now and then whether they answer again.
+  const recheck = setInterval(() => {
+    if (!offline) return
+    void backend()
+      .then((servers) => backendProbe(servers)(AbortSignal.timeout(5_000)))
+      .then((answered) => answered && reachable(true))
+      .catch(() => undefined)
+  }, 15_000)
+  recheck.unref()
+  const decisions = offlineDecisions({ backend, remoteMode: async () => (await currentSettings()).mode === 'remote', replica, localEngine: localBackend, reachable })
   const hourly = setInterval(() => void purgeExpired(), 60 * 60_000)
   hourly.unref()
   const staff = createStaff({
@@ -221,7 +291,12 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
           log,
           system,
           { action: 'enroll-delivered', subject: { userId: item.userId } },
-          async () => deliverQueued(await backend(), item),
+          async () => {
+            const result = await deliverQueued(await backend(), item)
+            reachable(true)
+            void replica.record(item.userId, item.samples, 'confirmed')
+            return result
+          },
           (result) => ({ subject: { userId: item.userId, personUuid: result.person.uuid } }),
         ),
       probe: async (signal) => backendProbe(await backend())(signal).catch(() => false),
@@ -241,8 +316,14 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     engineStatus: () => ({ ...engine.getStatus(), mode: settings?.mode ?? 'embedded' }),
     backend,
     liveness,
-    enrollVisitor: (input, call) =>
-      enrollOrQueue({ backend, templateType: async () => (await currentSettings()).templateType, outbox: openedOutbox }, input, enrollPolicy(input, call.actor.role)),
+    enrollVisitor: async (input, call) => {
+      const result = await enrollOrQueue({ backend, templateType: async () => (await currentSettings()).templateType, outbox: openedOutbox }, input, enrollPolicy(input, call.actor.role))
+      // Kept locally too (when the tenant opted in): confirmed by the servers, or queued for them.
+      if (result.outcome === 'enrolled' || result.outcome === 'queued') void replica.record(input.userId, input.samples, result.outcome === 'enrolled' ? 'confirmed' : 'offline')
+      return result
+    },
+    decisions,
+    replica,
     outbox: {
       state: async () => (await openedOutbox()).state(),
       retry: async (id) => (await openedOutbox()).retryNow(id),
@@ -304,19 +385,24 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       }
       await openedOutbox().catch((error: Error) => log(`outbox not opened yet: ${error.message}`))
       if (current.mode === 'embedded') await startEngine(current).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
+      // A replica left from remote mode with the replica on: nothing may use or purge it now, so it goes.
+      if (!(current.mode === 'remote' && current.offlineReplica)) await replica.wipe()
     },
     purgeExpired,
     async stop() {
       clearInterval(sweep)
       clearInterval(hourly)
+      clearInterval(recheck)
       accounts?.close()
       accounts = null
       await outbox?.close()
       outbox = null
       auditLog?.close()
       auditLog = null
+      await replica.idle()
       await engine.stop()
       await resolver.reset()
+      await localResolver.reset()
       await livenessEngine.close()
     },
   }

@@ -24,7 +24,9 @@ export function outboxFor(role: Role, state: OutboxState): OutboxState {
 export function verifyFor(role: Role, result: VerifyVisitorResult): VerifyVisitorResult {
   if (roleAllows(role, 'operator')) return result
   const match = result.decision === 'match'
-  return { ...result, decision: match ? 'match' : 'no-match', score: match ? result.score : null, person: null }
+  // Offline, a record's age would tell that the e-mail is known here: shown only with a match.
+  const offline = result.offline && (match ? result.offline : { ...result.offline, recordAt: null })
+  return { ...result, decision: match ? 'match' : 'no-match', score: match ? result.score : null, person: null, ...(offline && { offline }) }
 }
 
 /** A visitor sees whether the engine runs, not where, as which process, or its last error. */

@@ -28,6 +28,8 @@ export const auditActions = [
   'audit-export',
   'audit-prune',
   'retention-purge',
+  'replica-sync',
+  'replica-wipe',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

@@ -98,6 +98,11 @@ export const contract = {
   retryOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: outboxRetryResultSchema, role: 'operator' },
   discardOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: done, role: 'operator' },
 
+  // The offline replica (remote mode, opt-in): staff see its size, age and last sync; an administrator wipes it.
+  getReplicaStatus: { input: noInput, output: w.replicaStatusSchema, role: 'operator' },
+  syncReplica: { input: noInput, output: w.replicaSyncResult, role: 'operator' },
+  wipeReplica: { input: noInput, output: done, role: 'admin' },
+
   // Settings and credentials (write-only: the renderer sees whether each is stored, never its value).
   getSettings: { input: noInput, output: settingsSchema, role: 'operator' },
   saveSettings: { input: settingsPatchSchema, output: settingsSchema, role: 'admin' },

@@ -97,6 +97,16 @@ const fields = {
   requestTimeoutSeconds: seconds(2, 300),
   /** Time for each liveness step: how long the capture waits for a blink or a head turn before it sends what it has. */
   livenessStepSeconds: seconds(3, 30),
+  /**
+   * Remote mode: keep a local replica of this tenant's faces enrolled or verified here (the kiosk's
+   * own template type, encrypted), so Verify and Identify still decide when the servers cannot be
+   * reached. Off by default; turning it off (or changing the servers or tenant) wipes it.
+   */
+  offlineReplica: z.boolean(),
+  /** A replica record not refreshed (enrolled or verified here) for this many days is deleted. */
+  offlineReplicaDays: z.number().int('must be a whole number').min(1, 'must be from 1 to 365').max(365, 'must be from 1 to 365'),
+  /** At most this many persons in the replica; past it, the oldest records go. */
+  offlineReplicaMaxPersons: z.number().int('must be a whole number').min(1, 'must be from 1 to 10000').max(10000, 'must be from 1 to 10000'),
 }
 
 export const defaultSettings = Object.freeze({
@@ -117,6 +127,9 @@ export const defaultSettings = Object.freeze({
   connectTimeoutSeconds: 5,
   requestTimeoutSeconds: 20,
   livenessStepSeconds: 8,
+  offlineReplica: false,
+  offlineReplicaDays: 30,
+  offlineReplicaMaxPersons: 1000,
 } as const satisfies { [K in keyof typeof fields]: z.infer<(typeof fields)[K]> })
 
 const shapeWithDefaults = {
@@ -137,6 +150,9 @@ const shapeWithDefaults = {
   connectTimeoutSeconds: fields.connectTimeoutSeconds.default(defaultSettings.connectTimeoutSeconds),
   requestTimeoutSeconds: fields.requestTimeoutSeconds.default(defaultSettings.requestTimeoutSeconds),
   livenessStepSeconds: fields.livenessStepSeconds.default(defaultSettings.livenessStepSeconds),
+  offlineReplica: fields.offlineReplica.default(defaultSettings.offlineReplica),
+  offlineReplicaDays: fields.offlineReplicaDays.default(defaultSettings.offlineReplicaDays),
+  offlineReplicaMaxPersons: fields.offlineReplicaMaxPersons.default(defaultSettings.offlineReplicaMaxPersons),
 }
 
 /** Remote mode needs both URLs; embedded mode keeps whatever is there (for switching back) but ignores it. */

@@ -31,6 +31,19 @@ const livenessParts = { liveness: livenessEvidenceInput.optional(), livenessOver
 /** In each result: null when the tenant requires no liveness (nothing is said about it then). */
 const livenessResult = { liveness: livenessOutcomeSchema.nullable().optional() }
 
+/**
+ * Present when the remote servers could not be reached and the kiosk decided on this device
+ * instead (its offline replica, or its own engine for a face match); absent when the servers decided.
+ */
+export const offlineCheckSchema = z.object({
+  /** When the local record behind the decision was made or last confirmed (epoch ms); null when there is none to show. */
+  recordAt: z.number().nullable(),
+  /** When the replica was last checked against the servers (epoch ms); null: never. */
+  lastSyncAt: z.number().nullable(),
+})
+export type OfflineCheck = z.infer<typeof offlineCheckSchema>
+const offlineResult = { offline: offlineCheckSchema.optional() }
+
 /** The field schemas as the renderer's forms check them before anything is sent: the same rules, no second copy. */
 export const emailField = email
 export const codeField = code
@@ -90,6 +103,7 @@ export const verifyVisitorResult = z.object({
    */
   person: personSchema.nullable(),
   ...livenessResult,
+  ...offlineResult,
 })
 
 export const identifyVisitorInput = z.strictObject({ sample: base64Image, maxResults: z.number().int().min(1).max(100).optional(), ...livenessParts })
@@ -99,6 +113,7 @@ export const identifyVisitorResult = z.object({
   ...appliedThreshold,
   candidates: z.array(faceCandidateSchema),
   ...livenessResult,
+  ...offlineResult,
 })
 
 /** Two persons whose scores differ by less than this share of the scale are a tie. */
@@ -107,7 +122,7 @@ export const TIE_MARGIN = 0.02
 /** Liveness evidence, when sent, is for the camera image; the other image is a photo file. */
 export const faceMatchInput = z.strictObject({ image1: base64Image, image2: base64Image, livenessFor: z.enum(['image1', 'image2']).optional(), ...livenessParts })
 /** The BioEngine's own verdict: its `pass` and score; `threshold` is the reference's pass mark (48 of 100). */
-export const faceMatchResult = z.object({ score: z.number(), pass: z.boolean(), threshold: z.number(), durationMS: z.number().nullable(), ...livenessResult })
+export const faceMatchResult = z.object({ score: z.number(), pass: z.boolean(), threshold: z.number(), durationMS: z.number().nullable(), ...livenessResult, ...offlineResult })
 
 export const removeVisitorInput = z.strictObject({ userId: email })
 export const removeVisitorResult = z.object({
@@ -212,3 +227,17 @@ export const connectionTestStepSchema = z.object({
 export const connectionTestResult = z.object({ ok: z.boolean(), steps: z.array(connectionTestStepSchema) })
 export type ConnectionTestStep = z.infer<typeof connectionTestStepSchema>
 export type ConnectionTestResult = z.infer<typeof connectionTestResult>
+
+/** The offline replica as staff see it: how much it holds, how old it is, when it was last synced. */
+export const replicaStatusSchema = z.object({
+  enabled: z.boolean(),
+  persons: z.number().int(),
+  /** Bytes the replica takes on disk. */
+  bytes: z.number().int(),
+  oldestAt: z.number().nullable(),
+  newestAt: z.number().nullable(),
+  lastSyncAt: z.number().nullable(),
+})
+export type ReplicaStatus = z.infer<typeof replicaStatusSchema>
+export const replicaSyncResult = z.object({ checked: z.number().int(), removed: z.number().int(), at: z.number() })
+export type ReplicaSyncResult = z.infer<typeof replicaSyncResult>

@@ -22,6 +22,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   bridge: async () => (await import('./sections/bridge')).bridge,
   hostile: async () => (await import('./sections/hostile')).hostile,
   liveness: async () => (await import('./sections/liveness')).liveness,
+  replica: async () => (await import('./sections/replica')).replica,
 }
 
 const args = process.argv.slice(2)

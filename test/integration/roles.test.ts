@@ -32,6 +32,8 @@ const operatorMethods: MethodName[] = [
   'getSettings',
   'getAuditLog',
   'verifyAuditLog',
+  'getReplicaStatus',
+  'syncReplica',
 ]
 const adminMethods: MethodName[] = [
   'listAccounts',
@@ -57,6 +59,7 @@ const adminMethods: MethodName[] = [
   'getEngineLogs',
   'getTemplateCoverage',
   'migrateTemplates',
+  'wipeReplica',
 ]
 const allowed = {
   visitor: new Set(visitorMethods),

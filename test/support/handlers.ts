@@ -4,6 +4,9 @@ import { join } from 'node:path'
 import { KioskError } from '../../electron/shared/errors'
 import type { EngineStatus } from '../../electron/shared/contract'
 import { createHandlers, type ServiceContext } from '../../electron/services/handlers'
+import { offlineDecisions } from '../../electron/services/replica/offline-decisions'
+import { createReplica } from '../../electron/services/replica/replica'
+import { defaultSettings } from '../../electron/shared/settings'
 import { createChallengeStore } from '../../electron/services/liveness/challenge-store'
 import { livenessGate } from '../../electron/services/liveness/gate'
 import { livenessPolicy } from '../../electron/services/liveness/policy'
@@ -26,6 +29,19 @@ export function testStaff(): Staff & { accounts: () => Accounts; sessions: Sessi
 
 /** The real handler table over a context with no servers behind it: for transport-level tests. */
 export function handlersWithoutServers(engineStatus: () => EngineStatus, overrides: Partial<ServiceContext> = {}) {
+  const backend = overrides.backend ?? notConfigured
+  // Embedded mode: the servers decide, and the offline replica stays off.
+  const replica = createReplica({
+    dir: join(tmpdir(), 'kiosk-no-replica'),
+    settings: async () => ({ ...defaultSettings }),
+    local: notConfigured,
+    remote: backend,
+    pending: async () => new Set(),
+    remove: notConfigured,
+    erase: async () => {},
+    now: Date.now,
+    log: () => {},
+  })
   return createHandlers({
     shell: 'web',
     version: '1.2.3',
@@ -42,6 +58,8 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, overrid
       throw new KioskError('AUDIT_UNAVAILABLE', 'No audit trail in this test.')
     },
     staff: testStaff(),
+    decisions: offlineDecisions({ backend, remoteMode: async () => false, replica, localEngine: notConfigured, reachable: () => {} }),
+    replica,
     ...overrides,
   })
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { LaunchEngine } from '../../electron/services/engine-launch'
-import { createKioskServices, type KioskServices } from '../../electron/services/kiosk-services'
+import { createKioskServices, type KioskServices, type KioskServicesOptions } from '../../electron/services/kiosk-services'
 import { createKeychain } from '../../electron/services/secrets/keychain'
 import type { SettingsPatch } from '../../electron/shared/settings'
 import { adminDispatch } from './staff'
@@ -47,6 +47,8 @@ export async function remoteKiosk(
   launchEngine: LaunchEngine = () => {
     throw new Error('remote mode must not start the embedded engine')
   },
+  /** The clock the retentions go by (tests move it forward). */
+  now?: KioskServicesOptions['now'],
 ): Promise<RemoteKiosk> {
   const credentials = { clientId: 'kiosk-remote', clientSecret: 'vendor-secret-0123' }
   const standin = await startStandin({ ...credentials, tenants: [TENANT, 'OTHER'], ...standinOptions })
@@ -58,6 +60,7 @@ export async function remoteKiosk(
     dataDir,
     launchEngine,
     keychain: createKeychain(`identity-kiosk-remote-${randomBytes(4).toString('hex')}`),
+    ...(now && { now }),
     log: () => {},
   })
   const called = new Set<string>()

@@ -42,6 +42,9 @@ describe('settings schema', () => {
       connectTimeoutSeconds: 5,
       requestTimeoutSeconds: 20,
       livenessStepSeconds: 8,
+      offlineReplica: false,
+      offlineReplicaDays: 30,
+      offlineReplicaMaxPersons: 1000,
     })
     expect(settingsSchema.parse({})).toEqual(defaultSettings)
   })
@@ -90,6 +93,9 @@ describe('settings store (real files)', () => {
       connectTimeoutSeconds: 3,
       requestTimeoutSeconds: 45,
       livenessStepSeconds: 12,
+      offlineReplica: true,
+      offlineReplicaDays: 7,
+      offlineReplicaMaxPersons: 250,
     }
     expect(await store.save(settings)).toEqual(settings)
     expect(await store.load()).toEqual(settings)

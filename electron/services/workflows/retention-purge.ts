@@ -1,7 +1,7 @@
 import type { Backend } from '../backend'
 import { templatesOf } from './identity-checks'
 
-const DAY_MS = 86_400_000
+export const DAY_MS = 86_400_000
 const PAGE = 100
 
 /** One visitor whose enrollment is older than the retention: who, and when they last enrolled. */
@@ -12,22 +12,28 @@ export interface ExpiredEnrollment {
 }
 
 /**
- * The tenant's visitors whose newest template of the kiosk's type (or, without templates, whose
- * record) is older than `days`. A person with neither timestamp is kept: the server did not say
- * when they enrolled, and guessing would delete someone.
+ * Every visitor of the tenant with when they last enrolled: their newest template of the kiosk's
+ * type or, without templates, their record's creation; null when the server says neither.
  */
-export async function expiredEnrollments(backend: Backend, days: number, now: number): Promise<ExpiredEnrollment[]> {
-  const cutoff = now - days * DAY_MS
-  const expired: ExpiredEnrollment[] = []
+export async function enrollmentAges(backend: Backend): Promise<Array<Omit<ExpiredEnrollment, 'enrolledAt'> & { enrolledAt: number | null }>> {
+  const ages: Array<Omit<ExpiredEnrollment, 'enrolledAt'> & { enrolledAt: number | null }> = []
   for (let pageNo = 0; ; pageNo++) {
     const page = await backend.persons.tenantPersons(backend.tenantCode, { pageNo, pageSize: PAGE })
     for (const person of page.content) {
       const stamps = (await templatesOf(backend, person.uuid)).map((t) => t.timestamp).filter((t): t is number => t !== null)
-      const enrolledAt = stamps.length > 0 ? Math.max(...stamps) : person.created
-      if (enrolledAt !== null && enrolledAt < cutoff) expired.push({ userId: person.userId, personUuid: person.uuid, enrolledAt })
+      ages.push({ userId: person.userId, personUuid: person.uuid, enrolledAt: stamps.length > 0 ? Math.max(...stamps) : person.created })
     }
-    if (page.content.length < PAGE || pageNo + 1 >= page.totalPages) return expired
+    if (page.content.length < PAGE || pageNo + 1 >= page.totalPages) return ages
   }
+}
+
+/**
+ * The tenant's visitors enrolled longer ago than `days`. A person with neither timestamp is kept:
+ * the server did not say when they enrolled, and guessing would delete someone.
+ */
+export async function expiredEnrollments(backend: Backend, days: number, now: number): Promise<ExpiredEnrollment[]> {
+  const cutoff = now - days * DAY_MS
+  return (await enrollmentAges(backend)).filter((e): e is ExpiredEnrollment => e.enrolledAt !== null && e.enrolledAt < cutoff)
 }
 
 export interface VisitorRetentionDeps {

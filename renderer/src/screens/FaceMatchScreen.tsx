@@ -4,6 +4,7 @@ import type { FaceMatchResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { GuidedCapture, type LivenessSend } from '../components/GuidedCapture'
 import { CaptureError, LivenessResult } from '../components/LivenessResult'
+import { OfflineDecision } from '../components/OfflineDecision'
 import { Busy, Button, Notice } from '../components/ui'
 import { useSession } from '../store/session'
 import { useMatchSlots, type Slot } from './match-slots'
@@ -99,6 +100,7 @@ function MatchGauge({ result }: { result: FaceMatchResult }) {
           Score {formatScore(result.score, 100)} of 100: {result.pass ? 'passes' : 'does not pass'} the pass mark of {formatMark(result.threshold, 100)}.
         </p>
       </Notice>
+      <OfflineDecision offline={result.offline} />
       <LivenessResult outcome={result.liveness} />
       <div className="gauge" aria-hidden="true">
         <div className="gauge-fill" style={{ width: `${Math.max(0, Math.min(100, result.score))}%` }} />

@@ -5,6 +5,7 @@ import { kiosk } from '../bridge/kiosk'
 import { DataTable } from '../components/DataTable'
 import { GuidedCapture, type LivenessSend } from '../components/GuidedCapture'
 import { CaptureError, LivenessResult } from '../components/LivenessResult'
+import { OfflineDecision } from '../components/OfflineDecision'
 import { Busy, Button, Notice } from '../components/ui'
 import { useStepFocus } from '../components/useStepFocus'
 import { useNavigation } from '../store/navigation'
@@ -55,6 +56,7 @@ export function IdentifyScreen() {
       {step === 'searching' ? <Busy label="Searching…" /> : null}
       {step === 'done' && result ? (
         <section aria-label="Result" tabIndex={-1} data-step-focus>
+          <OfflineDecision offline={result.offline} />
           <LivenessResult outcome={result.liveness} />
           {result.decision === 'no-match' ? (
             <Notice kind="warning" title="No match">

@@ -7,6 +7,7 @@ import { readinessOf, useLive } from '../store/live'
 import { ConfirmDialog } from './staff/controls'
 import { formatDateTime, formatFromNow, plural } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
+import { ReplicaSection } from './staff/ReplicaSection'
 import { ScreenFrame } from './ScreenFrame'
 import './staff/staff.css'
 
@@ -86,6 +87,7 @@ export function OutboxScreen() {
   }
 
   const counts = state?.counts
+  const remote = useLive((s) => s.settings?.mode === 'remote')
   return (
     <ScreenFrame staff title="Outbox" purpose="Enrollments taken while the servers could not be reached wait here and are sent automatically once they can be.">
 
@@ -131,6 +133,8 @@ export function OutboxScreen() {
               </div>
             </dl>
           </section>
+
+          {remote ? <ReplicaSection /> : null}
 
           <section className="staff-section" aria-labelledby="outbox-items-title">
             <h2 id="outbox-items-title" tabIndex={-1}>

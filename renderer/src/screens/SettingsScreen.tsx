@@ -153,6 +153,47 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
           />
         </fieldset>
 
+        {draft.mode === 'remote' ? (
+          <fieldset className="staff-fieldset">
+            <legend>Offline replica</legend>
+            <div className="field">
+              <label>
+                <input type="checkbox" checked={draft.offlineReplica} onChange={(e) => set('offlineReplica')(e.target.checked)} /> Decide on this device when the servers
+                cannot be reached
+              </label>
+              <p className="hint">
+                Off by default. When on, each visitor enrolled or verified here is also kept on this computer (the kiosk’s own face template, encrypted), so
+                Verify and Identify still decide offline, saying so on screen and in the audit. Visitors enrolled elsewhere and never verified here are not
+                known offline. Turning it off, or changing the servers or tenant, deletes it.
+              </p>
+            </div>
+            {draft.offlineReplica ? (
+              <>
+                <Field
+                  label="Replica retention (days)"
+                  type="number"
+                  inputMode="numeric"
+                  step={1}
+                  value={draft.offlineReplicaDays}
+                  onChange={(e) => set('offlineReplicaDays')(e.target.value)}
+                  hint="1–365. A local record not enrolled or verified here again for this long is deleted (hourly)."
+                  error={errorOf('offlineReplicaDays')}
+                />
+                <Field
+                  label="Replica size (persons)"
+                  type="number"
+                  inputMode="numeric"
+                  step={1}
+                  value={draft.offlineReplicaMaxPersons}
+                  onChange={(e) => set('offlineReplicaMaxPersons')(e.target.value)}
+                  hint="1–10000. Past it, the records confirmed longest ago are deleted."
+                  error={errorOf('offlineReplicaMaxPersons')}
+                />
+              </>
+            ) : null}
+          </fieldset>
+        ) : null}
+
         <fieldset className="staff-fieldset">
           <legend>Tenant and app</legend>
           <Field label="Tenant code" value={draft.tenantCode} onChange={(e) => set('tenantCode')(e.target.value)} error={errorOf('tenantCode')} autoComplete="off" />

@@ -5,6 +5,7 @@ import { kiosk } from '../bridge/kiosk'
 import { checkField, emailProblem } from '../components/field-check'
 import { GuidedCapture, type LivenessSend } from '../components/GuidedCapture'
 import { CaptureError, LivenessResult } from '../components/LivenessResult'
+import { OfflineDecision } from '../components/OfflineDecision'
 import { Busy, Button, Field, Notice } from '../components/ui'
 import { useStepFocus } from '../components/useStepFocus'
 import { useSession } from '../store/session'
@@ -85,6 +86,7 @@ export function VerifyScreen() {
       {step === 'done' && result ? (
         <section aria-label="Result" tabIndex={-1} data-step-focus>
           <VerifyOutcome result={result} userId={email.trim()} />
+          <OfflineDecision offline={result.offline} />
           <LivenessResult outcome={result.liveness} />
           <div className="actions">
             <Button
@@ -129,6 +131,15 @@ function VerifyOutcome({ result, userId }: { result: VerifyVisitorResult; userId
           {result.person
             ? `This face does not match ${who}${score}. Check their identity another way.`
             : `We could not confirm that this is ${who}. Try again, or please ask staff.`}
+        </p>
+      </Notice>
+    )
+  }
+  if (result.decision === 'not-found' && result.offline) {
+    return (
+      <Notice kind="warning" title="Not known on this device">
+        <p className="result" data-testid="verify-decision">
+          {who} has no record on this device, and the servers cannot be reached to check. Try again when the kiosk is back online.
         </p>
       </Notice>
     )

@@ -113,6 +113,11 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
     },
     state: () => store.snapshot(),
     addPerson: (userId, tenants, deviceId) => store.addPerson(userId, tenants.map((code) => tenantAt(code).code), deviceId ?? null).uuid,
+    removePerson(userId) {
+      const person = store.find('userId', userId)
+      if (!person) throw new Error(`the stand-in has no person ${userId}`)
+      store.deletePerson(person)
+    },
     addApp: (tenant, appCode, name) => void tenantAt(tenant).apps.set(appCode, name ?? appCode),
     async close() {
       for (const socket of sockets) socket.destroy() // ends hanging requests too

@@ -84,6 +84,8 @@ export interface Standin {
   state(): StandinState
   /** Seeds a person (not counted as a look-up); returns the uuid. */
   addPerson(userId: string, tenants: string[], deviceId?: string): string
+  /** Deletes a person and their templates, as another client of the servers would (the kiosk is not told). */
+  removePerson(userId: string): void
   addApp(tenant: string, appCode: string, name?: string): void
   close(): Promise<void>
 }

@@ -24,6 +24,8 @@ export const actionWords: Record<AuditAction, string> = {
   'audit-export': 'Audit export',
   'audit-prune': 'Audit pruning',
   'retention-purge': 'Enrollment retention',
+  'replica-sync': 'Offline replica sync',
+  'replica-wipe': 'Offline replica wiped',
 }
 
 export const outcomeWords: Record<AuditEntryView['outcome'], string> = {

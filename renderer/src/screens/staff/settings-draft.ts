@@ -7,9 +7,19 @@ export const overrideKeys = ['verifyThresholdOverride', 'identifyThresholdOverri
 /** Whole numbers that may be left empty (null): visitor retention off. */
 export const optionalNumberKeys = ['visitorRetentionDays'] as const
 /** Whole numbers every kiosk needs. */
-export const numberKeys = ['identifyMaxResults', 'idleTimeoutSeconds', 'auditRetentionDays', 'connectTimeoutSeconds', 'requestTimeoutSeconds', 'livenessStepSeconds'] as const
+export const numberKeys = [
+  'identifyMaxResults',
+  'idleTimeoutSeconds',
+  'auditRetentionDays',
+  'connectTimeoutSeconds',
+  'requestTimeoutSeconds',
+  'livenessStepSeconds',
+  'offlineReplicaDays',
+  'offlineReplicaMaxPersons',
+] as const
 export const textKeys = ['mode', 'personServerUrl', 'bioEngineUrl', 'tenantCode', 'appCode', 'templateType', 'bioEngineAuth', 'basicAuthEncoding'] as const
-export const settingKeys = [...textKeys, ...numberKeys, ...overrideKeys, ...optionalNumberKeys] as const
+export const booleanKeys = ['offlineReplica'] as const
+export const settingKeys = [...textKeys, ...booleanKeys, ...numberKeys, ...overrideKeys, ...optionalNumberKeys] as const
 export type SettingKey = (typeof settingKeys)[number]
 type TypedKey = (typeof numberKeys)[number] | (typeof overrideKeys)[number] | (typeof optionalNumberKeys)[number]
 
@@ -29,6 +39,8 @@ export const toDraft = (s: KioskSettings): Draft => ({
   connectTimeoutSeconds: asText(s.connectTimeoutSeconds),
   requestTimeoutSeconds: asText(s.requestTimeoutSeconds),
   livenessStepSeconds: asText(s.livenessStepSeconds),
+  offlineReplicaDays: asText(s.offlineReplicaDays),
+  offlineReplicaMaxPersons: asText(s.offlineReplicaMaxPersons),
 })
 
 /** Whether any typed field differs from the saved settings as text (a half-typed number counts). */
@@ -54,6 +66,7 @@ export function diff(draft: Draft, saved: KioskSettings, types: TemplateTypeInfo
     const value = draft[key].trim()
     if (value !== saved[key]) patch[key] = value
   }
+  for (const key of booleanKeys) if (draft[key] !== saved[key]) patch[key] = draft[key]
   for (const key of numberKeys) {
     const text = draft[key].trim()
     const value = Number(text)

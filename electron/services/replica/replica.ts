@@ -1,0 +1,221 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { z } from 'zod'
+import { KioskError } from '../../shared/errors'
+import type { KioskSettings } from '../../shared/settings'
+import type { identifyVisitorInput, IdentifyVisitorResult, OfflineCheck, ReplicaStatus, ReplicaSyncResult, verifyVisitorInput, VerifyVisitorResult } from '../../shared/workflows'
+import type { Backend } from '../backend'
+import { enrollVisitor } from '../workflows/enroll-visitor'
+import { identifyVisitor } from '../workflows/identify-visitor'
+import { checkIdentity, identityVerdict, templatesOf } from '../workflows/identity-checks'
+import { removeVisitor } from '../workflows/remove-visitor'
+import { DAY_MS, enrollmentAges } from '../workflows/retention-purge'
+import { verifyVisitor } from '../workflows/verify-visitor'
+
+/** Every replica write replaces the person's one local template: the newest face confirmed here. */
+export const REPLICA_CONTEXT = 'offline-replica'
+
+/** Why a record leaves the replica, for the audit entry the caller writes. */
+export type ReplicaRemoval = { userId: string; personUuid: string; why: string }
+
+export interface ReplicaDeps {
+  /** The folder the local engine keeps the replica in (remote mode). */
+  dir: string
+  settings: () => Promise<KioskSettings>
+  /** The kiosk's own engine for this tenant and the kiosk's own template type, started on demand. */
+  local: () => Promise<Backend>
+  /** The remote servers, for the sync. */
+  remote: () => Promise<Backend>
+  /** The e-mails whose enrollments wait in the outbox: not on the servers yet, but not removed either. */
+  pending: () => Promise<Set<string>>
+  /** Removes one record by the removal rule, audited as the system's act. */
+  remove: (local: Backend, record: ReplicaRemoval) => Promise<unknown>
+  /** Stops the local engine and deletes the replica's folder. */
+  erase: () => Promise<void>
+  now: () => number
+  log: (line: string) => void
+}
+
+export type Replica = ReturnType<typeof createReplica>
+
+/**
+ * The offline replica (remote mode, opt-in): a local copy, in the kiosk's own engine, of the faces
+ * enrolled or verified through this kiosk, so Verify and Identify still decide when the servers
+ * cannot be reached. Writes happen after the visitor's act, one at a time, and never fail it.
+ */
+export function createReplica(deps: ReplicaDeps) {
+  let chain: Promise<unknown> = Promise.resolve()
+  /** One replica change at a time, in order; decisions wait for the writes before them. */
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = chain.then(work)
+    chain = next.catch(() => undefined)
+    return next
+  }
+  const active = async () => {
+    const s = await deps.settings()
+    return s.mode === 'remote' && s.offlineReplica
+  }
+  const stored = () => existsSync(deps.dir)
+  // When the replica was last checked against the servers: kept beside it, so a wipe forgets it too.
+  const syncFile = join(deps.dir, 'last-sync.json')
+  let lastSyncAt: number | null = null
+  try {
+    lastSyncAt = (JSON.parse(readFileSync(syncFile, 'utf8')) as { at: number }).at
+  } catch {
+    // never synced (or wiped)
+  }
+  const synced = (result: ReplicaSyncResult): ReplicaSyncResult => {
+    lastSyncAt = result.at
+    if (stored()) writeFileSync(syncFile, JSON.stringify({ at: result.at }), { mode: 0o600 })
+    return result
+  }
+  const logged = (what: string) => (error: unknown) => deps.log(`offline replica: ${what} failed: ${error instanceof Error ? error.message : 'unknown error'}`)
+
+  /** The newest template timestamp of a replica person (when their record was made or confirmed). */
+  const recordAt = async (local: Backend, personUuid: string) => {
+    const stamps = (await templatesOf(local, personUuid)).map((t) => t.timestamp).filter((t): t is number => t !== null)
+    return stamps.length > 0 ? Math.max(...stamps) : null
+  }
+  const offlineCheck = (recordAtMs: number | null): OfflineCheck => ({ recordAt: recordAtMs, lastSyncAt })
+
+  /** Keeps the replica within its size: the records confirmed longest ago go first. */
+  async function trim(local: Backend, max: number): Promise<void> {
+    const ages = await enrollmentAges(local)
+    const excess = ages.length - max
+    if (excess <= 0) return
+    ages.sort((a, b) => (a.enrolledAt ?? 0) - (b.enrolledAt ?? 0))
+    for (const old of ages.slice(0, excess)) await deps.remove(local, { ...old, why: `offline replica: over ${max} persons` })
+  }
+
+  return {
+    /** Resolves once the replica changes asked for so far are done. */
+    idle: () => chain.then(() => undefined),
+
+    /** True when a decision may fall back to the replica (remote mode, the tenant opted in). */
+    active,
+
+    /**
+     * After an act: keep the visitor's face locally. 'confirmed': the servers just enrolled or
+     * matched it. 'offline': queued for the servers, so the replica's own identity rule decides
+     * (a visitor's: no e-mail that already has another face, no face that is someone else's).
+     */
+    record(userId: string, samples: string[], how: 'confirmed' | 'offline'): Promise<void> {
+      return serial(async () => {
+        const s = await deps.settings()
+        if (s.mode !== 'remote' || !s.offlineReplica) return
+        const local = await deps.local()
+        if (how === 'offline') {
+          const verdict = identityVerdict(await checkIdentity(local, userId, samples), { staff: false })
+          if (!verdict.proceed) return deps.log(`offline replica: a queued enrollment was not kept locally (${verdict.result.outcome})`)
+        }
+        await enrollVisitor(local, { userId, samples, templateType: local.templateType, templateContext: REPLICA_CONTEXT })
+        await trim(local, s.offlineReplicaMaxPersons)
+      }).catch(logged('a write'))
+    },
+
+    /** The visitor was removed (by staff or the retention): their local record goes too. */
+    forget(userId: string): Promise<void> {
+      return serial(async () => {
+        if (!(await active()) || !stored()) return
+        await removeVisitor(await deps.local(), userId)
+      }).catch(logged('a removal'))
+    },
+
+    /** Verify by e-mail on this device (the replica knows e-mails, not the servers' person ids). */
+    verify(input: z.infer<typeof verifyVisitorInput>): Promise<VerifyVisitorResult> {
+      return serial(async () => {
+        const local = await deps.local()
+        const result = await verifyVisitor(local, { ...input, personUuid: undefined })
+        return { ...result, offline: offlineCheck(result.person ? await recordAt(local, result.person.uuid) : null) }
+      })
+    },
+
+    identify(input: z.infer<typeof identifyVisitorInput>): Promise<IdentifyVisitorResult> {
+      return serial(async () => {
+        const local = await deps.local()
+        const result = await identifyVisitor(local, input)
+        const first = result.decision === 'match' ? result.candidates[0] : undefined
+        return { ...result, offline: offlineCheck(first ? await recordAt(local, first.personUuid) : null) }
+      })
+    },
+
+    /** A face match on this device stores nothing: only when the last sync was. */
+    offlineCheck: () => offlineCheck(null),
+
+    /** The retention (days since a record was confirmed) and the size limit, applied now. */
+    purge(): Promise<void> {
+      return serial(async () => {
+        const s = await deps.settings()
+        if (!(await active()) || !stored()) return
+        const local = await deps.local()
+        const cutoff = deps.now() - s.offlineReplicaDays * DAY_MS
+        for (const record of await enrollmentAges(local)) {
+          if (record.enrolledAt !== null && record.enrolledAt < cutoff) await deps.remove(local, { ...record, why: `offline replica: older than ${s.offlineReplicaDays} days` })
+        }
+        await trim(local, s.offlineReplicaMaxPersons)
+      }).catch(logged('the retention'))
+    },
+
+    /**
+     * Asks the servers about every replica person: one removed there (or no longer in this tenant)
+     * while the kiosk was offline goes from the replica, unless their enrollment still waits in the outbox.
+     */
+    sync(): Promise<ReplicaSyncResult> {
+      return serial(async () => {
+        if (!(await active())) throw new KioskError('INVALID_INPUT', 'The offline replica is off: turn it on in Settings (remote mode).')
+        const remote = await deps.remote()
+        const at = deps.now()
+        if (!stored()) return synced({ checked: 0, removed: 0, at })
+        const local = await deps.local()
+        const pending = await deps.pending()
+        let removed = 0
+        const records = await enrollmentAges(local)
+        for (const record of records) {
+          const person = await remote.persons.findPersonByUserId(record.userId)
+          const inTenant = person ? await remote.persons.tenantPerson(remote.tenantCode, person.uuid) : null
+          if (inTenant || pending.has(record.userId.toLowerCase())) continue
+          await deps.remove(local, { ...record, why: 'offline replica: removed on the server' })
+          removed++
+        }
+        return synced({ checked: records.length, removed, at })
+      })
+    },
+
+    async status(): Promise<ReplicaStatus> {
+      const enabled = await active()
+      const empty = { enabled, persons: 0, bytes: 0, oldestAt: null, newestAt: null, lastSyncAt: null }
+      if (!stored()) return empty
+      const bytes = folderBytes(deps.dir)
+      if (!enabled) return { ...empty, bytes }
+      return serial(async () => {
+        const stamps = (await enrollmentAges(await deps.local())).map((r) => r.enrolledAt)
+        const known = stamps.filter((t): t is number => t !== null)
+        return {
+          enabled,
+          persons: stamps.length,
+          bytes,
+          oldestAt: known.length > 0 ? Math.min(...known) : null,
+          newestAt: known.length > 0 ? Math.max(...known) : null,
+          lastSyncAt,
+        }
+      })
+    },
+
+    /** Deletes the whole replica (staff's wipe, or the setting turned off or pointed elsewhere). */
+    wipe(): Promise<void> {
+      return serial(async () => {
+        await deps.erase()
+        lastSyncAt = null
+      })
+    },
+  }
+}
+
+function folderBytes(dir: string): number {
+  let total = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    total += entry.isDirectory() ? folderBytes(path) : statSync(path).size
+  }
+  return total
+}
