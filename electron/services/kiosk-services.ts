@@ -99,14 +99,18 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
 
   // Remote mode's engine keeps the offline replica in a folder of its own: embedded mode's persons never mix with it.
   const replicaDir = join(options.dataDir, 'replica')
+  const engineDirFor = (current: KioskSettings) => (current.mode === 'remote' ? replicaDir : join(options.dataDir, 'engine'))
   let engineDir: string | null = null
 
   /** Starts the embedded engine with this install's credentials from the keychain (never on argv). */
   async function startEngine(current: KioskSettings): Promise<string> {
     const [client, templateKey] = [await credentials.embeddedEngineCredentials(), await credentials.engineTemplateKey()]
-    engineDir = current.mode === 'remote' ? replicaDir : join(options.dataDir, 'engine')
+    const dir = engineDirFor(current)
+    // One still up on the other mode's folder (the mode changed while it started) is stopped first.
+    if (engineDir !== dir && engine.getStatus().state !== 'stopped') await engine.stop()
+    engineDir = dir
     launchSpec = {
-      argv: ['--port', '0', '--data', engineDir, '--tenant', current.tenantCode],
+      argv: ['--port', '0', '--data', dir, '--tenant', current.tenantCode],
       env: { ENGINE_CLIENT_ID: client.clientId, ENGINE_CLIENT_SECRET: client.clientSecret, ENGINE_TEMPLATE_KEY: templateKey.toString('base64') },
     }
     return engine.start()
@@ -120,7 +124,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   async function localEngineUrl(): Promise<string> {
     const current = await currentSettings()
     const status = engine.getStatus()
-    if (status.state === 'running' && status.url) return status.url
+    if (status.state === 'running' && status.url && engineDir === engineDirFor(current)) return status.url
     if (current.mode === 'embedded') throw engineNotRunning(status.state)
     return startEngine(current)
   }
@@ -384,9 +388,11 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
         log(`audit trail not opened: ${error instanceof Error ? error.message : 'unknown error'}`)
       }
       await openedOutbox().catch((error: Error) => log(`outbox not opened yet: ${error.message}`))
-      if (current.mode === 'embedded') await startEngine(current).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
-      // A replica left from remote mode with the replica on: nothing may use or purge it now, so it goes.
-      if (!(current.mode === 'remote' && current.offlineReplica)) await replica.wipe()
+      // Read again: settings saved meanwhile (a first start is configured at once) decide.
+      const now = await currentSettings()
+      if (now.mode === 'embedded') await startEngine(now).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
+      // A replica left from remote mode with the replica on: if nothing may use or purge it now, it goes.
+      await replica.dropIfOff()
     },
     purgeExpired,
     async stop() {

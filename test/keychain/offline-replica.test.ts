@@ -1,11 +1,17 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { launchEngineFromSource } from '../../electron/services/engine-launch'
+import { createKioskServices } from '../../electron/services/kiosk-services'
+import { createKeychain } from '../../electron/services/secrets/keychain'
 import { CONSENT } from '../../electron/shared/consent'
 import { IMAGE_MAGIC } from '../support/outbox-helpers'
 import { projectRoot } from '../support/process'
-import { remoteKiosk, type RemoteKiosk } from '../support/remote-kiosk'
+import { remoteKiosk, remoteSettings, type RemoteKiosk } from '../support/remote-kiosk'
+import { adminDispatch } from '../support/staff'
+import { startStandin } from '../support/vendor-standin'
 import { floatVectorRun } from '../support/vector-scan'
 
 // Remote mode with the offline replica on, against the vendor stand-in taken offline mid-run: the
@@ -177,5 +183,44 @@ describe('the offline replica (vendor stand-in, the kiosk’s own engine on dema
     k.standin.setOnline(false)
     expect((await k.failure('verifyVisitor', { userId: 'ana@remote.example', sample: ANA })).code).toBe('UNREACHABLE')
     k.standin.setOnline(true)
+  })
+})
+
+describe('the replica when remote mode is chosen while the kiosk is still starting', () => {
+  it('keeps the replica in its own folder, never in the engine embedded mode started with', async () => {
+    const credentials = { clientId: 'kiosk-race', clientSecret: 'vendor-secret-race-1' }
+    const standin = await startStandin({ ...credentials, tenants: ['KIOSK'] })
+    const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-replica-race-'))
+    const services = createKioskServices({
+      shell: 'web',
+      version: '0.0.0-test',
+      dataDir,
+      launchEngine: launchEngineFromSource(projectRoot),
+      keychain: createKeychain(`identity-kiosk-race-${randomBytes(4).toString('hex')}`),
+      log: () => {},
+    })
+    try {
+      const admin = await adminDispatch(services.dispatch)
+      const ok = async (method: string, input: unknown = {}) => {
+        const reply = await admin(method, input)
+        if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`)
+        return reply.value as any
+      }
+      // As the web host does: the launch URL is out (staff can act) while start() still runs, having read embedded mode.
+      const starting = services.start()
+      await ok('saveSettings', { ...remoteSettings(standin), offlineReplica: true })
+      await ok('setCredentials', credentials)
+      await starting
+      expect(await ok('enrollVisitor', enroll('race@remote.example', ANA))).toMatchObject({ outcome: 'enrolled' })
+      for (let polls = 0; (await ok('getReplicaStatus')).persons < 1; polls++) {
+        if (polls > 300) throw new Error('the enrollment never reached the replica')
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      expect(existsSync(join(dataDir, 'replica'))).toBe(true)
+    } finally {
+      await services.stop()
+      await standin.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 })

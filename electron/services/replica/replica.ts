@@ -208,6 +208,15 @@ export function createReplica(deps: ReplicaDeps) {
         lastSyncAt = null
       })
     },
+
+    /** At start-up: a replica left from when it was on goes, unless it is (still) on when its turn comes. */
+    dropIfOff(): Promise<void> {
+      return serial(async () => {
+        if ((await active()) || !stored()) return
+        await deps.erase()
+        lastSyncAt = null
+      })
+    },
   }
 }
 
