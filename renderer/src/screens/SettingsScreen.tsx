@@ -7,7 +7,7 @@ import { RadioGroup } from './staff/controls'
 import { fieldErrorsOf } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
 import { diff, serverThreshold, settingKeys, toDraft, typedFieldsChanged, type Draft, type SettingKey } from './staff/settings-draft'
-import { BasicEncodingField, TemplateTypeField, ThresholdOverrideField, type ServerThresholdState } from './staff/SettingsFields'
+import { BasicEncodingField, NumberField, TemplateTypeField, ThresholdOverrideField, type ServerThresholdState } from './staff/SettingsFields'
 import { ConnectionTestSection, CredentialsSection } from './staff/SettingsParts'
 import { ScreenFrame } from './ScreenFrame'
 import { TemplateTypeChange } from './staff/TemplateTypeChange'
@@ -131,26 +131,8 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
               <BasicEncodingField value={draft.basicAuthEncoding} onChange={set('basicAuthEncoding')} error={errorOf('basicAuthEncoding')} />
             </>
           ) : null}
-          <Field
-            label="Connect timeout (seconds)"
-            type="number"
-            inputMode="numeric"
-            step={1}
-            value={draft.connectTimeoutSeconds}
-            onChange={(e) => set('connectTimeoutSeconds')(e.target.value)}
-            hint="1–60. How long to wait to reach either server before it counts as unreachable."
-            error={errorOf('connectTimeoutSeconds')}
-          />
-          <Field
-            label="Request timeout (seconds)"
-            type="number"
-            inputMode="numeric"
-            step={1}
-            value={draft.requestTimeoutSeconds}
-            onChange={(e) => set('requestTimeoutSeconds')(e.target.value)}
-            hint="2–300. How long to wait for a server’s answer once connected; face work on a busy server can take a while."
-            error={errorOf('requestTimeoutSeconds')}
-          />
+          <NumberField label="Connect timeout (seconds)" value={draft.connectTimeoutSeconds} onChange={set('connectTimeoutSeconds')} hint="1–60. How long to wait to reach either server before it counts as unreachable." error={errorOf('connectTimeoutSeconds')} />
+          <NumberField label="Request timeout (seconds)" value={draft.requestTimeoutSeconds} onChange={set('requestTimeoutSeconds')} hint="2–300. How long to wait for a server’s answer once connected; face work on a busy server can take a while." error={errorOf('requestTimeoutSeconds')} />
         </fieldset>
 
         {draft.mode === 'remote' ? (
@@ -169,26 +151,8 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
             </div>
             {draft.offlineReplica ? (
               <>
-                <Field
-                  label="Replica retention (days)"
-                  type="number"
-                  inputMode="numeric"
-                  step={1}
-                  value={draft.offlineReplicaDays}
-                  onChange={(e) => set('offlineReplicaDays')(e.target.value)}
-                  hint="1–365. A local record not enrolled or verified here again for this long is deleted (hourly)."
-                  error={errorOf('offlineReplicaDays')}
-                />
-                <Field
-                  label="Replica size (persons)"
-                  type="number"
-                  inputMode="numeric"
-                  step={1}
-                  value={draft.offlineReplicaMaxPersons}
-                  onChange={(e) => set('offlineReplicaMaxPersons')(e.target.value)}
-                  hint="1–10000. Past it, the records confirmed longest ago are deleted."
-                  error={errorOf('offlineReplicaMaxPersons')}
-                />
+                <NumberField label="Replica retention (days)" value={draft.offlineReplicaDays} onChange={set('offlineReplicaDays')} hint="1–365. A local record not enrolled or verified here again for this long is deleted (hourly)." error={errorOf('offlineReplicaDays')} />
+                <NumberField label="Replica size (persons)" value={draft.offlineReplicaMaxPersons} onChange={set('offlineReplicaMaxPersons')} hint="1–10000. Past it, the records confirmed longest ago are deleted." error={errorOf('offlineReplicaMaxPersons')} />
               </>
             ) : null}
           </fieldset>
@@ -222,60 +186,15 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
             error={errorOf('identifyThresholdOverride')}
             server={serverMark}
           />
-          <Field
-            label="Identify: most candidates shown"
-            type="number"
-            inputMode="numeric"
-            step={1}
-            value={draft.identifyMaxResults}
-            onChange={(e) => set('identifyMaxResults')(e.target.value)}
-            hint="1–100."
-            error={errorOf('identifyMaxResults')}
-          />
+          <NumberField label="Identify: most candidates shown" value={draft.identifyMaxResults} onChange={set('identifyMaxResults')} hint="1–100." error={errorOf('identifyMaxResults')} />
         </fieldset>
 
         <fieldset className="staff-fieldset">
           <legend>Kiosk</legend>
-          <Field
-            label="Idle timeout (seconds)"
-            type="number"
-            inputMode="numeric"
-            step={1}
-            value={draft.idleTimeoutSeconds}
-            onChange={(e) => set('idleTimeoutSeconds')(e.target.value)}
-            hint="15–3600. With nobody touching it for this long, the kiosk returns to its start screen and forgets the visitor."
-            error={errorOf('idleTimeoutSeconds')}
-          />
-          <Field
-            label="Time for each liveness step (seconds)"
-            type="number"
-            inputMode="numeric"
-            step={1}
-            value={draft.livenessStepSeconds}
-            onChange={(e) => set('livenessStepSeconds')(e.target.value)}
-            hint="3–30. Where the tenant asks for a liveness check: how long a person has to blink or turn their head before the capture sends what it has."
-            error={errorOf('livenessStepSeconds')}
-          />
-          <Field
-            label="Audit retention (days)"
-            type="number"
-            inputMode="numeric"
-            step={1}
-            value={draft.auditRetentionDays}
-            onChange={(e) => set('auditRetentionDays')(e.target.value)}
-            hint="30–3650. Audit entries older than this are removed when the kiosk starts; the rest stays verifiable."
-            error={errorOf('auditRetentionDays')}
-          />
-          <Field
-            label="Visitor retention (days)"
-            type="number"
-            inputMode="numeric"
-            step={1}
-            value={draft.visitorRetentionDays}
-            onChange={(e) => set('visitorRetentionDays')(e.target.value)}
-            hint="1–3650, or empty to keep enrollments until staff remove them. Visitors enrolled longer ago are removed (hourly), each removal audited."
-            error={errorOf('visitorRetentionDays')}
-          />
+          <NumberField label="Idle timeout (seconds)" value={draft.idleTimeoutSeconds} onChange={set('idleTimeoutSeconds')} hint="15–3600. With nobody touching it for this long, the kiosk returns to its start screen and forgets the visitor." error={errorOf('idleTimeoutSeconds')} />
+          <NumberField label="Time for each liveness step (seconds)" value={draft.livenessStepSeconds} onChange={set('livenessStepSeconds')} hint="3–30. Where the tenant asks for a liveness check: how long a person has to blink or turn their head before the capture sends what it has." error={errorOf('livenessStepSeconds')} />
+          <NumberField label="Audit retention (days)" value={draft.auditRetentionDays} onChange={set('auditRetentionDays')} hint="30–3650. Audit entries older than this are removed when the kiosk starts; the rest stays verifiable." error={errorOf('auditRetentionDays')} />
+          <NumberField label="Visitor retention (days)" value={draft.visitorRetentionDays} onChange={set('visitorRetentionDays')} hint="1–3650, or empty to keep enrollments until staff remove them. Visitors enrolled longer ago are removed (hourly), each removal audited." error={errorOf('visitorRetentionDays')} />
         </fieldset>
 
         {fieldErrorCount > 0 && !unplacedError ? (

@@ -96,3 +96,8 @@ export function BasicEncodingField({ value, onChange, error }: { value: BasicAut
     />
   )
 }
+
+/** A whole-number setting, kept as typed (the draft checks it on save). */
+export function NumberField({ label, value, onChange, hint, error }: { label: string; value: string; onChange: (value: string) => void; hint: string; error: string | undefined }) {
+  return <Field label={label} type="number" inputMode="numeric" step={1} value={value} onChange={(e) => onChange(e.target.value)} hint={hint} error={error} />
+}
