@@ -1,22 +1,21 @@
-import { mkdirSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync } from 'node:fs'
 import type { KioskEvent } from '../shared/events'
 import { KioskError } from '../shared/errors'
-import { defaultSettings, type KioskSettings } from '../shared/settings'
+import type { KioskSettings } from '../shared/settings'
 import { openAuditLog, type AuditLog } from './audit'
 import { audited, auditedHandlers, type Actor } from './audited-handlers'
 import type { Backend } from './backend'
-import { BackendResolver, engineNotRunning } from './backend-resolver'
+import { BackendResolver } from './backend-resolver'
 import { ApiError } from './clients/api-error'
 import { createDispatch, type Dispatch } from './dispatch'
 import type { LaunchEngine } from './engine-launch'
-import { EngineSupervisor } from './engine-supervisor'
 import { createHandlers } from './handlers'
 import { createChallengeStore } from './liveness/challenge-store'
 import { livenessGate } from './liveness/gate'
 import { localLivenessEngine } from './liveness/local-engine'
 import { livenessPolicy } from './liveness/policy'
 import { kioskId } from './kiosk-id'
+import { ownEngine } from './own-engine'
 import { offlineDecisions } from './replica/offline-decisions'
 import { createReplica, type ReplicaRemoval } from './replica/replica'
 import { createCredentialStore } from './secrets/credentials'
@@ -78,13 +77,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   let settings: KioskSettings | null = null
   const currentSettings = async () => (settings ??= await settingsStore.load())
 
-  const engine = new EngineSupervisor({
-    launch: () => {
-      if (!launchSpec) throw new Error('the engine launch was not prepared')
-      return options.launchEngine(launchSpec)
-    },
-    log: (line) => log(`engine: ${line}`),
-  })
+  const own = ownEngine({ dataDir: options.dataDir, credentials, launchEngine: options.launchEngine, settings: currentSettings, log })
+  const engine = own.supervisor
   engine.onChange((status) => {
     emit({ type: 'engine', status })
     if (status.state === 'running') {
@@ -92,44 +86,12 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       outbox?.start()
     }
   })
-  let launchSpec: Parameters<LaunchEngine>[0] | null = null
 
-  const resolver = new BackendResolver(credentials, { url: () => engine.getStatus().url, state: () => engine.getStatus().state })
+  const resolver = new BackendResolver(credentials, own.target)
   const backend = async () => resolver.backend(await currentSettings())
 
-  // Remote mode's engine keeps the offline replica in a folder of its own: embedded mode's persons never mix with it.
-  const replicaDir = join(options.dataDir, 'replica')
-  const engineDirFor = (current: KioskSettings) => (current.mode === 'remote' ? replicaDir : join(options.dataDir, 'engine'))
-  let engineDir: string | null = null
-
-  /** Starts the embedded engine with this install's credentials from the keychain (never on argv). */
-  async function startEngine(current: KioskSettings): Promise<string> {
-    const [client, templateKey] = [await credentials.embeddedEngineCredentials(), await credentials.engineTemplateKey()]
-    const dir = engineDirFor(current)
-    // One still up on the other mode's folder (the mode changed while it started) is stopped first.
-    if (engineDir !== dir && engine.getStatus().state !== 'stopped') await engine.stop()
-    engineDir = dir
-    launchSpec = {
-      argv: ['--port', '0', '--data', dir, '--tenant', current.tenantCode],
-      env: { ENGINE_CLIENT_ID: client.clientId, ENGINE_CLIENT_SECRET: client.clientSecret, ENGINE_TEMPLATE_KEY: templateKey.toString('base64') },
-    }
-    return engine.start()
-  }
-
-  /**
-   * The embedded engine for a liveness decision, the offline replica or an offline face match. In
-   * remote mode it is off until one of them needs it; then it starts and stays up (it is stopped
-   * only when the mode changes to remote again, or the replica is wiped).
-   */
-  async function localEngineUrl(): Promise<string> {
-    const current = await currentSettings()
-    const status = engine.getStatus()
-    if (status.state === 'running' && status.url && engineDir === engineDirFor(current)) return status.url
-    if (current.mode === 'embedded') throw engineNotRunning(status.state)
-    return startEngine(current)
-  }
   const livenessEngine = localLivenessEngine({
-    ensureRunning: localEngineUrl,
+    ensureRunning: own.url,
     credentials: () => credentials.embeddedEngineCredentials(),
     connectTimeoutMs: async () => (await currentSettings()).connectTimeoutSeconds * 1000,
   })
@@ -141,14 +103,6 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     evaluate: (request) => livenessEngine.evaluate(request),
     stepSeconds: async () => (await currentSettings()).livenessStepSeconds,
   })
-
-  // The kiosk's own engine as a Backend whatever the mode: its tenant, its own template type and thresholds.
-  const localResolver = new BackendResolver(credentials, { url: () => engine.getStatus().url, state: () => engine.getStatus().state })
-  async function localBackend(): Promise<Backend> {
-    await localEngineUrl()
-    const current = await currentSettings()
-    return localResolver.backend({ ...current, mode: 'embedded', templateType: defaultSettings.templateType, verifyThresholdOverride: null, identifyThresholdOverride: null })
-  }
 
   /** Applies saved settings: the right target, the embedded engine running only in embedded mode. */
   async function applySettings(next: KioskSettings): Promise<void> {
@@ -163,7 +117,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       outbox?.start()
     }
     if (next.mode === 'embedded' && (previous?.mode !== 'embedded' || engine.getStatus().state === 'stopped')) {
-      void startEngine(next).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
+      void own.start(next).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
     } else if (next.mode === 'embedded' && next.tenantCode !== previous?.tenantCode) {
       await ensureEmbeddedTenant(next.tenantCode)
     }
@@ -234,19 +188,13 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       detail: `${record.why}: ${result.outcome}`,
     }))
   const replica = createReplica({
-    dir: replicaDir,
+    dir: own.replicaDir,
     settings: currentSettings,
-    local: localBackend,
+    local: own.backend,
     remote: backend,
     pending: async () => new Set((outbox?.list() ?? []).filter((item) => item.state !== 'delivered').map((item) => item.userId.toLowerCase())),
     remove: removeFromReplica,
-    async erase() {
-      if (engineDir === replicaDir) {
-        await engine.stop()
-        await localResolver.reset()
-      }
-      rmSync(replicaDir, { recursive: true, force: true })
-    },
+    erase: own.eraseReplica,
     now: options.now ?? Date.now,
     log,
   })
@@ -269,7 +217,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       .catch(() => undefined)
   }, 15_000)
   recheck.unref()
-  const decisions = offlineDecisions({ backend, remoteMode: async () => (await currentSettings()).mode === 'remote', replica, localEngine: localBackend, reachable })
+  const decisions = offlineDecisions({ backend, remoteMode: async () => (await currentSettings()).mode === 'remote', replica, localEngine: own.backend, reachable })
   const hourly = setInterval(() => void purgeExpired(), 60 * 60_000)
   hourly.unref()
   const staff = createStaff({
@@ -389,8 +337,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       }
       await openedOutbox().catch((error: Error) => log(`outbox not opened yet: ${error.message}`))
       // Read again: settings saved meanwhile (a first start is configured at once) decide.
-      const now = await currentSettings()
-      if (now.mode === 'embedded') await startEngine(now).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
+      const latest = await currentSettings()
+      if (latest.mode === 'embedded') await own.start(latest).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
       // A replica left from remote mode with the replica on: if nothing may use or purge it now, it goes.
       await replica.dropIfOff()
     },
@@ -408,7 +356,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       await replica.idle()
       await engine.stop()
       await resolver.reset()
-      await localResolver.reset()
+      await own.close()
       await livenessEngine.close()
     },
   }

@@ -7,9 +7,9 @@ import type { identifyVisitorInput, IdentifyVisitorResult, OfflineCheck, Replica
 import type { Backend } from '../backend'
 import { enrollVisitor } from '../workflows/enroll-visitor'
 import { identifyVisitor } from '../workflows/identify-visitor'
-import { checkIdentity, identityVerdict, templatesOf } from '../workflows/identity-checks'
+import { checkIdentity, identityVerdict } from '../workflows/identity-checks'
 import { removeVisitor } from '../workflows/remove-visitor'
-import { DAY_MS, enrollmentAges } from '../workflows/retention-purge'
+import { DAY_MS, enrollmentAges, newestTemplateAt } from '../workflows/retention-purge'
 import { verifyVisitor } from '../workflows/verify-visitor'
 
 /** Every replica write replaces the person's one local template: the newest face confirmed here. */
@@ -71,15 +71,12 @@ export function createReplica(deps: ReplicaDeps) {
   }
   const logged = (what: string) => (error: unknown) => deps.log(`offline replica: ${what} failed: ${error instanceof Error ? error.message : 'unknown error'}`)
 
-  /** The newest template timestamp of a replica person (when their record was made or confirmed). */
-  const recordAt = async (local: Backend, personUuid: string) => {
-    const stamps = (await templatesOf(local, personUuid)).map((t) => t.timestamp).filter((t): t is number => t !== null)
-    return stamps.length > 0 ? Math.max(...stamps) : null
-  }
   const offlineCheck = (recordAtMs: number | null): OfflineCheck => ({ recordAt: recordAtMs, lastSyncAt })
 
   /** Keeps the replica within its size: the records confirmed longest ago go first. */
   async function trim(local: Backend, max: number): Promise<void> {
+    // A count first: every write ends here, and listing each record's age is only needed past the limit.
+    if ((await local.persons.tenantPersons(local.tenantCode, { pageNo: 0, pageSize: 1 })).totalElements <= max) return
     const ages = await enrollmentAges(local)
     const excess = ages.length - max
     if (excess <= 0) return
@@ -126,7 +123,7 @@ export function createReplica(deps: ReplicaDeps) {
       return serial(async () => {
         const local = await deps.local()
         const result = await verifyVisitor(local, { ...input, personUuid: undefined })
-        return { ...result, offline: offlineCheck(result.person ? await recordAt(local, result.person.uuid) : null) }
+        return { ...result, offline: offlineCheck(result.person ? await newestTemplateAt(local, result.person.uuid) : null) }
       })
     },
 
@@ -135,7 +132,7 @@ export function createReplica(deps: ReplicaDeps) {
         const local = await deps.local()
         const result = await identifyVisitor(local, input)
         const first = result.decision === 'match' ? result.candidates[0] : undefined
-        return { ...result, offline: offlineCheck(first ? await recordAt(local, first.personUuid) : null) }
+        return { ...result, offline: offlineCheck(first ? await newestTemplateAt(local, first.personUuid) : null) }
       })
     },
 

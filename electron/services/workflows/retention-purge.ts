@@ -11,6 +11,12 @@ export interface ExpiredEnrollment {
   enrolledAt: number
 }
 
+/** When the person's newest template of the kiosk's type was made; null without one (or a timestamp). */
+export async function newestTemplateAt(backend: Backend, personUuid: string): Promise<number | null> {
+  const stamps = (await templatesOf(backend, personUuid)).map((t) => t.timestamp).filter((t): t is number => t !== null)
+  return stamps.length > 0 ? Math.max(...stamps) : null
+}
+
 /**
  * Every visitor of the tenant with when they last enrolled: their newest template of the kiosk's
  * type or, without templates, their record's creation; null when the server says neither.
@@ -20,8 +26,7 @@ export async function enrollmentAges(backend: Backend): Promise<Array<Omit<Expir
   for (let pageNo = 0; ; pageNo++) {
     const page = await backend.persons.tenantPersons(backend.tenantCode, { pageNo, pageSize: PAGE })
     for (const person of page.content) {
-      const stamps = (await templatesOf(backend, person.uuid)).map((t) => t.timestamp).filter((t): t is number => t !== null)
-      ages.push({ userId: person.userId, personUuid: person.uuid, enrolledAt: stamps.length > 0 ? Math.max(...stamps) : person.created })
+      ages.push({ userId: person.userId, personUuid: person.uuid, enrolledAt: (await newestTemplateAt(backend, person.uuid)) ?? person.created })
     }
     if (page.content.length < PAGE || pageNo + 1 >= page.totalPages) return ages
   }
