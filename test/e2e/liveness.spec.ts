@@ -144,6 +144,19 @@ for (const [index, stream] of streams.filter((s) => s.kind === 'attack').entries
   })
 }
 
+/**
+ * A bona fide presentation, with the one more try the screen offers after a refusal. Both tries are
+ * counted in the tally: a first-try refusal is a measured false rejection, not hidden (one in 42 so
+ * far, a turn measured just under the engine's mark on its JPEG). Refused twice in a row fails.
+ */
+async function liveAttempt(stream: Stream, attempt: 'enroll' | 'verify', email: string, present: () => Promise<'accepted' | 'refused'>): Promise<void> {
+  const first = await present()
+  const line = await count(stream, attempt, first, email)
+  if (first === 'accepted') return
+  const again = await present()
+  expect(again, `${line}; tried again: ${await count(stream, attempt, again, email)}`).toBe('accepted')
+}
+
 for (const stream of streams.filter((s) => s.kind === 'bona-fide')) {
   test(`bona fide ${stream.person}: passes the challenge for enroll and for verify`, async () => {
     await host.bridge('saveSettings', { livenessStepSeconds: BONA_FIDE_STEP_SECONDS })
@@ -151,12 +164,10 @@ for (const stream of streams.filter((s) => s.kind === 'bona-fide')) {
     try {
       const page = await browser.newPage()
       const email = emailFor(stream, 'live')
-      const enrolled = await enrollAttempt(page, email)
-      expect(enrolled, await count(stream, 'enroll', enrolled, email)).toBe('accepted')
+      await liveAttempt(stream, 'enroll', email, () => enrollAttempt(page, email))
       await expect(page.getByTestId('liveness-result')).toHaveText('Liveness: passed — active challenge.')
 
-      const verified = await verifyAttempt(page, email)
-      expect(verified, await count(stream, 'verify', verified, email)).toBe('accepted')
+      await liveAttempt(stream, 'verify', email, () => verifyAttempt(page, email))
       await expect(page.getByTestId('liveness-result')).toHaveText('Liveness: passed — active challenge.')
       await expect(page.getByTestId('verify-decision')).toHaveText(new RegExp(`^This is ${email.replace(/[.]/g, '\\.')}: score`))
     } finally {
