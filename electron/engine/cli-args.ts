@@ -6,15 +6,21 @@ export interface EngineArgs {
   clientId: string | undefined
   clientSecret: string | undefined
   tenant: string | undefined
+  /** postgres://user@host:port/db, without a password: the site's shared database. */
+  database: string | undefined
+  /** The address to listen on (loopback unless told otherwise). */
+  host: string
 }
 
 export const engineUsage =
-  'usage: npm run engine -- --port <n> --data <dir> [--client-id <id> --client-secret <secret>] [--tenant <code>]'
+  'usage: npm run engine -- --port <n> --data <dir> [--database postgres://user@host:port/db] [--host <address>] [--client-id <id> --client-secret <secret>] [--tenant <code>]'
 
 /**
  * Parses the engine's fixed command line; throws an Error with a plain message on bad flags.
  * The client credentials may also come from ENGINE_CLIENT_ID / ENGINE_CLIENT_SECRET, so that a
- * parent process need not show a secret in the process list.
+ * parent process need not show a secret in the process list; the database from ENGINE_DATABASE_URL.
+ * A database password is taken only from PGPASSWORD or a PGPASSFILE: one in --database would be in
+ * the process list, so it is refused.
  */
 export function parseEngineArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): EngineArgs {
   const { values } = parseFlags(argv)
@@ -28,8 +34,12 @@ export function parseEngineArgs(argv: string[], env: NodeJS.ProcessEnv = process
   if ((values['client-id'] === undefined) !== (values['client-secret'] === undefined)) {
     throw new Error(`--client-id and --client-secret go together\n${engineUsage}`)
   }
+  const database = values.database ?? (env.ENGINE_DATABASE_URL || undefined)
+  if (database !== undefined) checkDatabaseUrl(database, values.database !== undefined)
   return {
     port,
+    database,
+    host: values.host ?? '127.0.0.1',
     data: values.data,
     clientId: values['client-id'],
     clientSecret: values['client-secret'],
@@ -47,10 +57,25 @@ function parseFlags(argv: string[]) {
         'client-id': { type: 'string' },
         'client-secret': { type: 'string' },
         tenant: { type: 'string' },
+        database: { type: 'string' },
+        host: { type: 'string' },
       },
       strict: true,
     })
   } catch (error) {
     throw new Error(`${(error as Error).message}\n${engineUsage}`)
+  }
+}
+
+function checkDatabaseUrl(url: string, fromArgv: boolean): void {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new Error(`--database must be a URL such as postgres://kiosk@127.0.0.1:5432/kiosk\n${engineUsage}`)
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') throw new Error(`--database must be a postgres:// URL\n${engineUsage}`)
+  if (fromArgv && (parsed.password !== '' || /[?&]password=/i.test(parsed.search))) {
+    throw new Error('--database must not carry a password (it would show in the process list): put it in PGPASSWORD or a PGPASSFILE.')
   }
 }

@@ -24,18 +24,21 @@ async function main(): Promise<void> {
   // Workers idle this long are retired (each holds a model, ~100 MB); the next image starts one.
   const idleMs = Number(process.env.ENGINE_FACE_IDLE_MS) || 60_000
   const plugins = await loadFacePlugins({ threads, idleMs, log: log.plugins })
-  const engine = await createEngine({ dataDir: args.data, plugins, log })
+  const engine = await createEngine({ dataDir: args.data, plugins, log, databaseUrl: args.database })
+  const { store } = engine.ctx
 
-  if (args.clientId && args.clientSecret) await engine.ctx.clients.ensure(args.clientId, args.clientSecret)
-  if (args.tenant && !engine.ctx.tenants.get(args.tenant)) {
-    engine.ctx.tenants.upsert(args.tenant, { name: args.tenant, maxIdentities: 0, defaultPostBack: null })
+  if (args.clientId && args.clientSecret) await store.clients.ensure(args.clientId, args.clientSecret)
+  if (args.tenant && !(await store.tenants.get(args.tenant))) {
+    await store.tenants.upsert(args.tenant, { name: args.tenant, maxIdentities: 0, defaultPostBack: null })
   }
 
-  await engine.app.listen({ host: '127.0.0.1', port: args.port })
+  await engine.app.listen({ host: args.host, port: args.port })
   const address = engine.app.server.address()
   const port = typeof address === 'object' && address ? address.port : args.port
-  log.engine(`ready on 127.0.0.1:${port} with ${plugins.map((p) => p.name).join(', ')}`)
-  console.log(`engine ready http://127.0.0.1:${port}`)
+  const where = args.host.includes(':') ? `[${args.host}]` : args.host
+  // The database's location may name a host; never its password (the URL has none, see cli-args.ts).
+  log.engine(`ready on ${where}:${port} with ${plugins.map((p) => p.name).join(', ')}${args.database ? ` on PostgreSQL ${new URL(args.database).host}` : ' on SQLite'}`)
+  console.log(`engine ready http://${where}:${port}`)
 
   let stopping = false
   const shutdown = () => {

@@ -1,20 +1,14 @@
 import type { Biometrics } from './bio/biometrics'
 import type { TokenService } from './auth/tokens'
 import type { EngineLog } from './logs/engine-log'
-import type { ClientStore } from './store/clients'
-import type { Db } from './store/database'
-import type { FaceCropStore } from './store/face-crops'
-import type { PersonStore } from './store/persons'
-import type { TenantStore } from './store/tenants'
+import type { Store } from './store/store'
 
 /** Everything the engine's routes share. */
 export interface EngineContext {
-  db: Db
-  persons: PersonStore
-  tenants: TenantStore
-  crops: FaceCropStore
-  clients: ClientStore
+  store: Store
   tokens: TokenService
   bio: Biometrics
   log: EngineLog
+  /** Whether this process has caught up with the database and may be sent requests (GET /health/ready). */
+  ready(): boolean
 }

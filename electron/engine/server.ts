@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify'
 import { createTokenService } from './auth/tokens'
 import { Biometrics } from './bio/biometrics'
@@ -16,15 +15,15 @@ import { BIOENGINE_PREFIX, bioEngineRoutes } from './routes/bioengine'
 import { personRoutes } from './routes/persons'
 import { tenantRoutes } from './routes/tenants'
 import { TOKEN_PATH, tokenRoutes } from './routes/token'
-import { ClientStore } from './store/clients'
+import { healthRoutes } from './routes/health'
+import { CHANGES_CHANNEL } from './store/change-log'
+import type { DeriveKey } from './store/clients'
 import { securePrivateFolder } from './store/private-folder'
-import { openDatabase } from './store/database'
-import { FaceCropStore } from './store/face-crops'
-import { PersonStore } from './store/persons'
 import { createSealer, loadTemplateKey } from './store/sealer'
 import { signingKey } from './store/signing-keys'
-import { TemplateStore } from './store/templates'
-import { TenantStore } from './store/tenants'
+import { listen, type Listener } from './store/sql/listener'
+import { StoreUnavailableError } from './store/sql/types'
+import { openStore } from './store/store'
 
 export interface EngineOptions {
   dataDir: string
@@ -32,6 +31,12 @@ export interface EngineOptions {
   log?: EngineLog
   /** Timeouts and caps; the defaults are HTTP_LIMITS (tests shorten them). */
   limits?: Partial<HttpLimits>
+  /** postgres://… (no password: PGPASSWORD or PGPASSFILE): the site's shared database instead of SQLite in dataDir. */
+  databaseUrl?: string | undefined
+  /** How client secrets are hashed (tests count or hold it). */
+  derive?: DeriveKey
+  /** How often a site engine reads the change log even without a notification (a safety net; default 5 s). */
+  pollMs?: number
 }
 
 export interface Engine {
@@ -42,21 +47,21 @@ export interface Engine {
   close(): Promise<void>
 }
 
-/** The embedded person server + BioEngine on one Fastify instance, over one SQLite database. */
+/**
+ * The embedded person server + BioEngine on one Fastify instance, over SQLite in its data folder,
+ * or, as one of a site's processes, over the site's PostgreSQL database.
+ */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   // engine.db is made 0600 before SQLite opens it: its -wal and -shm take the database file's mode.
   securePrivateFolder(options.dataDir, ['engine.db'])
-  const db = openDatabase(join(options.dataDir, 'engine.db'))
   const log = options.log ?? createEngineLog(options.dataDir)
-  const persons = new PersonStore(db)
-  const tenants = new TenantStore(db)
   const sealer = createSealer(loadTemplateKey(options.dataDir))
-  const templates = new TemplateStore(db, sealer)
-  const crops = new FaceCropStore(db, sealer)
-  const bio = new Biometrics(options.plugins, templates, persons, tenants, crops)
-  const unreadable = bio.rebuildCaches()
-  if (unreadable > 0) log.engine(`${unreadable} template(s) could not be decrypted with this template key and were left out of identify`)
-  const ctx: EngineContext = { db, persons, tenants, crops, clients: new ClientStore(db), tokens: createTokenService(signingKey(db)), bio, log }
+  const store = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, sealer, ...(options.derive ? { derive: options.derive } : {}) })
+  const bio = new Biometrics(options.plugins, store)
+  await bio.caches.load()
+  if (bio.caches.unreadable > 0) log.engine(`${bio.caches.unreadable} template(s) could not be decrypted with this template key and were left out of identify`)
+  const sync = options.databaseUrl ? followChanges(options.databaseUrl, bio, log, options.pollMs ?? 5000) : null
+  const ctx: EngineContext = { store, tokens: createTokenService(await signingKey(store.db)), bio, log, ready: () => sync?.ready() ?? true }
 
   const limits = { ...HTTP_LIMITS, ...options.limits }
   const app = Fastify({
@@ -83,6 +88,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   authenticateRequests(app, ctx.tokens)
   admitRequests(app, limits)
 
+  healthRoutes(app, ctx)
   tokenRoutes(app, ctx, limits)
   personRoutes(app, ctx)
   tenantRoutes(app, ctx)
@@ -94,8 +100,45 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     routes,
     async close() {
       await app.close()
+      await sync?.close()
       await Promise.all(options.plugins.map((p) => p.close()))
-      db.close()
+      await store.close()
+    },
+  }
+}
+
+/**
+ * A site engine's caches follow the change log: on each notification, after every reconnection of
+ * the listener (notifications sent while it was away are never replayed), and every `pollMs` as
+ * well. The engine is ready while the listener is connected and its last catch-up succeeded.
+ */
+function followChanges(url: string, bio: Biometrics, log: EngineLog, pollMs: number): { ready(): boolean; close(): Promise<void> } {
+  let listening = false
+  let caughtUp = true
+  const catchUp = () =>
+    bio.caches.catchUp().then(
+      () => void (caughtUp = true),
+      (error: unknown) => {
+        if (caughtUp) log.engine(`catching up with the change log failed: ${(error as Error).message}`)
+        caughtUp = false
+      },
+    )
+  const listener: Listener = listen(url, CHANGES_CHANNEL, {
+    notified: () => void catchUp(),
+    connected(up) {
+      if (up === listening) return
+      listening = up
+      log.engine(up ? 'listening for changes' : 'lost the change listener; reconnecting')
+      if (up) void catchUp()
+    },
+  })
+  const poll = setInterval(() => void catchUp(), pollMs)
+  poll.unref()
+  return {
+    ready: () => listening && caughtUp,
+    async close() {
+      clearInterval(poll)
+      await listener.close()
     },
   }
 }
@@ -119,10 +162,10 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
     status = 400
     code = error.code
     message = error.message
-  } else if (error instanceof OverloadError) {
+  } else if (error instanceof OverloadError || error instanceof StoreUnavailableError) {
     status = 503
     code = 503
-    message = error.message
+    message = error instanceof OverloadError ? error.message : 'The database cannot be reached; try again shortly.'
     void reply.header('Retry-After', String(error.retryAfterSeconds))
   } else if (isClientFault(error)) {
     status = error.statusCode!

@@ -62,3 +62,13 @@ export const verifyRecord = z.object({
   allMatchResults: z.array(z.object({ matchResults: z.array(z.object({ personId: z.string(), score: z.number().optional(), ...itemErrorRecord })) })),
 })
 export const faceMatchRecord = z.object({ status: z.string(), score: z.number(), pass: z.boolean(), durationMS: z.number() })
+
+/* The engine's store hands out these records as they are: one wire model, no hand-written copies. */
+export type PersonRecord = z.infer<typeof personRecord>
+export type TenantPersonRecord = z.infer<typeof tenantPersonRecord>
+export type TenantRecord = z.infer<typeof tenantRecord>
+export type AppAssociationRecord = z.infer<typeof appAssociationRecord>
+export type AlgorithmRecord = z.infer<typeof algorithmRecord>
+export type LicenseRecord = AlgorithmRecord['licenseData']
+export type TemplateTypeRecord = z.infer<typeof templateTypesRecord>['templateTypes'][number]
+export type BiometricInfoRecord = z.infer<typeof biometricInfosRecord>['biometricInfos'][number]

@@ -62,6 +62,9 @@ export const personLookupQuery = listQuery.extend({
   deviceId: z.string().min(1).max(128).optional(),
 })
 
+/** The scope of person-server calls (reference §4.1): the engine grants it, the kiosk asks for it. */
+export const SCOPE_TENANT_ADMIN = 'SCOPE_TENANT_ADMIN'
+
 /** OAuth2 client credentials: grant_type and scope in the query (as the reference sends them) or the form body. */
 export const tokenParams = z.object({ grant_type: z.string().max(64).optional(), scope: z.string().max(512).optional() })
 

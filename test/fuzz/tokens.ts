@@ -26,9 +26,9 @@ async function signed(key: Uint8Array, claims: Record<string, unknown>, expiresA
  * one (expired, scope missing). Null if the engine keeps its key elsewhere: those variants are then
  * signed with a random key and named so.
  */
-function engineKey(t: TestEngine): { kid: string; secret: Buffer } | null {
+async function engineKey(t: TestEngine): Promise<{ kid: string; secret: Buffer } | null> {
   try {
-    return t.engine.ctx.db.prepare('SELECT kid, secret FROM signing_keys ORDER BY created DESC LIMIT 1').get() as { kid: string; secret: Buffer } | null
+    return (await t.engine.ctx.store.db.get<{ kid: string; secret: Buffer }>('SELECT kid, secret FROM signing_keys ORDER BY created DESC LIMIT 1')) ?? null
   } catch {
     return null
   }
@@ -38,7 +38,7 @@ function engineKey(t: TestEngine): { kid: string; secret: Buffer } | null {
 export async function authVariants(t: TestEngine): Promise<{ valid: AuthVariant; bearer: AuthVariant[]; basic: AuthVariant[] }> {
   const token = await t.token()
   const now = Math.floor(Date.now() / 1000)
-  const key = engineKey(t)
+  const key = await engineKey(t)
   const realKey = key?.secret ?? randomBytes(32)
   const keyNote = key ? '' : ' (engine key unreadable: random key)'
   const [, payload] = token.split('.')

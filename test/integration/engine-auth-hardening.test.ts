@@ -6,7 +6,7 @@ import { Agent, request } from 'undici'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { TOKEN_ISSUER, TOKEN_LIFETIME_SECONDS } from '../../electron/engine/auth/tokens'
 import { scryptKey, type DeriveKey } from '../../electron/engine/store/clients'
-import { openDatabase } from '../../electron/engine/store/database'
+import { openSqlite } from '../../electron/engine/store/sql/sqlite'
 import { signingKey } from '../../electron/engine/store/signing-keys'
 import { basic, startTestEngine, TEST_CLIENT, type TestEngine } from '../support/engine'
 import { startUntil, tsxArgs } from '../support/process'
@@ -49,8 +49,8 @@ describe('token endpoint under a flood of bad client secrets (issue 13 finding 2
 
   beforeAll(async () => {
     t = await startTestEngine([])
-    for (const id of ['flood-target', 'victim', 'known-client']) await t.engine.ctx.clients.ensure(id, `${id}-secret`)
-    derive = vi.spyOn(t.engine.ctx.clients, 'derive')
+    for (const id of ['flood-target', 'victim', 'known-client']) await t.engine.ctx.store.clients.ensure(id, `${id}-secret`)
+    derive = vi.spyOn(t.engine.ctx.store.clients, 'derive')
   })
   afterEach(() => {
     vi.useRealTimers()
@@ -194,7 +194,7 @@ describe('bearer tokens must say when they expire (issue 13 finding 12)', () => 
   afterAll(() => t.close())
 
   it('refuses a token signed with the engine key but without exp, iat or sub, or outliving the token lifetime', async () => {
-    const key = signingKey(t.engine.ctx.db)
+    const key = await signingKey(t.engine.ctx.store.db)
     const now = Math.floor(Date.now() / 1000)
     const sign = (claims: { sub?: string; iat?: number; exp?: number }) => {
       const jwt = new SignJWT({ scope: 'SCOPE_TENANT_ADMIN' }).setProtectedHeader({ alg: 'HS256', kid: key.kid, typ: 'JWT' }).setIssuer(TOKEN_ISSUER)
@@ -234,7 +234,7 @@ describe('data folder privacy (issue 13 finding 12)', () => {
     // A data folder left by an older engine: world-readable folder, database, key and logs.
     const data = join(mkdtempSync(join(tmpdir(), 'kiosk-engine-')), 'data')
     mkdirSync(join(data, 'logs'), { recursive: true })
-    openDatabase(join(data, 'engine.db')).close()
+    await openSqlite(join(data, 'engine.db')).close()
     writeFileSync(join(data, 'template.key'), Buffer.alloc(32, 7))
     writeFileSync(join(data, 'logs', 'engine.log'), 'old\n')
     writeFileSync(join(data, 'logs', 'engine.log.1'), 'older\n')
@@ -270,7 +270,7 @@ describe('data folder privacy (issue 13 finding 12)', () => {
   it('makes the data folder private when the engine is created in-process too (createEngine, not only the command line)', async () => {
     const data = join(mkdtempSync(join(tmpdir(), 'kiosk-engine-')), 'data')
     mkdirSync(data, { mode: 0o755 })
-    openDatabase(join(data, 'engine.db')).close()
+    await openSqlite(join(data, 'engine.db')).close()
     chmodSync(join(data, 'engine.db'), 0o644)
     const t = await startTestEngine([], data)
     try {

@@ -58,8 +58,8 @@ describe('embedded engine auth', () => {
   it('requires a valid bearer token on every person-server and BioEngine call but /match', async () => {
     const foreignKey = new TextEncoder().encode('a-different-key-a-different-key-!!')
     const forged = await new SignJWT({ scope: 'SCOPE_TENANT_ADMIN' }).setProtectedHeader({ alg: 'HS256' }).setIssuer(TOKEN_ISSUER).setSubject('x').setExpirationTime('1h').sign(foreignKey)
-    const expired = await createTokenService(signingKey(t.engine.ctx.db), -10).issue({ clientId: TEST_CLIENT.id, scopes: ['SCOPE_TENANT_ADMIN'] })
-    const noScope = await createTokenService(signingKey(t.engine.ctx.db)).issue({ clientId: TEST_CLIENT.id, scopes: ['SCOPE_OTHER'] })
+    const expired = await createTokenService(await signingKey(t.engine.ctx.store.db), -10).issue({ clientId: TEST_CLIENT.id, scopes: ['SCOPE_TENANT_ADMIN'] })
+    const noScope = await createTokenService(await signingKey(t.engine.ctx.store.db)).issue({ clientId: TEST_CLIENT.id, scopes: ['SCOPE_OTHER'] })
 
     const personPath = '/v2/gmiserver/person'
     const bioPath = '/bioengine/template-types'

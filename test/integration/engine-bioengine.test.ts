@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { FormData, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadFacePlugins } from '../../electron/engine/face'
+import { BACKENDS, startBackend, type BackendHandle } from '../support/backends'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { projectRoot } from '../support/process'
 
@@ -11,21 +12,26 @@ import { projectRoot } from '../support/process'
 const fixture = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name))
 const b64 = (name: string) => fixture(name).toString('base64')
 
-describe('embedded BioEngine', () => {
+describe.each(BACKENDS)('embedded BioEngine on %s', (backend) => {
   let t: TestEngine
+  let store: BackendHandle
   let types: Array<{ templateType: string; scoreThreshold: number; numSamplesForEnroll: number; isInstantiated: boolean }>
   let type: string
   const persons: Record<string, string> = {}
 
   beforeAll(async () => {
-    t = await startTestEngine(await loadFacePlugins({ threads: 2, log: () => {} }))
+    store = await startBackend(backend)
+    t = await startTestEngine(await loadFacePlugins({ threads: 2, log: () => {} }), undefined, store.options)
     types = (await t.call('GET', '/bioengine/template-types')).body.templateTypes
     type = types[0]!.templateType
     for (const name of ['ada', 'bob', 'cyd', 'dee']) {
       persons[name] = (await t.call('POST', `/v2/gmiserver/tenant/${TEST_TENANT}/person`, { userId: `${name}@bio.example` })).body.uuid
     }
   })
-  afterAll(() => t.close())
+  afterAll(async () => {
+    await t?.close()
+    await store?.close()
+  })
 
   const enroll = (person: string, body: Record<string, unknown>) => t.call('POST', `/bioengine/persons/${person}/biometrics`, { templateType: type, ...body })
   const identify = async (inputs: unknown[]) => (await t.call('POST', '/bioengine/identify', { identifyInputs: inputs })).body.allIdentifyResults

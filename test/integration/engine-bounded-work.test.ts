@@ -8,7 +8,7 @@ import { REQUEST_MAX_IN_FLIGHT, REQUEST_MAX_PIXELS } from '../../electron/engine
 import { encodeTemplate, normalize } from '../../electron/engine/bio/template-codec'
 import { loadFacePlugins, type FacePlugin, type PoolStats } from '../../electron/engine/face'
 import { HUMAN_FACERES } from '../../electron/engine/face/specs'
-import { TemplateStore } from '../../electron/engine/store/templates'
+import { TemplateRepository } from '../../electron/engine/store/templates'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { projectRoot } from '../support/process'
 
@@ -114,7 +114,7 @@ describe('bounded work', () => {
     const ver = await person('verify@bounded.example')
     const created = await t.call('POST', '/bioengine/biometrics', { templateType: type, samples: [b64('person-c.jpg')] })
     for (let i = 0; i < 20; i++) expect((await enroll(ver.uuid, { templateContext: `c${i}`, template: created.body.templatedata })).status).toBe(201)
-    const reads = vi.spyOn(TemplateStore.prototype, 'ofPerson')
+    const reads = vi.spyOn(TemplateRepository.prototype, 'ofPerson')
     try {
       const reply = await t.call('POST', `/bioengine/persons/${ver.uuid}/verify`, {
         verifyInputs: Array.from({ length: 50 }, () => ({ templateType: type, template: created.body.templatedata })),
@@ -141,7 +141,7 @@ describe('bounded work', () => {
   })
 
   it('lets exactly one of four concurrent enrollments take a licence for one identity', async () => {
-    t.engine.ctx.tenants.upsert('RACE', { name: 'Race', maxIdentities: 0, defaultPostBack: null })
+    await t.engine.ctx.store.tenants.upsert('RACE', { name: 'Race', maxIdentities: 0, defaultPostBack: null })
     const racers = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((name) => person(`${name}@race.example`, 'RACE')))
     await t.call('PUT', `/v2/gmiserver/tenant/RACE/svrgrp/main/alg/${plugin.name}`, { licenseData: { info: 'one', maxIdentities: 1, expireDate: null } })
     const photos = ['person-a1.jpg', 'person-b.jpg', 'person-c.jpg', 'person-d.jpg']
@@ -248,7 +248,7 @@ describe('overload and memory at rest', () => {
       expect(Number(reply.headers['retry-after'])).toBeGreaterThanOrEqual(1)
       expect(reply.body).toMatchObject({ code: 503, message: expect.stringMatching(/busy/) })
     }
-    expect(t.engine.ctx.bio.infos('overload-enroll')).toEqual([])
+    expect(await t.engine.ctx.bio.infos('overload-enroll')).toEqual([])
   })
 
   it('retires idle workers, and starts one again for the next image', async () => {

@@ -19,7 +19,7 @@ describe('kept face crops', () => {
   const enroll = (id: string, templateType: string, sample: string, templateContext = 'c1') =>
     t.call('POST', `/bioengine/persons/${id}/biometrics`, { templateType, templateContext, samples: [b64(sample)] })
   const types = async (id: string) => ((await t.call('GET', `/bioengine/persons/${id}/biometrics`)).body.biometricInfos as Array<{ templateType: string }>).map((b) => b.templateType)
-  const crops = () => t.engine.ctx.crops.count()
+  const crops = () => t.engine.ctx.store.crops.count()
 
   beforeAll(async () => {
     t = await startTestEngine(await loadFacePlugins({ threads: 2, log: () => {} }))
@@ -30,7 +30,7 @@ describe('kept face crops', () => {
     expect((await t.call('GET', `/v2/gmiserver/tenant/${TEST_TENANT}`)).body.keepFaceCrops).toBe(false)
     const id = await person('off@crops.example')
     expect((await enroll(id, A, 'person-c.jpg')).status).toBe(201)
-    expect(crops()).toBe(0)
+    expect(await crops()).toBe(0)
     expect((await t.call('POST', '/bioengine/createplugincache/FaceApiResNet')).status).toBe(201)
     expect(await types(id)).toEqual([A])
     await t.call('DELETE', `/v2/gmiserver/person/${id}`)
@@ -40,14 +40,14 @@ describe('kept face crops', () => {
     expect((await keep(true)).body.keepFaceCrops).toBe(true)
     const id = await person('sealed@crops.example')
     expect((await enroll(id, A, 'person-a1.jpg')).status).toBe(201)
-    const [crop] = t.engine.ctx.crops.crops(id, 'c1')
+    const [crop] = await t.engine.ctx.store.crops.crops(id, 'c1')
     expect(crop!.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff])) // a JPEG, once opened with the key
     const stored = Buffer.concat(['engine.db', 'engine.db-wal'].map((f) => readFileSync(join(t.dataDir, f))))
     for (const plain of [crop!, fixture('person-a1.jpg')]) {
       for (const at of [200, Math.floor(plain.length / 2), plain.length - 300]) expect(stored.includes(plain.subarray(at, at + 48))).toBe(false)
     }
     await t.call('DELETE', `/v2/gmiserver/person/${id}`)
-    expect(crops()).toBe(0)
+    expect(await crops()).toBe(0)
   })
 
   it('builds templates of another type from the crops, and the visitor is recognised under it without new samples', async () => {
@@ -69,7 +69,7 @@ describe('kept face crops', () => {
     // The log says how many were built, and nothing of a face: no crop, in bytes or base64.
     const log = readFileSync(join(t.engine.ctx.log.dir, 'engine.log'))
     expect(log.toString()).toContain('templates built from kept face crops: 2; could not be built: 0')
-    const crop = t.engine.ctx.crops.crops(ada, 'c1')[0]!
+    const crop = (await t.engine.ctx.store.crops.crops(ada, 'c1'))[0]!
     expect(log.includes(crop.subarray(100, 148))).toBe(false)
     expect(log.toString()).not.toContain(crop.toString('base64').slice(100, 164))
   })
@@ -77,22 +77,22 @@ describe('kept face crops', () => {
   it('deletes the crops with the templates and with the person, and all of them when the tenant opts out', async () => {
     const cyd = await person('cyd@crops.example')
     await enroll(cyd, A, 'person-d.jpg', 'k1')
-    expect(t.engine.ctx.crops.crops(cyd, 'k1')).toHaveLength(1)
+    expect(await t.engine.ctx.store.crops.crops(cyd, 'k1')).toHaveLength(1)
     // One type gone, another of the same enrollment left: the crop stays; all gone: the crop goes.
     await t.call('POST', '/bioengine/createplugincache/FaceApiResNet')
     await t.call('DELETE', `/bioengine/persons/${cyd}/biometrics/${A}`)
-    expect(t.engine.ctx.crops.crops(cyd, 'k1')).toHaveLength(1)
+    expect(await t.engine.ctx.store.crops.crops(cyd, 'k1')).toHaveLength(1)
     await t.call('DELETE', `/bioengine/persons/${cyd}/biometrics`)
-    expect(t.engine.ctx.crops.crops(cyd, 'k1')).toHaveLength(0)
+    expect(await t.engine.ctx.store.crops.crops(cyd, 'k1')).toHaveLength(0)
 
     const dee = await person('dee@crops.example')
     await enroll(dee, A, 'person-e.jpg')
-    expect(t.engine.ctx.crops.crops(dee, 'c1')).toHaveLength(1)
+    expect(await t.engine.ctx.store.crops.crops(dee, 'c1')).toHaveLength(1)
     await t.call('DELETE', `/v2/gmiserver/person/${dee}`)
-    expect(t.engine.ctx.crops.crops(dee, 'c1')).toHaveLength(0)
+    expect(await t.engine.ctx.store.crops.crops(dee, 'c1')).toHaveLength(0)
 
-    expect(crops()).toBeGreaterThan(0) // ada's and bob's
+    expect(await crops()).toBeGreaterThan(0) // ada's and bob's
     await keep(false)
-    expect(crops()).toBe(0)
+    expect(await crops()).toBe(0)
   })
 })

@@ -185,7 +185,8 @@ describe('engine HTTP layer under hostile input', () => {
       if (route.url.includes('/:')) expect(route.schema.params, where).toBeDefined()
       if (route.method === 'GET' && !route.url.endsWith('/logs')) expect(route.schema.response?.[200], where).toBeDefined()
       expect(route.bodyLimit, where).toBeLessThanOrEqual(route.schema.body && /identify|verify|biometrics$|^\/bioengine\/liveness$/.test(route.url) ? 32 * MB : 16 * 1024)
-      expect(route.auth, where).toBe(route.url.endsWith('/match') ? 'none' : route.url.includes('oauth') ? 'basic' : route.url.startsWith('/bioengine') ? 'bearer' : 'tenant-admin')
+      const open = route.url.endsWith('/match') || route.url.startsWith('/health/')
+      expect(route.auth, where).toBe(open ? 'none' : route.url.includes('oauth') ? 'basic' : route.url.startsWith('/bioengine') ? 'bearer' : 'tenant-admin')
     }
   })
 })

@@ -1,13 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BACKENDS, startBackend, type BackendHandle } from '../support/backends'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 
-// The person server over real HTTP (reference §4.2, §4.3). No face plugin is needed here.
-describe('embedded person server', () => {
+// The person server over real HTTP (reference §4.2, §4.3), on each store. No face plugin is needed here.
+describe.each(BACKENDS)('embedded person server on %s', (backend) => {
   let t: TestEngine
+  let store: BackendHandle
   beforeAll(async () => {
-    t = await startTestEngine([])
+    store = await startBackend(backend)
+    t = await startTestEngine([], undefined, store.options)
   })
-  afterAll(() => t.close())
+  afterAll(async () => {
+    await t?.close()
+    await store?.close()
+  })
 
   const create = (userId: string, tenant = TEST_TENANT, extra: Record<string, unknown> = {}) =>
     t.call('POST', `/v2/gmiserver/tenant/${tenant}/person`, { userId, ...extra })

@@ -82,7 +82,7 @@ describe('offline outbox under faults (real engine, real HTTP, real processes)',
     expect(served).toEqual(expect.arrayContaining(['status500:500', 'garbage:200', 'status429:429', 'hang:-']))
     expect(served).toHaveLength(7)
     // Exactly once: one person per userId, one template per queued context, nothing else for them.
-    expect(engineTally(t, good)).toEqual(good.map((item) => ({ id: item.id, userId: item.userId, persons: 1, contexts: 1, templatesOfPerson: 1 })))
+    expect(await engineTally(t, good)).toEqual(good.map((item) => ({ id: item.id, userId: item.userId, persons: 1, contexts: 1, templatesOfPerson: 1 })))
     const retried = outbox.list().filter((i) => i.state === 'delivered' && i.attempts > 1)
     expect(retried.length).toBeGreaterThanOrEqual(3)
     console.log(`outbox faults: ${good.length + 1} items through 7 injected faults in ${ms.toFixed(0)} ms; attempts ${outbox.list().map((i) => i.attempts).join(',')}`)
@@ -103,7 +103,7 @@ describe('offline outbox under faults (real engine, real HTTP, real processes)',
     // Stop the engine (its HTTP server and database; the face models stay loaded for the restart).
     const dataDir = t.dataDir
     await t.engine.app.close()
-    t.engine.ctx.db.close()
+    await t.engine.ctx.store.close()
     await waitFor(() => states.some((s) => s.online === false), 5_000, 'the outbox to notice it is offline')
     const deliveredWhileDown = outbox.state().counts.delivered
     expect(deliveredWhileDown).toBeLessThan(items.length)
@@ -119,7 +119,7 @@ describe('offline outbox under faults (real engine, real HTTP, real processes)',
     const onlineFlags = states.map((s) => s.online).filter((v, i, all) => v !== all[i - 1])
     expect(onlineFlags).toEqual(expect.arrayContaining([true, false]))
     expect(onlineFlags.at(-1)).toBe(true)
-    expect(engineTally(t, items).every((x) => x.persons === 1 && x.contexts === 1 && x.templatesOfPerson === 1)).toBe(true)
+    expect((await engineTally(t, items)).every((x) => x.persons === 1 && x.contexts === 1 && x.templatesOfPerson === 1)).toBe(true)
     await outbox.close()
   })
 
@@ -206,8 +206,8 @@ describe('offline outbox under faults (real engine, real HTTP, real processes)',
     const delivered = items.filter((i) => i.state === 'delivered')
     expect(delivered.length).toBe(items.length)
     // Exactly once, and nothing in the engine that no item accounts for.
-    expect(engineTally(t, delivered).filter((x) => x.persons !== 1 || x.contexts !== 1 || x.templatesOfPerson !== 1)).toEqual([])
-    const killPersons = (t.engine.ctx.db.prepare(`SELECT COUNT(*) AS n FROM persons WHERE user_id LIKE '%@kill.example'`).get() as { n: number }).n
+    expect((await engineTally(t, delivered)).filter((x) => x.persons !== 1 || x.contexts !== 1 || x.templatesOfPerson !== 1)).toEqual([])
+    const killPersons = (await t.engine.ctx.store.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM persons WHERE user_id LIKE '%@kill.example'`))!.n
     expect(killPersons).toBe(delivered.length)
     const db = new Database(join(dir, 'outbox.db'), { readonly: true })
     expect((db.prepare('SELECT COUNT(*) AS n FROM payloads').get() as { n: number }).n).toBe(0)

@@ -88,11 +88,11 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
     expect(after.online).toBe(true)
     expect(outbox.get(item.id)).toMatchObject({ state: 'delivered', attempts: 1, lastError: null, nextAttemptAt: null })
     expect(payloadRows(dir)).toBe(0)
-    expect(engineTally(t, [item])).toEqual([{ id: item.id, userId, persons: 1, contexts: 1, templatesOfPerson: 1 }])
+    expect(await engineTally(t, [item])).toEqual([{ id: item.id, userId, persons: 1, contexts: 1, templatesOfPerson: 1 }])
 
     // Draining again sends nothing more.
     await outbox.drainNow()
-    expect(engineTally(t, [item])[0]).toMatchObject({ persons: 1, contexts: 1, templatesOfPerson: 1 })
+    expect((await engineTally(t, [item]))[0]).toMatchObject({ persons: 1, contexts: 1, templatesOfPerson: 1 })
     await waitFor(() => states.at(-1)?.counts.delivered === 1, 2_000, 'a delivered event')
     expect(states.at(-1)).toMatchObject({ online: true, running: true, counts: { queued: 0, inFlight: 0, needsAttention: 0, delivered: 1 } })
     await outbox.close()
@@ -121,7 +121,7 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
     expect(() => outbox.retry(item.id)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }))
     expect(() => outbox.discard(item.id)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }))
     // Nothing was enrolled for this visitor.
-    expect(engineTally(t, [item])[0]).toMatchObject({ contexts: 0 })
+    expect((await engineTally(t, [item]))[0]).toMatchObject({ contexts: 0 })
     await outbox.close()
   })
 
@@ -309,7 +309,7 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
     // Delivery order follows enqueue order.
     const times = delivered.map((i) => i.deliveredAt!)
     expect([...times].sort((a, b) => a - b)).toEqual(times)
-    expect(engineTally(t, items).every((x) => x.persons === 1 && x.contexts === 1 && x.templatesOfPerson === 1)).toBe(true)
+    expect((await engineTally(t, items)).every((x) => x.persons === 1 && x.contexts === 1 && x.templatesOfPerson === 1)).toBe(true)
     console.log(`outbox: enqueued ${n} in ${enqueueMs.toFixed(0)} ms (${(enqueueMs / n).toFixed(1)} ms each, fsync'd); drained ${n} in ${drainMs.toFixed(0)} ms (${((n * 1000) / drainMs).toFixed(1)} items/s)`)
     await outbox.close()
   })

@@ -24,11 +24,11 @@ export interface TestEngine {
 export async function startTestEngine(
   plugins: FacePlugin[],
   dataDir = mkdtempSync(join(tmpdir(), 'kiosk-engine-')),
-  options: Pick<EngineOptions, 'limits'> = {},
+  options: Pick<EngineOptions, 'limits' | 'databaseUrl' | 'pollMs'> = {},
 ): Promise<TestEngine> {
   const engine = await createEngine({ dataDir, plugins, ...options })
-  await engine.ctx.clients.ensure(TEST_CLIENT.id, TEST_CLIENT.secret)
-  engine.ctx.tenants.upsert(TEST_TENANT, { name: 'Front desk', maxIdentities: 0, defaultPostBack: null })
+  await engine.ctx.store.clients.ensure(TEST_CLIENT.id, TEST_CLIENT.secret)
+  await engine.ctx.store.tenants.upsert(TEST_TENANT, { name: 'Front desk', maxIdentities: 0, defaultPostBack: null })
   await engine.app.listen({ host: '127.0.0.1', port: 0 })
   const address = engine.app.server.address()
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`

@@ -72,12 +72,18 @@ export function scanFiles(dir: string, prefixes: string[], secrets: Array<{ name
  * The engine's view of delivered outbox items: for each, how many persons have the userId and
  * how many templates carry the item's template context (both must be exactly 1).
  */
-export function engineTally(t: TestEngine, items: Array<Pick<OutboxItem, 'id' | 'userId'>>): Array<{ id: string; userId: string; persons: number; contexts: number; templatesOfPerson: number }> {
-  const db = t.engine.ctx.db
-  return items.map(({ id, userId }) => {
-    const persons = db.prepare('SELECT uuid FROM persons WHERE user_id = ? COLLATE NOCASE').all(userId) as Array<{ uuid: string }>
-    const contexts = (db.prepare('SELECT COUNT(*) AS n FROM templates WHERE template_context = ?').get(`outbox-${id}`) as { n: number }).n
-    const templatesOfPerson = persons.length === 1 ? (db.prepare('SELECT COUNT(*) AS n FROM templates WHERE person_id = ?').get(persons[0]!.uuid) as { n: number }).n : -1
-    return { id, userId, persons: persons.length, contexts, templatesOfPerson }
-  })
+export async function engineTally(
+  t: TestEngine,
+  items: Array<Pick<OutboxItem, 'id' | 'userId'>>,
+): Promise<Array<{ id: string; userId: string; persons: number; contexts: number; templatesOfPerson: number }>> {
+  const { db } = t.engine.ctx.store
+  const count = async (sql: string, value: string) => (await db.get<{ n: number }>(sql, [value]))!.n
+  const tally = []
+  for (const { id, userId } of items) {
+    const persons = await db.all<{ uuid: string }>('SELECT uuid FROM persons WHERE user_id = ?', [userId])
+    const contexts = await count('SELECT COUNT(*) AS n FROM templates WHERE template_context = ?', `outbox-${id}`)
+    const templatesOfPerson = persons.length === 1 ? await count('SELECT COUNT(*) AS n FROM templates WHERE person_id = ?', persons[0]!.uuid) : -1
+    tally.push({ id, userId, persons: persons.length, contexts, templatesOfPerson })
+  }
+  return tally
 }

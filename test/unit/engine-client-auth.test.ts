@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from 'vitest'
 import { createBackOff } from '../../electron/engine/auth/back-off'
 import { clientAuthRefusal, createClientAuth, type ClientVerifier } from '../../electron/engine/auth/client-auth'
 import { createWorkLimit } from '../../electron/engine/auth/work-limit'
-import { ClientStore } from '../../electron/engine/store/clients'
-import { openDatabase } from '../../electron/engine/store/database'
+import { ClientRepository } from '../../electron/engine/store/clients'
+import { openSqlite } from '../../electron/engine/store/sql/sqlite'
 
 // The parts of issue 13 finding 2's fix, each on its own clock and stand-ins.
 
@@ -189,11 +189,11 @@ describe('client authentication', () => {
 
 describe('client store', () => {
   it('derives exactly once per verify, with a salt of the same size, for a known and an unknown id', async () => {
-    const db = openDatabase(':memory:')
-    const real = new ClientStore(db)
+    const db = openSqlite(':memory:')
+    const real = new ClientRepository(db)
     await real.ensure('known', 'right')
     const derive = vi.fn(real.derive)
-    const clients = new ClientStore(db, derive)
+    const clients = new ClientRepository(db, derive)
     expect(await clients.verify('known', 'right')).toEqual(['SCOPE_TENANT_ADMIN'])
     expect(await clients.verify('known', 'wrong')).toBeNull()
     expect(await clients.verify('unknown', 'right')).toBeNull()
@@ -204,7 +204,7 @@ describe('client store', () => {
       ['right', 16],
       ['', 16],
     ])
-    expect([clients.has('known'), clients.has('unknown')]).toEqual([true, false])
-    db.close()
+    expect([await clients.has('known'), await clients.has('unknown')]).toEqual([true, false])
+    await db.close()
   })
 })

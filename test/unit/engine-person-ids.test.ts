@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { migrations, openDatabase } from '../../electron/engine/store/database'
+import { sqliteMigrations as migrations } from '../../electron/engine/store/sql/migrations-sqlite'
+import { openSqlite } from '../../electron/engine/store/sql/sqlite'
 import { canonicalPersonId } from '../../electron/engine/store/person-id'
 
 describe('BioEngine person ids', () => {
@@ -13,7 +14,7 @@ describe('BioEngine person ids', () => {
     expect(canonicalPersonId('already-lower_1')).toBe('already-lower_1')
   })
 
-  it('are lower-cased in a database from before the rule, keeping the newest template where case variants collide', () => {
+  it('are lower-cased in a database from before the rule, keeping the newest template where case variants collide', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'engine-db-')), 'engine.db')
     const old = new Database(file)
     old.exec(migrations[0]!)
@@ -26,7 +27,8 @@ describe('BioEngine person ids', () => {
     insert.run('AB12-CD', 'Face:Y', 'desk', Buffer.from('uuid-like'), 1)
     old.close()
 
-    const db = openDatabase(file)
+    await openSqlite(file).close()
+    const db = new Database(file)
     const rows = db.prepare('SELECT person_id, template_type, template_context, CAST(data AS TEXT) AS data FROM templates ORDER BY person_id, template_context').all()
     expect(rows).toEqual([
       { person_id: 'ab12-cd', template_type: 'Face:Y', template_context: 'desk', data: 'uuid-like' },

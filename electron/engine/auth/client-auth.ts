@@ -7,9 +7,9 @@ export interface ClientCredentials {
   secret: string
 }
 
-/** What client authentication needs of the client store (ClientStore). */
+/** What client authentication needs of the client store (ClientRepository). */
 export interface ClientVerifier {
-  has(clientId: string): boolean
+  has(clientId: string): boolean | Promise<boolean>
   /** The client's scopes when the secret is right, else null; one scrypt either way. */
   verify(clientId: string, secret: string): Promise<string[] | null>
 }
@@ -77,7 +77,7 @@ export function createClientAuth(clients: ClientVerifier, options: ClientAuthOpt
       // Nothing to hash: refused at no cost, and not counted.
       if (!credentials) return { ok: false, status: 401 }
       const { clientId, secret } = credentials
-      const ids: BackOff = clients.has(clientId) ? knownIds : unknownIds
+      const ids: BackOff = (await clients.has(clientId)) ? knownIds : unknownIds
       // Unknown ids are the caller's to choose, of any length: remember a digest of them.
       const idKey = ids === knownIds ? clientId : createHash('sha256').update(clientId).digest('base64')
       const peerKey = peer.replace(/^::ffff:/, '')

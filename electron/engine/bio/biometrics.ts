@@ -2,12 +2,13 @@ import { MAX_SAMPLES_PER_REQUEST } from '../../shared/api-requests'
 import { normalizedFaceCrop } from '../face/crop'
 import type { DetectedFace, FacePlugin } from '../face/types'
 import { HttpError } from '../http/errors'
-import type { FaceCropStore } from '../store/face-crops'
+import type { TemplateTypeRecord } from '../../shared/api-records'
+import { changed } from '../store/change-log'
 import { canonicalPersonId } from '../store/person-id'
-import type { PersonStore } from '../store/persons'
-import type { TemplateStore, BiometricInfo } from '../store/templates'
-import type { TenantStore } from '../store/tenants'
+import type { Repositories, Store } from '../store/store'
+import type { BiometricInfo } from '../store/templates'
 import { BioErrorCode, BioInputError } from './error-codes'
+import { IdentifyCaches, storedVector } from './identify-caches'
 import { RequestBudget } from './request-budget'
 import { decodeBase64, faceFromSample, sampleFace, singleFace } from './samples'
 import { TemplateCache } from './template-cache'
@@ -21,12 +22,7 @@ export const BIO_TYPE = 'Face'
  */
 export const MAX_TEMPLATES_PER_PERSON = 100
 
-export interface TemplateTypeInfo {
-  templateType: string
-  scoreThreshold: number
-  numSamplesForEnroll: number
-  isInstantiated: boolean
-}
+export type TemplateTypeInfo = TemplateTypeRecord
 
 interface Installed {
   templateType: string
@@ -34,25 +30,37 @@ interface Installed {
   cache: TemplateCache
 }
 
+/** Transaction locks on a person id's templates are taken under this class (PostgreSQL's two-key advisory locks). */
+const PERSON_LOCK_CLASS = 0x6b696f73
+
 /**
  * Templates and their caches: enrollment, template creation, listing and deletion, and the
- * per-plugin identify caches that every change keeps current. Person ids are taken in any case and
- * used in their canonical form (store/person-id.ts) everywhere, results included.
+ * per-plugin identify caches that every change keeps current (identify-caches.ts). Person ids are
+ * taken in any case and used in their canonical form (store/person-id.ts) everywhere, results included.
  */
 export class Biometrics {
   private readonly installed = new Map<string, Installed>()
+  readonly caches: IdentifyCaches
 
   constructor(
     plugins: FacePlugin[],
-    private readonly templates: TemplateStore,
-    private readonly persons: PersonStore,
-    private readonly tenants: TenantStore,
-    private readonly crops: FaceCropStore,
+    private readonly store: Store,
   ) {
     for (const plugin of plugins) {
       const templateType = `${BIO_TYPE}:${plugin.name}`
       this.installed.set(templateType, { templateType, plugin, cache: new TemplateCache(plugin.dimensions) })
     }
+    this.caches = new IdentifyCaches(store, new Map([...this.installed].map(([type, i]) => [type, i.cache])))
+  }
+
+  /**
+   * Runs `work` in one transaction, then brings this process's caches up to it: a write is
+   * identifiable here when it is answered, and on the site's other processes once they catch up.
+   */
+  async write<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    const result = await this.store.transaction(work)
+    await this.caches.catchUp()
+    return result
   }
 
   get plugins(): FacePlugin[] {
@@ -155,35 +163,35 @@ export class Biometrics {
     if ((request.samples === undefined) === (request.template === undefined)) {
       throw new BioInputError(BioErrorCode.BAD_INPUT, 'Give either samples or a template.')
     }
-    const admissible = () => {
-      this.checkLicense(installed, id)
-      this.checkTemplateCap(id, installed.templateType, request.templateContext)
+    const admissible = async (tx: Repositories, lock: boolean) => {
+      await this.checkLicense(tx, installed, id, lock)
+      await this.checkTemplateCap(tx, id, installed.templateType, request.templateContext)
     }
-    admissible()
+    await admissible(this.store, false)
     const faces = request.samples !== undefined ? await this.sampleFaces(installed, request.samples, caller) : null
     const template = faces ? this.templateOf(installed, faces.map((f) => f.face)) : this.parseTemplate(installed, request.template!)
     // Cut before the insert, so a template is never stored without the crops its tenant keeps.
-    const crops = faces && this.crops.keepsCrops(id) ? await Promise.all(faces.map((f) => normalizedFaceCrop(f.bytes, f.face.box))) : []
-    this.templates.atomically(() => {
-      admissible()
-      this.templates.put(id, installed.templateType, request.templateContext, encodeTemplate(template))
+    const crops = faces && (await this.store.crops.keepsCrops(id)) ? await Promise.all(faces.map((f) => normalizedFaceCrop(f.bytes, f.face.box))) : []
+    await this.write(async (tx) => {
+      await lockPerson(tx, id)
+      await admissible(tx, true)
+      await tx.templates.put(id, installed.templateType, request.templateContext, encodeTemplate(template))
       // A template enrolled as such has no crops: older ones of this context no longer match it.
-      this.crops.put(id, request.templateContext, crops)
+      await tx.crops.put(id, request.templateContext, crops)
     })
-    installed.cache.put(id, request.templateContext, template.vector)
-    return { quality: round(template.quality), biometricInfos: this.templates.infos(id) }
+    return { quality: round(template.quality), biometricInfos: await this.store.templates.infos(id) }
   }
 
-  infos(personId: string, templateType?: string): BiometricInfo[] {
-    return this.templates.infos(canonicalPersonId(personId), templateType)
+  infos(personId: string, templateType?: string): Promise<BiometricInfo[]> {
+    return this.store.templates.infos(canonicalPersonId(personId), templateType)
   }
 
-  delete(personId: string, templateType?: string, templateContext?: string): void {
+  async delete(personId: string, templateType?: string, templateContext?: string): Promise<void> {
     const id = canonicalPersonId(personId)
-    for (const removed of this.templates.delete(id, templateType, templateContext)) {
-      this.installed.get(removed.templateType)?.cache.remove(id, removed.templateContext)
-    }
-    this.crops.dropOrphans(id)
+    await this.write(async (tx) => {
+      await tx.templates.delete(id, templateType, templateContext)
+      await tx.crops.dropOrphans(id)
+    })
   }
 
   /**
@@ -196,19 +204,20 @@ export class Biometrics {
     const targets = this.targets(pluginName)
     let built = 0
     let failed = 0
-    for (const { personId, templateContext } of this.crops.keptEnrollments()) {
+    for (const { personId, templateContext } of await this.store.crops.keptEnrollments()) {
       for (const installed of targets) {
-        if (this.templates.has(personId, installed.templateType, templateContext)) continue
+        if (await this.store.templates.has(personId, installed.templateType, templateContext)) continue
         try {
           const budget = new RequestBudget('engine:crops')
-          const faces = await budget.all(this.crops.crops(personId, templateContext).map((crop, i) => singleFace(installed.plugin, crop, `kept crop ${i + 1}`, budget)))
+          const crops = await this.store.crops.crops(personId, templateContext)
+          const faces = await budget.all(crops.map((crop, i) => singleFace(installed.plugin, crop, `kept crop ${i + 1}`, budget)))
           if (faces.length === 0) throw new BioInputError(BioErrorCode.NO_FACE, 'No readable crop.')
           const template = this.templateOf(installed, faces)
-          this.templates.atomically(() => {
-            this.checkTemplateCap(personId, installed.templateType, templateContext)
-            this.templates.put(personId, installed.templateType, templateContext, encodeTemplate(template))
+          await this.write(async (tx) => {
+            await lockPerson(tx, personId)
+            await this.checkTemplateCap(tx, personId, installed.templateType, templateContext)
+            await tx.templates.put(personId, installed.templateType, templateContext, encodeTemplate(template))
           })
-          installed.cache.put(personId, templateContext, template.vector)
           built++
         } catch (error) {
           if (!(error instanceof BioInputError)) throw error
@@ -219,25 +228,13 @@ export class Biometrics {
     return { built, failed }
   }
 
-  /** Drops a deleted person's templates (by UUID and userId, in any case) from every cache; the store already deleted the rows. */
-  forgetPerson(personIds: string[]): void {
-    const ids = personIds.map(canonicalPersonId)
-    for (const { cache } of this.installed.values()) cache.removePerson(ids)
-  }
-
-  /** Rebuilds one plugin's cache, or all, from the database; returns how many templates were unreadable. */
-  rebuildCaches(pluginName?: string): number {
-    let unreadable = 0
-    for (const installed of this.targets(pluginName)) {
-      installed.cache.clear()
-      installed.cache.reserve(this.templates.countOfType(installed.templateType))
-      for (const stored of this.templates.allOfType(installed.templateType, () => unreadable++)) {
-        const vector = storedVector(stored.data)
-        if (vector) installed.cache.put(stored.personId, stored.templateContext, vector)
-        else unreadable++
-      }
-    }
-    return unreadable
+  /**
+   * Rebuilds one plugin's cache, or all, from the database, here and, through the change log, on
+   * every process of the site.
+   */
+  async rebuildCaches(pluginName?: string): Promise<void> {
+    const types = this.targets(pluginName).map((i) => i.templateType)
+    await this.write((tx) => changed(tx.sql, types.map((templateType) => ({ templateType, personId: null, templateContext: null }))))
   }
 
   /** One installed plugin's type, or all; a 400 naming the installed ones for an unknown plugin. */
@@ -254,18 +251,18 @@ export class Biometrics {
   }
 
   /** Stored vectors of one person and type, for 1:1 verification (unreadable ones left out, as in identify). */
-  vectorsOf(personId: string, templateType: string): Float32Array[] {
-    return this.templates.ofPerson(canonicalPersonId(personId), templateType).flatMap((t) => storedVector(t.data) ?? [])
+  async vectorsOf(personId: string, templateType: string): Promise<Float32Array[]> {
+    return (await this.store.templates.ofPerson(canonicalPersonId(personId), templateType)).flatMap((t) => storedVector(t.data) ?? [])
   }
 
   /** The person-server UUID behind a BioEngine person id, when there is one. */
-  personUuid(personId: string): string | undefined {
-    return this.persons.byBioPersonId(canonicalPersonId(personId))?.uuid
+  async personUuid(personId: string): Promise<string | undefined> {
+    return (await this.store.persons.byBioPersonId(canonicalPersonId(personId)))?.uuid
   }
 
-  private checkTemplateCap(personId: string, templateType: string, templateContext: string): void {
-    if (this.templates.has(personId, templateType, templateContext)) return // a replacement does not add one
-    const held = this.templates.countOfPerson(personId)
+  private async checkTemplateCap(tx: Repositories, personId: string, templateType: string, templateContext: string): Promise<void> {
+    if (await tx.templates.has(personId, templateType, templateContext)) return // a replacement does not add one
+    const held = await tx.templates.countOfPerson(personId)
     if (held >= MAX_TEMPLATES_PER_PERSON) {
       throw new BioInputError(
         BioErrorCode.TOO_MANY_TEMPLATES,
@@ -278,9 +275,9 @@ export class Biometrics {
    * Algorithm licences (tenant algorithm associations named after the plugin) apply at enrollment:
    * an expired licence, or one whose maxIdentities enrolled persons are reached, refuses it.
    */
-  private checkLicense(installed: Installed, personId: string): void {
-    const alreadyEnrolled = this.templates.infos(personId, installed.templateType).length > 0
-    for (const license of this.tenants.licensesFor(installed.plugin.name, personId)) {
+  private async checkLicense(tx: Repositories, installed: Installed, personId: string, lock: boolean): Promise<void> {
+    const alreadyEnrolled = (await tx.templates.infos(personId, installed.templateType)).length > 0
+    for (const license of await tx.tenants.licensesFor(installed.plugin.name, personId, lock)) {
       if (license.expireDate !== null && license.expireDate < Date.now()) {
         throw new BioInputError(
           BioErrorCode.LICENSE,
@@ -297,14 +294,13 @@ export class Biometrics {
   }
 }
 
-/** A stored template's normalised vector, or null when it no longer passes validation (stored before it was checked). */
-function storedVector(data: Buffer): Float32Array | null {
-  try {
-    return normalize(decodeTemplate(data).vector)
-  } catch (error) {
-    if (error instanceof TemplateFormatError) return null
-    throw error
-  }
+/**
+ * Holds a person id's templates until the transaction ends, so the template cap and the licence
+ * count hold when enrollments for one person race on several processes (SQLite has one writer).
+ */
+async function lockPerson(tx: Repositories, personId: string): Promise<void> {
+  const { sql } = tx
+  if (sql.dialect === 'postgres') await sql.get('SELECT pg_advisory_xact_lock(?, hashtext(?))', [PERSON_LOCK_CLASS, canonicalPersonId(personId)])
 }
 
 export function round(value: number): number {

@@ -92,10 +92,12 @@ export async function identify(bio: Biometrics, inputs: unknown[], caller: strin
         }
         const probe = await bio.probe(installed, input, budget)
         const hits = installed.cache.search(probe, similarityForScore(installed.plugin, threshold), maxResults)
-        const identifyMatchResults = hits.map((hit) => {
-          const personUUID = bio.personUuid(hit.personId)
-          return { personId: hit.personId, ...(personUUID ? { personUUID } : {}), score: round(installed.plugin.score(hit.similarity)) }
-        })
+        const identifyMatchResults = await Promise.all(
+          hits.map(async (hit) => {
+            const personUUID = await bio.personUuid(hit.personId)
+            return { personId: hit.personId, ...(personUUID ? { personUUID } : {}), score: round(installed.plugin.score(hit.similarity)) }
+          }),
+        )
         return { ...base, totalDurationMS: elapsed(started), identifyMatchResults }
       } catch (error) {
         return { ...base, totalDurationMS: elapsed(started), identifyMatchResults: [], ...itemError(error) }
@@ -113,7 +115,7 @@ export async function identify(bio: Biometrics, inputs: unknown[], caller: strin
 export async function verify(bio: Biometrics, personId: string, inputs: unknown[], caller: string): Promise<{ allMatchResults: Array<{ matchResults: MatchResult[] }> }> {
   const budget = new RequestBudget(caller)
   personId = canonicalPersonId(personId)
-  const loaded = new Map<string, Float32Array[]>()
+  const loaded = new Map<string, Promise<Float32Array[]>>()
   const vectorsOf = (templateType: string) => {
     let vectors = loaded.get(templateType)
     if (!vectors) loaded.set(templateType, (vectors = bio.vectorsOf(personId, templateType)))
@@ -125,7 +127,7 @@ export async function verify(bio: Biometrics, personId: string, inputs: unknown[
         const input = parseInput(verifyInput, raw)
         const installed = bio.lookup(input.templateType)
         checkThreshold(input.thresholdValue, installed.plugin.scoreThreshold)
-        const enrolled = vectorsOf(installed.templateType)
+        const enrolled = await vectorsOf(installed.templateType)
         if (enrolled.length === 0) return { matchResults: [] }
         const probe = await bio.probe(installed, input, budget)
         let best = -1

@@ -38,7 +38,7 @@ function barFor(histogram: Int32Array, wanted: number): number {
  * the rows where they are; the scores area is scratch and simply moves to the new end.
  */
 export class TemplateCache {
-  private readonly kernel: DotKernel = createDotKernel()
+  private kernel: DotKernel = createDotKernel()
   private readonly stride: number
   private floats: Float32Array
   private capacity = 0
@@ -101,6 +101,17 @@ export class TemplateCache {
   removePerson(personIds: string[]): void {
     const ids = new Set(personIds)
     for (const { personId, context } of this.keys.filter((k) => ids.has(k.personId))) this.remove(personId, context)
+  }
+
+  /** Takes over another cache's rows (built aside while this one kept serving), leaving that one empty. */
+  adopt(other: TemplateCache): void {
+    if (other.dimensions !== this.dimensions) throw new Error(`cache of ${other.dimensions} dimensions, this one ${this.dimensions}`)
+    ;({ kernel: this.kernel, floats: this.floats, capacity: this.capacity, keys: this.keys, rowOf: this.rowOf } = other)
+    other.kernel = createDotKernel()
+    other.floats = new Float32Array(other.kernel.memory.buffer)
+    other.capacity = 0
+    other.keys = []
+    other.rowOf = new Map()
   }
 
   clear(): void {

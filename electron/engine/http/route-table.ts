@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import { requireBearer } from '../auth/guard'
 import type { TokenService } from '../auth/tokens'
-import { SCOPE_TENANT_ADMIN } from '../store/clients'
+import { SCOPE_TENANT_ADMIN } from '../../shared/api-requests'
 
 /**
  * Who may call a route, declared beside it and checked in onRequest, before any body is read:

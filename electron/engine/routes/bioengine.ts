@@ -67,15 +67,15 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext): Promi
   )
 
   app.get('/persons/:personid/biometrics', { config: bearer, schema: { params: personIdParams, response: { 200: biometricInfosRecord } } }, async (request) => ({
-    biometricInfos: bio.infos(request.params.personid),
+    biometricInfos: await bio.infos(request.params.personid),
   }))
 
   app.get('/persons/:personid/biometrics/:templatetype', { config: bearer, schema: { params: personTypeParams, response: { 200: biometricInfosRecord } } }, async (request) => ({
-    biometricInfos: bio.infos(request.params.personid, request.params.templatetype),
+    biometricInfos: await bio.infos(request.params.personid, request.params.templatetype),
   }))
 
   const remove = async (request: FastifyRequest<{ Params: { personid: string; templatetype?: string; templatecontext?: string } }>) => {
-    bio.delete(request.params.personid, request.params.templatetype, request.params.templatecontext)
+    await bio.delete(request.params.personid, request.params.templatetype, request.params.templatecontext)
     return {}
   }
   app.delete('/persons/:personid/biometrics', { config: bearer, schema: { params: personIdParams, ...deleted } }, remove)
@@ -113,7 +113,7 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext): Promi
   const recreate = async (pluginName?: string) => {
     const { built, failed } = await bio.buildFromCrops(pluginName)
     if (built + failed > 0) ctx.log.engine(`templates built from kept face crops: ${built}; could not be built: ${failed}`)
-    bio.rebuildCaches(pluginName)
+    await bio.rebuildCaches(pluginName)
   }
 
   app.post('/createcache', { config: bearer }, async (_request, reply) => {

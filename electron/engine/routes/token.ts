@@ -6,7 +6,7 @@ import type { EngineContext } from '../context'
 import type { HttpLimits } from '../http/limits'
 import { createTarpit } from '../http/tarpit'
 import type { EngineApp } from '../http/zod-provider'
-import { SCOPE_TENANT_ADMIN } from '../store/clients'
+import { SCOPE_TENANT_ADMIN } from '../../shared/api-requests'
 
 /**
  * POST /v2/oauth2/oauth/token — OAuth2 client credentials (reference §4.1, §5). grant_type and
@@ -16,7 +16,7 @@ export const TOKEN_PATH = '/v2/oauth2/oauth/token'
 
 export function tokenRoutes(app: EngineApp, ctx: EngineContext, limits: Pick<HttpLimits, 'tarpitMs' | 'maxTarpitted'>): void {
   // One per engine: its back-off, hashing bound and tarpit cover every token call.
-  const clientAuth = createClientAuth(ctx.clients, { log: ctx.log.engine })
+  const clientAuth = createClientAuth(ctx.store.clients, { log: ctx.log.engine })
   const tarpit = createTarpit(limits.maxTarpitted, limits.tarpitMs)
   app.post(
     TOKEN_PATH,

@@ -1,7 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
-import type { Db } from './database'
-
-export const SCOPE_TENANT_ADMIN = 'SCOPE_TENANT_ADMIN'
+import { SCOPE_TENANT_ADMIN } from '../../shared/api-requests'
+import type { Sql } from './sql/types'
 
 /**
  * Every stored hash is scrypt at node's defaults (N=2^14, r=8, p=1: about 16 MB and tens of
@@ -18,14 +17,14 @@ export const scryptKey: DeriveKey = (secret, salt) =>
   new Promise((resolve, reject) => scrypt(secret, salt, KEY_LENGTH, (error, key) => (error ? reject(error) : resolve(key))))
 
 /** OAuth2 clients of the person server; secrets are kept only as scrypt hashes. */
-export class ClientStore {
+export class ClientRepository {
   // What an unknown id is checked against: the same scrypt as a known id, and never a match.
   private readonly decoySalt = randomBytes(SALT_LENGTH)
   private readonly decoyHash = randomBytes(KEY_LENGTH)
 
   /** `derive` runs once per verify, whichever the id; tests count or hold it. */
   constructor(
-    private readonly db: Db,
+    private readonly sql: Sql,
     readonly derive: DeriveKey = scryptKey,
   ) {}
 
@@ -33,24 +32,23 @@ export class ClientStore {
   async ensure(clientId: string, secret: string, scope = SCOPE_TENANT_ADMIN): Promise<void> {
     const salt = randomBytes(SALT_LENGTH)
     const hash = await scryptKey(secret, salt)
-    this.db
-      .prepare(
-        `INSERT INTO oauth_clients (client_id, secret_hash, salt, scope, created) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT(client_id) DO UPDATE SET secret_hash = excluded.secret_hash, salt = excluded.salt, scope = excluded.scope`,
-      )
-      .run(clientId, hash, salt, scope, Date.now())
+    await this.sql.run(
+      `INSERT INTO oauth_clients (client_id, secret_hash, salt, scope, created) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(client_id) DO UPDATE SET secret_hash = excluded.secret_hash, salt = excluded.salt, scope = excluded.scope`,
+      [clientId, hash, salt, scope, Date.now()],
+    )
   }
 
   /** Whether the client exists (no secret involved: for bookkeeping, never for an answer). */
-  has(clientId: string): boolean {
-    return this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM oauth_clients WHERE client_id = ?').get(clientId) !== undefined
+  async has(clientId: string): Promise<boolean> {
+    return (await this.sql.get('SELECT 1 AS one FROM oauth_clients WHERE client_id = ?', [clientId])) !== undefined
   }
 
   /** The client's scopes when the secret is right, else null. Exactly one scrypt, known id or not. */
   async verify(clientId: string, secret: string): Promise<string[] | null> {
-    const row = this.db
-      .prepare<[string], { secret_hash: Buffer; salt: Buffer; scope: string }>('SELECT secret_hash, salt, scope FROM oauth_clients WHERE client_id = ?')
-      .get(clientId)
+    const row = await this.sql.get<{ secret_hash: Buffer; salt: Buffer; scope: string }>('SELECT secret_hash, salt, scope FROM oauth_clients WHERE client_id = ?', [
+      clientId,
+    ])
     const given = await this.derive(secret, row?.salt ?? this.decoySalt)
     const expected = row?.secret_hash ?? this.decoyHash
     return row && given.length === expected.length && timingSafeEqual(given, expected) ? row.scope.split(' ') : null

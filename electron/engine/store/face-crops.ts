@@ -1,7 +1,7 @@
-import type { Db } from './database'
 import { canonicalPersonId } from './person-id'
 import { templatesOfPerson } from './persons'
 import type { Sealer } from './sealer'
+import type { Sql } from './sql/types'
 
 /** One enrollment's kept crops: what a template of another type is built from. */
 export interface KeptEnrollment {
@@ -15,71 +15,74 @@ export interface KeptEnrollment {
  * never holds a face image in the clear. A crop lives as long as its enrollment has a template
  * and a tenant of its person keeps crops.
  */
-export class FaceCropStore {
+export class FaceCropRepository {
   constructor(
-    private readonly db: Db,
+    private readonly sql: Sql,
     private readonly sealer: Sealer,
   ) {}
 
   /** Whether any tenant of this BioEngine person id (UUID or userId) keeps face crops. */
-  keepsCrops(personId: string): boolean {
-    const sql = `SELECT 1 FROM persons p JOIN tenant_persons tp ON tp.person_uuid = p.uuid JOIN tenants t ON t.code = tp.tenant_code
+  async keepsCrops(personId: string): Promise<boolean> {
+    const sql = `SELECT 1 AS one FROM persons p JOIN tenant_persons tp ON tp.person_uuid = p.uuid JOIN tenants t ON t.code = tp.tenant_code
       WHERE t.keep_face_crops = 1 AND (p.uuid = ? OR p.user_id = ?) LIMIT 1`
-    return this.db.prepare(sql).get(canonicalPersonId(personId), personId) !== undefined
+    return (await this.sql.get(sql, [canonicalPersonId(personId), personId])) !== undefined
   }
 
-  /** Replaces the enrollment's crops with these (JPEG bytes). */
-  put(personId: string, templateContext: string, crops: Buffer[]): void {
+  /** Replaces the enrollment's crops with these (JPEG bytes); call it inside a transaction. */
+  async put(personId: string, templateContext: string, crops: Buffer[]): Promise<void> {
     const id = canonicalPersonId(personId)
     const now = Date.now()
-    this.db.transaction(() => {
-      this.db.prepare('DELETE FROM face_crops WHERE person_id = ? AND template_context = ?').run(id, templateContext)
-      const insert = this.db.prepare('INSERT INTO face_crops (person_id, template_context, seq, data, created) VALUES (?, ?, ?, ?, ?)')
-      crops.forEach((crop, seq) => insert.run(id, templateContext, seq, this.sealer.seal(crop), now))
-    })()
+    await this.sql.run('DELETE FROM face_crops WHERE person_id = ? AND template_context = ?', [id, templateContext])
+    for (const [seq, crop] of crops.entries()) {
+      await this.sql.run('INSERT INTO face_crops (person_id, template_context, seq, data, created) VALUES (?, ?, ?, ?, ?)', [
+        id,
+        templateContext,
+        seq,
+        this.sealer.seal(crop),
+        now,
+      ])
+    }
   }
 
   /** The enrollment's crops, decrypted; those sealed under another key are left out. */
-  crops(personId: string, templateContext: string): Buffer[] {
-    return this.db
-      .prepare<[string, string], { data: Buffer }>('SELECT data FROM face_crops WHERE person_id = ? AND template_context = ? ORDER BY seq')
-      .all(canonicalPersonId(personId), templateContext)
-      .flatMap((row) => {
-        try {
-          return [this.sealer.open(row.data)]
-        } catch {
-          return []
-        }
-      })
+  async crops(personId: string, templateContext: string): Promise<Buffer[]> {
+    const rows = await this.sql.all<{ data: Buffer }>('SELECT data FROM face_crops WHERE person_id = ? AND template_context = ? ORDER BY seq', [
+      canonicalPersonId(personId),
+      templateContext,
+    ])
+    return rows.flatMap((row) => {
+      try {
+        return [this.sealer.open(row.data)]
+      } catch {
+        return []
+      }
+    })
   }
 
   /** Every enrollment with kept crops whose person is (still) in a tenant that keeps them. */
-  keptEnrollments(): KeptEnrollment[] {
-    return this.db
-      .prepare<[], { person_id: string; template_context: string }>(
-        `SELECT DISTINCT c.person_id, c.template_context FROM face_crops c WHERE ${kept('c')} ORDER BY c.person_id, c.template_context`,
-      )
-      .all()
-      .map((r) => ({ personId: r.person_id, templateContext: r.template_context }))
+  async keptEnrollments(): Promise<KeptEnrollment[]> {
+    const rows = await this.sql.all<{ person_id: string; template_context: string }>(
+      `SELECT DISTINCT c.person_id, c.template_context FROM face_crops c WHERE ${kept('c')} ORDER BY c.person_id, c.template_context`,
+    )
+    return rows.map((r) => ({ personId: r.person_id, templateContext: r.template_context }))
   }
 
   /** Drops the crops of enrollments no template of any type remains for (deleted templates take their crops). */
-  dropOrphans(personId: string): void {
-    this.db
-      .prepare(
-        `DELETE FROM face_crops WHERE person_id = ? AND NOT EXISTS
-          (SELECT 1 FROM templates t WHERE t.person_id = face_crops.person_id AND t.template_context = face_crops.template_context)`,
-      )
-      .run(canonicalPersonId(personId))
+  async dropOrphans(personId: string): Promise<void> {
+    await this.sql.run(
+      `DELETE FROM face_crops WHERE person_id = ? AND NOT EXISTS
+        (SELECT 1 FROM templates t WHERE t.person_id = face_crops.person_id AND t.template_context = face_crops.template_context)`,
+      [canonicalPersonId(personId)],
+    )
   }
 
   /** Drops every crop whose person no longer belongs to a tenant that keeps crops (opt-out, disassociation, deletion). */
-  dropUnkept(): number {
-    return this.db.prepare(`DELETE FROM face_crops WHERE NOT ${kept('face_crops')}`).run().changes
+  dropUnkept(): Promise<number> {
+    return this.sql.run(`DELETE FROM face_crops WHERE NOT ${kept('face_crops')}`)
   }
 
-  count(): number {
-    return this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM face_crops').get()!.n
+  async count(): Promise<number> {
+    return (await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM face_crops'))!.n
   }
 }
 

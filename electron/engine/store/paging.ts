@@ -1,14 +1,9 @@
 import type { Page } from '../../shared/api-models'
+import type { ListQuery } from '../../shared/api-requests'
 import { HttpError } from '../http/errors'
+import type { Dialect } from './sql/types'
 
-/** List query parameters shared by the person and tenant-user lists (reference §4.2). */
-export interface ListQuery {
-  find?: string | undefined
-  sort?: string | undefined
-  pageSize?: string | undefined
-  pageNo?: string | undefined
-  notEmpty?: string | undefined
-}
+export type { ListQuery } from '../../shared/api-requests'
 
 export type { Page } from '../../shared/api-models'
 
@@ -38,7 +33,7 @@ export interface ListSql {
 }
 
 /** Validates the list parameters and turns them into SQL fragments over persons aliased `p`. */
-export function listSql(query: ListQuery): ListSql {
+export function listSql(query: ListQuery, dialect: Dialect): ListSql {
   const pageSize = integerParam('pageSize', query.pageSize, DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)
   const pageNo = integerParam('pageNo', query.pageNo, 0, 0, 1_000_000)
   const where: string[] = []
@@ -47,9 +42,11 @@ export function listSql(query: ListQuery): ListSql {
   if (query.find !== undefined && query.find !== '') {
     // find: case-insensitive substring of userId or deviceId, or a uuid prefix.
     if (query.find.length > 256) throw new HttpError(400, 'find is longer than 256 characters.')
-    const like = `%${query.find.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-    where.push("(p.user_id LIKE ? ESCAPE '\\' OR p.device_id LIKE ? ESCAPE '\\' OR p.uuid LIKE ? ESCAPE '\\')")
-    params.push(like, like, `${query.find.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+    const pattern = `%${query.find.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    // SQLite's LIKE ignores ASCII case; PostgreSQL's needs ILIKE.
+    const like = dialect === 'postgres' ? 'ILIKE' : 'LIKE'
+    where.push(`(p.user_id ${like} ? ESCAPE '\\' OR p.device_id ${like} ? ESCAPE '\\' OR p.uuid ${like} ? ESCAPE '\\')`)
+    params.push(pattern, pattern, `${query.find.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
   }
   if (query.notEmpty !== undefined) {
     const condition = notEmptyConditions.get(query.notEmpty)

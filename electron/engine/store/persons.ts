@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto'
-import type { Db } from './database'
+import type { PersonRecord } from '../../shared/api-records'
+import { changed } from './change-log'
 import { canonicalPersonId } from './person-id'
 import { listSql, toPage, type ListQuery, type Page } from './paging'
+import type { Sql } from './sql/types'
 
 /**
  * A person as the person server returns it: the UUID under `id`, as the vendor's Person entity
  * carries it, and under `uuid` too, for kiosks that read that name.
  */
-export interface Person {
-  id: string
-  uuid: string
-  userId: string
-  deviceId: string | null
-  created: number
-  modified: number
-}
+export type Person = PersonRecord
 
 interface PersonRow {
   uuid: string
@@ -32,59 +27,71 @@ export function toPerson(row: PersonRow): Person {
 
 /**
  * BioEngine templates belong to a person when their personid is the person's UUID or userId, in any
- * case: templates.person_id is COLLATE NOCASE, and as the left operand its collation applies.
+ * case: templates.person_id is COLLATE NOCASE (citext in PostgreSQL), and as the left operand its
+ * collation applies.
  */
 export const templatesOfPerson = '(t.person_id = p.uuid OR t.person_id = p.user_id)'
 
-export class PersonStore {
-  constructor(private readonly db: Db) {}
+export class PersonRepository {
+  constructor(private readonly sql: Sql) {}
 
-  byUuid(uuid: string): Person | null {
-    const row = this.db.prepare<[string], PersonRow>(`SELECT ${personColumns} FROM persons p WHERE p.uuid = ?`).get(uuid)
+  private async one(where: string, value: string): Promise<Person | null> {
+    const row = await this.sql.get<PersonRow>(`SELECT ${personColumns} FROM persons p WHERE ${where} = ?`, [value])
     return row ? toPerson(row) : null
   }
 
-  byUserId(userId: string): Person | null {
-    const row = this.db.prepare<[string], PersonRow>(`SELECT ${personColumns} FROM persons p WHERE p.user_id = ?`).get(userId)
-    return row ? toPerson(row) : null
+  byUuid(uuid: string): Promise<Person | null> {
+    return this.one('p.uuid', uuid)
   }
 
-  byDeviceId(deviceId: string): Person | null {
-    const row = this.db.prepare<[string], PersonRow>(`SELECT ${personColumns} FROM persons p WHERE p.device_id = ?`).get(deviceId)
-    return row ? toPerson(row) : null
+  byUserId(userId: string): Promise<Person | null> {
+    return this.one('p.user_id', userId)
+  }
+
+  byDeviceId(deviceId: string): Promise<Person | null> {
+    return this.one('p.device_id', deviceId)
   }
 
   /** The person whose UUID or userId is this BioEngine personid, in any case, if any. */
-  byBioPersonId(personId: string): Person | null {
-    return this.byUuid(canonicalPersonId(personId)) ?? this.byUserId(personId)
+  async byBioPersonId(personId: string): Promise<Person | null> {
+    return (await this.byUuid(canonicalPersonId(personId))) ?? (await this.byUserId(personId))
   }
 
-  insert(userId: string, deviceId: string | null): Person {
+  /** Inserts a person; a userId or deviceId already taken is the database's UniqueViolationError. */
+  async insert(userId: string, deviceId: string | null): Promise<Person> {
     const now = Date.now()
     const uuid = randomUUID()
-    const person: Person = { id: uuid, uuid, userId, deviceId, created: now, modified: now }
-    this.db
-      .prepare('INSERT INTO persons (uuid, user_id, device_id, created, modified) VALUES (?, ?, ?, ?, ?)')
-      .run(person.uuid, person.userId, person.deviceId, person.created, person.modified)
-    return person
+    await this.sql.run('INSERT INTO persons (uuid, user_id, device_id, created, modified) VALUES (?, ?, ?, ?, ?)', [uuid, userId, deviceId, now, now])
+    return { id: uuid, uuid, userId, deviceId, created: now, modified: now }
   }
 
-  /** Deletes the person, their tenant associations (cascade), their biometric templates and kept face crops. */
-  delete(person: Person): void {
-    this.db.transaction(() => {
-      this.db.prepare('DELETE FROM templates WHERE person_id = ? OR person_id = ?').run(canonicalPersonId(person.uuid), canonicalPersonId(person.userId))
-      this.db.prepare('DELETE FROM face_crops WHERE person_id = ? OR person_id = ?').run(canonicalPersonId(person.uuid), canonicalPersonId(person.userId))
-      this.db.prepare('DELETE FROM persons WHERE uuid = ?').run(person.uuid)
-    })()
+  /**
+   * Deletes the person, their tenant associations (cascade), their biometric templates and kept
+   * face crops; call it inside a transaction. Each template removed is a change identify must see.
+   */
+  async delete(person: Person): Promise<void> {
+    const ids = [canonicalPersonId(person.uuid), canonicalPersonId(person.userId)]
+    const removed = await this.sql.all<{ template_type: string; person_id: string; template_context: string }>(
+      'DELETE FROM templates WHERE person_id = ? OR person_id = ? RETURNING template_type, person_id, template_context',
+      ids,
+    )
+    await changed(
+      this.sql,
+      removed.map((r) => ({ templateType: r.template_type, personId: r.person_id, templateContext: r.template_context })),
+    )
+    await this.sql.run('DELETE FROM face_crops WHERE person_id = ? OR person_id = ?', ids)
+    await this.sql.run('DELETE FROM persons WHERE uuid = ?', [person.uuid])
   }
 
-  list(query: ListQuery): Page<Person> {
-    const sql = listSql(query)
+  async list(query: ListQuery): Promise<Page<Person>> {
+    const sql = listSql(query, this.sql.dialect)
     const where = sql.where.length ? `WHERE ${sql.where.join(' AND ')}` : ''
-    const total = this.db.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM persons p ${where}`).get(...sql.params)!.n
-    const rows = this.db
-      .prepare<unknown[], PersonRow>(`SELECT ${personColumns} FROM persons p ${where} ORDER BY ${sql.orderBy} LIMIT ? OFFSET ?`)
-      .all(...sql.params, sql.limit, sql.offset)
+    const total = (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM persons p ${where}`, sql.params))!.n
+    const rows = await this.sql.all<PersonRow>(`SELECT ${personColumns} FROM persons p ${where} ORDER BY ${sql.orderBy} LIMIT ? OFFSET ?`, [
+      ...sql.params,
+      sql.limit,
+      sql.offset,
+    ])
     return toPage(rows.map(toPerson), total, sql)
   }
 }

@@ -1,6 +1,8 @@
-import type { Db } from './database'
+import type { BiometricInfoRecord } from '../../shared/api-records'
+import { changed } from './change-log'
 import { canonicalPersonId } from './person-id'
 import type { Sealer } from './sealer'
+import type { Sql } from './sql/types'
 
 export interface StoredTemplate {
   personId: string
@@ -13,12 +15,7 @@ export interface StoredTemplate {
 }
 
 /** BiometricInfo as the BioEngine reports it. */
-export interface BiometricInfo {
-  templateType: string
-  templateContext: string
-  size: number
-  timestamp: number
-}
+export type BiometricInfo = BiometricInfoRecord
 
 interface Row {
   person_id: string
@@ -29,94 +26,104 @@ interface Row {
   created: number
 }
 
+/** Rows read per statement when a whole type is loaded. */
+const PAGE_ROWS = 4000
+
 /**
  * Encrypted templates by (person id, type, context). Person ids are stored and looked up in their
- * canonical form (person-id.ts); the column is COLLATE NOCASE as well (migration 2).
+ * canonical form (person-id.ts); the column is COLLATE NOCASE (citext) as well. Every write logs
+ * what it changed (change-log.ts) in the same transaction.
  */
-export class TemplateStore {
+export class TemplateRepository {
   constructor(
-    private readonly db: Db,
+    private readonly sql: Sql,
     private readonly sealer: Sealer,
   ) {}
 
-  /** Runs `work` in one transaction (checks and the insert they guard). */
-  atomically<T>(work: () => T): T {
-    return this.db.transaction(work)()
-  }
-
   /** Inserts or replaces the template for (person, type, context). */
-  put(personId: string, templateType: string, templateContext: string, data: Buffer): BiometricInfo {
+  async put(personId: string, templateType: string, templateContext: string, data: Buffer): Promise<BiometricInfo> {
     personId = canonicalPersonId(personId)
     const created = Date.now()
-    this.db
-      .prepare(
-        `INSERT INTO templates (person_id, template_type, template_context, data, size, created) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT(person_id, template_type, template_context) DO UPDATE SET data = excluded.data, size = excluded.size, created = excluded.created`,
-      )
-      .run(personId, templateType, templateContext, this.sealer.seal(data), data.length, created)
+    await this.sql.run(
+      `INSERT INTO templates (person_id, template_type, template_context, data, size, created) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(person_id, template_type, template_context) DO UPDATE SET data = excluded.data, size = excluded.size, created = excluded.created`,
+      [personId, templateType, templateContext, this.sealer.seal(data), data.length, created],
+    )
+    await changed(this.sql, [{ templateType, personId, templateContext }])
     return { templateType, templateContext, size: data.length, timestamp: created }
   }
 
-  infos(personId: string, templateType?: string): BiometricInfo[] {
-    personId = canonicalPersonId(personId)
-    const rows = templateType
-      ? this.db
-          .prepare<[string, string], Row>('SELECT * FROM templates WHERE person_id = ? AND template_type = ? ORDER BY template_type, template_context')
-          .all(personId, templateType)
-      : this.db.prepare<[string], Row>('SELECT * FROM templates WHERE person_id = ? ORDER BY template_type, template_context').all(personId)
+  async infos(personId: string, templateType?: string): Promise<BiometricInfo[]> {
+    const params = [canonicalPersonId(personId), ...(templateType ? [templateType] : [])]
+    const rows = await this.sql.all<Row>(
+      `SELECT template_type, template_context, size, created FROM templates WHERE person_id = ? ${templateType ? 'AND template_type = ?' : ''}
+       ORDER BY template_type, template_context`,
+      params,
+    )
     return rows.map((r) => ({ templateType: r.template_type, templateContext: r.template_context, size: r.size, timestamp: r.created }))
   }
 
-  /** A person's readable templates of one type (unreadable ones, as in allOfType, are left out). */
-  ofPerson(personId: string, templateType: string): StoredTemplate[] {
-    return this.db
-      .prepare<[string, string], Row>('SELECT * FROM templates WHERE person_id = ? AND template_type = ?')
-      .all(canonicalPersonId(personId), templateType)
-      .flatMap((r) => {
-        try {
-          return [this.decode(r)]
-        } catch {
-          return []
-        }
-      })
+  /** A person's readable templates of one type (unreadable ones, as in a cache load, are left out). */
+  async ofPerson(personId: string, templateType: string): Promise<StoredTemplate[]> {
+    const rows = await this.sql.all<Row>('SELECT * FROM templates WHERE person_id = ? AND template_type = ?', [canonicalPersonId(personId), templateType])
+    return rows.flatMap((r) => this.readable(r) ?? [])
+  }
+
+  /** One template, decrypted; null when there is none or it is unreadable. */
+  async one(personId: string, templateType: string, templateContext: string): Promise<StoredTemplate | null> {
+    const row = await this.sql.get<Row>('SELECT * FROM templates WHERE person_id = ? AND template_type = ? AND template_context = ?', [
+      canonicalPersonId(personId),
+      templateType,
+      templateContext,
+    ])
+    return row ? this.readable(row) : null
   }
 
   /**
-   * Every readable template of one type, for rebuilding a cache. Rows sealed under another key (a
-   * data folder moved between installs) are skipped and reported, never allowed to stop start-up.
+   * Every readable template of one type, a page at a time in key order, for loading a cache. Rows
+   * sealed under another key (a data folder moved between installs) are skipped and reported,
+   * never allowed to stop start-up.
    */
-  *allOfType(templateType: string, onUnreadable: (personId: string) => void = () => {}): IterableIterator<StoredTemplate> {
-    for (const row of this.db.prepare<[string], Row>('SELECT * FROM templates WHERE template_type = ?').iterate(templateType)) {
-      let template: StoredTemplate
-      try {
-        template = this.decode(row)
-      } catch {
-        onUnreadable(row.person_id)
-        continue
+  async *allOfType(templateType: string, onUnreadable: (personId: string) => void = () => {}): AsyncIterableIterator<StoredTemplate> {
+    let after: Row | undefined
+    for (;;) {
+      const rows: Row[] = after
+        ? await this.sql.all<Row>(
+            `SELECT * FROM templates WHERE template_type = ? AND (person_id > ? OR (person_id = ? AND template_context > ?))
+             ORDER BY person_id, template_context LIMIT ?`,
+            [templateType, after.person_id, after.person_id, after.template_context, PAGE_ROWS],
+          )
+        : await this.sql.all<Row>('SELECT * FROM templates WHERE template_type = ? ORDER BY person_id, template_context LIMIT ?', [templateType, PAGE_ROWS])
+      for (const row of rows) {
+        const template = this.readable(row)
+        if (template) yield template
+        else onUnreadable(row.person_id)
       }
-      yield template
+      if (rows.length < PAGE_ROWS) return
+      after = rows[rows.length - 1]
     }
   }
 
   /** Whether (person, type, context) holds a template. */
-  has(personId: string, templateType: string, templateContext: string): boolean {
-    const sql = 'SELECT 1 FROM templates WHERE person_id = ? AND template_type = ? AND template_context = ?'
-    return this.db.prepare<[string, string, string], unknown>(sql).get(canonicalPersonId(personId), templateType, templateContext) !== undefined
+  async has(personId: string, templateType: string, templateContext: string): Promise<boolean> {
+    const sql = 'SELECT 1 AS one FROM templates WHERE person_id = ? AND template_type = ? AND template_context = ?'
+    return (await this.sql.get(sql, [canonicalPersonId(personId), templateType, templateContext])) !== undefined
   }
 
   /** Templates of one person id, of every type. */
-  countOfPerson(personId: string): number {
-    return this.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM templates WHERE person_id = ?').get(canonicalPersonId(personId))!.n
+  async countOfPerson(personId: string): Promise<number> {
+    return (await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM templates WHERE person_id = ?', [canonicalPersonId(personId)]))!.n
   }
 
-  countOfType(templateType: string): number {
-    return this.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM templates WHERE template_type = ?').get(templateType)!.n
+  async countOfType(templateType: string): Promise<number> {
+    return (await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM templates WHERE template_type = ?', [templateType]))!.n
   }
 
   /** Deletes matching templates and returns the (type, context) pairs removed. */
-  delete(personId: string, templateType?: string, templateContext?: string): Array<{ templateType: string; templateContext: string }> {
+  async delete(personId: string, templateType?: string, templateContext?: string): Promise<Array<{ templateType: string; templateContext: string }>> {
+    const id = canonicalPersonId(personId)
     const conditions = ['person_id = ?']
-    const params: string[] = [canonicalPersonId(personId)]
+    const params: string[] = [id]
     if (templateType !== undefined) {
       conditions.push('template_type = ?')
       params.push(templateType)
@@ -125,24 +132,31 @@ export class TemplateStore {
       conditions.push('template_context = ?')
       params.push(templateContext)
     }
-    const where = conditions.join(' AND ')
-    return this.db.transaction(() => {
-      const removed = this.db
-        .prepare<string[], { template_type: string; template_context: string }>(`SELECT template_type, template_context FROM templates WHERE ${where}`)
-        .all(...params)
-      this.db.prepare(`DELETE FROM templates WHERE ${where}`).run(...params)
-      return removed.map((r) => ({ templateType: r.template_type, templateContext: r.template_context }))
-    })()
+    const removed = (
+      await this.sql.all<{ template_type: string; template_context: string }>(
+        `DELETE FROM templates WHERE ${conditions.join(' AND ')} RETURNING template_type, template_context`,
+        params,
+      )
+    ).map((r) => ({ templateType: r.template_type, templateContext: r.template_context }))
+    await changed(
+      this.sql,
+      removed.map((r) => ({ ...r, personId: id })),
+    )
+    return removed
   }
 
-  private decode(row: Row): StoredTemplate {
-    return {
-      personId: row.person_id,
-      templateType: row.template_type,
-      templateContext: row.template_context,
-      data: this.sealer.open(row.data),
-      size: row.size,
-      created: row.created,
+  private readable(row: Row): StoredTemplate | null {
+    try {
+      return {
+        personId: row.person_id,
+        templateType: row.template_type,
+        templateContext: row.template_context,
+        data: this.sealer.open(row.data),
+        size: row.size,
+        created: row.created,
+      }
+    } catch {
+      return null
     }
   }
 }

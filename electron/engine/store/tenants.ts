@@ -1,58 +1,18 @@
-import type { Db } from './database'
+import type { AlgorithmRecord, AppAssociationRecord, LicenseRecord, TenantPersonRecord, TenantRecord } from '../../shared/api-records'
+import type { TenantUpdateRequest } from '../../shared/api-requests'
 import { listSql, toPage, type ListQuery, type Page } from './paging'
 import { canonicalPersonId } from './person-id'
-import { personColumns, templatesOfPerson, toPerson, type Person } from './persons'
+import { personColumns, templatesOfPerson, toPerson } from './persons'
+import type { Sql } from './sql/types'
 
-export interface LicenseData {
-  info: string | null
-  maxIdentities: number | null
-  /** Epoch milliseconds; null means no expiry. */
-  expireDate: number | null
-}
-
-export interface AlgorithmAssociation {
-  code: string
-  licenseData: LicenseData
-  liveness: string[]
-  associated: number
-}
-
-export interface AppAssociation {
-  code: string
-  associated: number
-}
-
-export interface Tenant {
-  code: string
-  name: string
-  /** 0 means no limit. */
-  maxIdentities: number
-  defaultPostBack: string | null
-  /** Opt-in: enrollments keep their normalized face crops (sealed), so templates can be rebuilt for another type. */
-  keepFaceCrops: boolean
-  created: number
-  modified: number
-  apps: AppAssociation[]
-  algorithms: AlgorithmAssociation[]
-}
-
-export interface TenantUpdate {
-  name: string
-  maxIdentities: number
-  defaultPostBack: string | null
-  /** Left as it is when undefined; off for a new tenant. */
-  keepFaceCrops?: boolean | undefined
-}
-
-export type EnrollmentStatus = 'ENROLLED' | 'NOT_ENROLLED'
-
+export type Tenant = TenantRecord
+export type LicenseData = LicenseRecord
+export type AlgorithmAssociation = AlgorithmRecord
+export type AppAssociation = AppAssociationRecord
 /** A person as seen within a tenant (Get Tenant User Data). */
-export interface TenantPerson extends Person {
-  tenantCode: string
-  associated: number
-  enrollmentStatus: EnrollmentStatus
-  templateTypes: string[]
-}
+export type TenantPerson = TenantPersonRecord
+/** A tenant's own fields as PUT /v1/tenant sets them; keepFaceCrops left out leaves it as it is. */
+export type TenantUpdate = Omit<TenantUpdateRequest, 'code'>
 
 interface TenantRow {
   code: string
@@ -74,11 +34,11 @@ interface TenantPersonRow {
   template_types: string | null
 }
 
-export class TenantStore {
-  constructor(private readonly db: Db) {}
+export class TenantRepository {
+  constructor(private readonly sql: Sql) {}
 
-  get(code: string): Tenant | null {
-    const row = this.db.prepare<[string], TenantRow>('SELECT * FROM tenants WHERE code = ?').get(code)
+  async get(code: string): Promise<Tenant | null> {
+    const row = await this.sql.get<TenantRow>('SELECT * FROM tenants WHERE code = ?', [code])
     if (!row) return null
     return {
       code: row.code,
@@ -88,66 +48,75 @@ export class TenantStore {
       keepFaceCrops: row.keep_face_crops === 1,
       created: row.created,
       modified: row.modified,
-      apps: this.apps(code),
-      algorithms: this.algorithms(code),
+      apps: await this.apps(code),
+      algorithms: await this.algorithms(code),
     }
   }
 
+  /**
+   * Holds the tenant's row until the transaction ends, so capacity checks and the writes they guard
+   * are one step for every process (SQLite's single writer already is). False when there is no tenant.
+   */
+  async lock(code: string): Promise<boolean> {
+    const forUpdate = this.sql.dialect === 'postgres' ? ' FOR UPDATE' : ''
+    return (await this.sql.get(`SELECT 1 AS one FROM tenants WHERE code = ?${forUpdate}`, [code])) !== undefined
+  }
+
   /** Creates the tenant or updates it; true when it was created. */
-  upsert(code: string, update: TenantUpdate): boolean {
+  async upsert(code: string, update: TenantUpdate): Promise<boolean> {
     const now = Date.now()
-    const existed = this.db.prepare('SELECT 1 FROM tenants WHERE code = ?').get(code) !== undefined
-    this.db
-      .prepare(
-        `INSERT INTO tenants (code, name, max_identities, default_post_back, keep_face_crops, created, modified) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT(code) DO UPDATE SET name = excluded.name, max_identities = excluded.max_identities,
-           default_post_back = excluded.default_post_back, modified = excluded.modified
-           ${update.keepFaceCrops === undefined ? '' : ', keep_face_crops = excluded.keep_face_crops'}`,
-      )
-      .run(code, update.name, update.maxIdentities, update.defaultPostBack, update.keepFaceCrops ? 1 : 0, now, now)
+    const existed = (await this.sql.get('SELECT 1 AS one FROM tenants WHERE code = ?', [code])) !== undefined
+    await this.sql.run(
+      `INSERT INTO tenants (code, name, max_identities, default_post_back, keep_face_crops, created, modified) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(code) DO UPDATE SET name = excluded.name, max_identities = excluded.max_identities,
+         default_post_back = excluded.default_post_back, modified = excluded.modified
+         ${update.keepFaceCrops === undefined ? '' : ', keep_face_crops = excluded.keep_face_crops'}`,
+      [code, update.name, update.maxIdentities, update.defaultPostBack ?? null, update.keepFaceCrops ? 1 : 0, now, now],
+    )
     return !existed
   }
 
-  personCount(code: string): number {
-    return this.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM tenant_persons WHERE tenant_code = ?').get(code)!.n
+  async personCount(code: string): Promise<number> {
+    return (await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM tenant_persons WHERE tenant_code = ?', [code]))!.n
   }
 
-  isMember(code: string, uuid: string): boolean {
-    return this.db.prepare('SELECT 1 FROM tenant_persons WHERE tenant_code = ? AND person_uuid = ?').get(code, uuid) !== undefined
+  async isMember(code: string, uuid: string): Promise<boolean> {
+    return (await this.sql.get('SELECT 1 AS one FROM tenant_persons WHERE tenant_code = ? AND person_uuid = ?', [code, uuid])) !== undefined
   }
 
-  associatePerson(code: string, uuid: string): void {
-    this.db.prepare('INSERT OR IGNORE INTO tenant_persons (tenant_code, person_uuid, associated) VALUES (?, ?, ?)').run(code, uuid, Date.now())
+  async associatePerson(code: string, uuid: string): Promise<void> {
+    await this.sql.run('INSERT INTO tenant_persons (tenant_code, person_uuid, associated) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [code, uuid, Date.now()])
   }
 
   /** True when the person was associated and no longer is. */
-  disassociatePerson(code: string, uuid: string): boolean {
-    return this.db.prepare('DELETE FROM tenant_persons WHERE tenant_code = ? AND person_uuid = ?').run(code, uuid).changes > 0
+  async disassociatePerson(code: string, uuid: string): Promise<boolean> {
+    return (await this.sql.run('DELETE FROM tenant_persons WHERE tenant_code = ? AND person_uuid = ?', [code, uuid])) > 0
   }
 
-  tenantsOfPerson(uuid: string): Tenant[] {
-    const codes = this.db
-      .prepare<[string], { tenant_code: string }>('SELECT tenant_code FROM tenant_persons WHERE person_uuid = ? ORDER BY tenant_code')
-      .all(uuid)
-    return codes.map((c) => this.get(c.tenant_code)).filter((t): t is Tenant => t !== null)
+  async tenantsOfPerson(uuid: string): Promise<Tenant[]> {
+    const codes = await this.sql.all<{ tenant_code: string }>('SELECT tenant_code FROM tenant_persons WHERE person_uuid = ? ORDER BY tenant_code', [uuid])
+    const tenants = await Promise.all(codes.map((c) => this.get(c.tenant_code)))
+    return tenants.filter((t): t is Tenant => t !== null)
   }
 
-  tenantPerson(code: string, uuid: string): TenantPerson | null {
-    const row = this.db
-      .prepare<[string, string], TenantPersonRow>(`${tenantPersonSelect} WHERE tp.tenant_code = ? AND p.uuid = ?`)
-      .get(code, uuid)
+  async tenantPerson(code: string, uuid: string): Promise<TenantPerson | null> {
+    const row = await this.sql.get<TenantPersonRow>(`${this.tenantPersonSelect()} WHERE tp.tenant_code = ? AND p.uuid = ?`, [code, uuid])
     return row ? toTenantPerson(code, row) : null
   }
 
-  tenantPersons(code: string, query: ListQuery): Page<TenantPerson> {
-    const sql = listSql(query)
+  async tenantPersons(code: string, query: ListQuery): Promise<Page<TenantPerson>> {
+    const sql = listSql(query, this.sql.dialect)
     const where = ['tp.tenant_code = ?', ...sql.where].join(' AND ')
-    const total = this.db
-      .prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM persons p JOIN tenant_persons tp ON tp.person_uuid = p.uuid WHERE ${where}`)
-      .get(code, ...sql.params)!.n
-    const rows = this.db
-      .prepare<unknown[], TenantPersonRow>(`${tenantPersonSelect} WHERE ${where} ORDER BY ${sql.orderBy} LIMIT ? OFFSET ?`)
-      .all(code, ...sql.params, sql.limit, sql.offset)
+    const total = (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM persons p JOIN tenant_persons tp ON tp.person_uuid = p.uuid WHERE ${where}`, [
+      code,
+      ...sql.params,
+    ]))!.n
+    const rows = await this.sql.all<TenantPersonRow>(`${this.tenantPersonSelect()} WHERE ${where} ORDER BY ${sql.orderBy} LIMIT ? OFFSET ?`, [
+      code,
+      ...sql.params,
+      sql.limit,
+      sql.offset,
+    ])
     return toPage(
       rows.map((r) => toTenantPerson(code, r)),
       total,
@@ -155,94 +124,102 @@ export class TenantStore {
     )
   }
 
-  apps(code: string): AppAssociation[] {
-    return this.db
-      .prepare<[string], AppAssociation>('SELECT app_code AS code, associated FROM tenant_apps WHERE tenant_code = ? ORDER BY app_code')
-      .all(code)
+  apps(code: string): Promise<AppAssociation[]> {
+    return this.sql.all<AppAssociation>('SELECT app_code AS code, associated FROM tenant_apps WHERE tenant_code = ? ORDER BY app_code', [code])
   }
 
-  associateApp(code: string, app: string): void {
-    this.db.prepare('INSERT OR IGNORE INTO tenant_apps (tenant_code, app_code, associated) VALUES (?, ?, ?)').run(code, app, Date.now())
+  async associateApp(code: string, app: string): Promise<void> {
+    await this.sql.run('INSERT INTO tenant_apps (tenant_code, app_code, associated) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [code, app, Date.now()])
   }
 
-  disassociateApp(code: string, app: string): boolean {
-    return this.db.prepare('DELETE FROM tenant_apps WHERE tenant_code = ? AND app_code = ?').run(code, app).changes > 0
+  async disassociateApp(code: string, app: string): Promise<boolean> {
+    return (await this.sql.run('DELETE FROM tenant_apps WHERE tenant_code = ? AND app_code = ?', [code, app])) > 0
   }
 
   /** Tenants that have this app, among those the person belongs to. */
-  appTenantsOfPerson(app: string, uuid: string): string[] {
-    return this.db
-      .prepare<[string, string], { tenant_code: string }>(
-        `SELECT a.tenant_code FROM tenant_apps a JOIN tenant_persons tp ON tp.tenant_code = a.tenant_code
-         WHERE a.app_code = ? AND tp.person_uuid = ? ORDER BY a.tenant_code`,
-      )
-      .all(app, uuid)
-      .map((r) => r.tenant_code)
+  async appTenantsOfPerson(app: string, uuid: string): Promise<string[]> {
+    const rows = await this.sql.all<{ tenant_code: string }>(
+      `SELECT a.tenant_code FROM tenant_apps a JOIN tenant_persons tp ON tp.tenant_code = a.tenant_code
+       WHERE a.app_code = ? AND tp.person_uuid = ? ORDER BY a.tenant_code`,
+      [app, uuid],
+    )
+    return rows.map((r) => r.tenant_code)
   }
 
-  algorithms(code: string): AlgorithmAssociation[] {
-    const rows = this.db
-      .prepare<[string], { alg_code: string; info: string | null; max_identities: number | null; expire_date: number | null; associated: number }>(
-        'SELECT alg_code, info, max_identities, expire_date, associated FROM tenant_algorithms WHERE tenant_code = ? ORDER BY alg_code',
-      )
-      .all(code)
-    const liveness = this.db.prepare<[string, string], { liveness_code: string }>(
-      'SELECT liveness_code FROM tenant_alg_liveness WHERE tenant_code = ? AND alg_code = ? ORDER BY liveness_code',
+  async algorithms(code: string): Promise<AlgorithmAssociation[]> {
+    const rows = await this.sql.all<{ alg_code: string; info: string | null; max_identities: number | null; expire_date: number | null; associated: number }>(
+      'SELECT alg_code, info, max_identities, expire_date, associated FROM tenant_algorithms WHERE tenant_code = ? ORDER BY alg_code',
+      [code],
+    )
+    const liveness = await this.sql.all<{ alg_code: string; liveness_code: string }>(
+      'SELECT alg_code, liveness_code FROM tenant_alg_liveness WHERE tenant_code = ? ORDER BY liveness_code',
+      [code],
     )
     return rows.map((r) => ({
       code: r.alg_code,
       licenseData: { info: r.info, maxIdentities: r.max_identities, expireDate: r.expire_date },
-      liveness: liveness.all(code, r.alg_code).map((l) => l.liveness_code),
+      liveness: liveness.filter((l) => l.alg_code === r.alg_code).map((l) => l.liveness_code),
       associated: r.associated,
     }))
   }
 
-  associateAlgorithm(code: string, alg: string, license: LicenseData): void {
-    this.db
-      .prepare(
-        `INSERT INTO tenant_algorithms (tenant_code, alg_code, info, max_identities, expire_date, associated) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT(tenant_code, alg_code) DO UPDATE SET info = excluded.info, max_identities = excluded.max_identities, expire_date = excluded.expire_date`,
-      )
-      .run(code, alg, license.info, license.maxIdentities, license.expireDate, Date.now())
-  }
-
-  disassociateAlgorithm(code: string, alg: string): boolean {
-    return this.db.prepare('DELETE FROM tenant_algorithms WHERE tenant_code = ? AND alg_code = ?').run(code, alg).changes > 0
-  }
-
-  associateLiveness(code: string, alg: string, liveness: string): void {
-    this.db
-      .prepare('INSERT OR IGNORE INTO tenant_alg_liveness (tenant_code, alg_code, liveness_code, associated) VALUES (?, ?, ?, ?)')
-      .run(code, alg, liveness, Date.now())
-  }
-
-  disassociateLiveness(code: string, alg: string, liveness: string): boolean {
-    return (
-      this.db.prepare('DELETE FROM tenant_alg_liveness WHERE tenant_code = ? AND alg_code = ? AND liveness_code = ?').run(code, alg, liveness).changes > 0
+  async associateAlgorithm(code: string, alg: string, license: LicenseData): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO tenant_algorithms (tenant_code, alg_code, info, max_identities, expire_date, associated) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(tenant_code, alg_code) DO UPDATE SET info = excluded.info, max_identities = excluded.max_identities, expire_date = excluded.expire_date`,
+      [code, alg, license.info, license.maxIdentities, license.expireDate, Date.now()],
     )
   }
 
-  /** Every licence that covers an algorithm for this person (through the person's tenants). */
-  licensesFor(alg: string, personId: string): Array<LicenseData & { tenantCode: string; enrolled: number }> {
-    return this.db
-      .prepare<[string, string, string], { tenant_code: string; info: string | null; max_identities: number | null; expire_date: number | null; enrolled: number }>(
-        `SELECT a.tenant_code, a.info, a.max_identities, a.expire_date,
-           (SELECT COUNT(DISTINCT p2.uuid) FROM tenant_persons tp2 JOIN persons p2 ON p2.uuid = tp2.person_uuid
-              JOIN templates t ON (t.person_id = p2.uuid OR t.person_id = p2.user_id) AND substr(t.template_type, instr(t.template_type, ':') + 1) = a.alg_code
-            WHERE tp2.tenant_code = a.tenant_code) AS enrolled
-         FROM tenant_algorithms a
-         JOIN tenant_persons tp ON tp.tenant_code = a.tenant_code
-         JOIN persons p ON p.uuid = tp.person_uuid
-         WHERE a.alg_code = ? AND (p.uuid = ? OR p.user_id = ?)`,
-      )
-      .all(alg, canonicalPersonId(personId), personId)
-      .map((r) => ({ tenantCode: r.tenant_code, info: r.info, maxIdentities: r.max_identities, expireDate: r.expire_date, enrolled: r.enrolled }))
+  async disassociateAlgorithm(code: string, alg: string): Promise<boolean> {
+    return (await this.sql.run('DELETE FROM tenant_algorithms WHERE tenant_code = ? AND alg_code = ?', [code, alg])) > 0
+  }
+
+  async associateLiveness(code: string, alg: string, liveness: string): Promise<void> {
+    await this.sql.run('INSERT INTO tenant_alg_liveness (tenant_code, alg_code, liveness_code, associated) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
+      code,
+      alg,
+      liveness,
+      Date.now(),
+    ])
+  }
+
+  async disassociateLiveness(code: string, alg: string, liveness: string): Promise<boolean> {
+    return (await this.sql.run('DELETE FROM tenant_alg_liveness WHERE tenant_code = ? AND alg_code = ? AND liveness_code = ?', [code, alg, liveness])) > 0
+  }
+
+  /**
+   * Every licence that covers an algorithm for this person (through the person's tenants). With
+   * `lock`, the licensing tenants' rows are held to the end of the transaction, in code order, so
+   * enrollments racing on several processes count one after another.
+   */
+  async licensesFor(alg: string, personId: string, lock = false): Promise<Array<LicenseData & { tenantCode: string; enrolled: number }>> {
+    const ids = [alg, canonicalPersonId(personId), personId]
+    const tenantsOf = `SELECT a.tenant_code FROM tenant_algorithms a JOIN tenant_persons tp ON tp.tenant_code = a.tenant_code
+      JOIN persons p ON p.uuid = tp.person_uuid WHERE a.alg_code = ? AND (p.uuid = ? OR p.user_id = ?)`
+    if (lock && this.sql.dialect === 'postgres') await this.sql.all(`SELECT code FROM tenants WHERE code IN (${tenantsOf}) ORDER BY code FOR UPDATE`, ids)
+    const algOfType = this.sql.dialect === 'postgres' ? "split_part(t.template_type, ':', 2)" : "substr(t.template_type, instr(t.template_type, ':') + 1)"
+    const rows = await this.sql.all<{ tenant_code: string; info: string | null; max_identities: number | null; expire_date: number | null; enrolled: number }>(
+      `SELECT a.tenant_code, a.info, a.max_identities, a.expire_date,
+         (SELECT COUNT(DISTINCT p2.uuid) FROM tenant_persons tp2 JOIN persons p2 ON p2.uuid = tp2.person_uuid
+            JOIN templates t ON (t.person_id = p2.uuid OR t.person_id = p2.user_id) AND ${algOfType} = a.alg_code
+          WHERE tp2.tenant_code = a.tenant_code) AS enrolled
+       FROM tenant_algorithms a
+       JOIN tenant_persons tp ON tp.tenant_code = a.tenant_code
+       JOIN persons p ON p.uuid = tp.person_uuid
+       WHERE a.alg_code = ? AND (p.uuid = ? OR p.user_id = ?)`,
+      ids,
+    )
+    return rows.map((r) => ({ tenantCode: r.tenant_code, info: r.info, maxIdentities: r.max_identities, expireDate: r.expire_date, enrolled: r.enrolled }))
+  }
+
+  private tenantPersonSelect(): string {
+    const typeList = this.sql.dialect === 'postgres' ? "string_agg(DISTINCT t.template_type, ',')" : 'group_concat(DISTINCT t.template_type)'
+    return `SELECT ${personColumns}, tp.associated,
+      (SELECT ${typeList} FROM templates t WHERE ${templatesOfPerson}) AS template_types
+      FROM persons p JOIN tenant_persons tp ON tp.person_uuid = p.uuid`
   }
 }
-
-const tenantPersonSelect = `SELECT ${personColumns}, tp.associated,
-  (SELECT group_concat(DISTINCT t.template_type) FROM templates t WHERE ${templatesOfPerson}) AS template_types
-  FROM persons p JOIN tenant_persons tp ON tp.person_uuid = p.uuid`
 
 function toTenantPerson(code: string, row: TenantPersonRow): TenantPerson {
   const templateTypes = row.template_types ? row.template_types.split(',').sort() : []

@@ -17,12 +17,10 @@ import {
   type TenantPerson,
 } from '../../shared/api-models'
 import type { BasicAuthEncoding } from '../../shared/settings'
-import type { CreatePersonRequest, LicenseRequest, TenantUpdateRequest } from '../../shared/api-requests'
+import { SCOPE_TENANT_ADMIN, type CreatePersonRequest, type LicenseRequest, type TenantUpdateRequest } from '../../shared/api-requests'
 import { ApiError } from './api-error'
 import { HttpClient, type RequestOptions } from './http-client'
 import { TokenProvider, withToken, type IssuedToken } from './token-provider'
-
-export const SCOPE_TENANT_ADMIN = 'SCOPE_TENANT_ADMIN'
 
 export interface ListQuery {
   find?: string | undefined

@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encodeTemplate, normalize } from '../../../electron/engine/bio/template-codec'
-import { openDatabase } from '../../../electron/engine/store/database'
 import { createSealer, loadTemplateKey } from '../../../electron/engine/store/sealer'
-import { TemplateStore } from '../../../electron/engine/store/templates'
+import { openStore } from '../../../electron/engine/store/store'
 import type { FacePluginSpec } from '../../../electron/engine/face/plugin'
 
 /** A deterministic PRNG (mulberry32), so every run enrolls the same vectors. */
@@ -33,21 +32,20 @@ export const seededPersonId = (row: number) => `bench-${String(row).padStart(7, 
  * sealed with the folder's template key), one person per template, rows [from, to). Going through
  * HTTP for 100k enrollments would measure enrollment, not identify.
  */
-export function seedTemplates(dataDir: string, spec: FacePluginSpec, from: number, to: number, into: Float32Array): void {
+export async function seedTemplates(dataDir: string, spec: FacePluginSpec, from: number, to: number, into: Float32Array, databaseUrl?: string): Promise<void> {
   const dims = spec.dimensions
-  const db = openDatabase(join(dataDir, 'engine.db'))
+  const store = await openStore({ dataDir, databaseUrl, sealer: createSealer(loadTemplateKey(dataDir, {})) })
   try {
-    const store = new TemplateStore(db, createSealer(loadTemplateKey(dataDir, {})))
     const random = prng(from + 1)
-    db.transaction(() => {
+    await store.transaction(async (tx) => {
       for (let row = from; row < to; row++) {
         const vector = unitVector(dims, random)
         into.set(vector, row * dims)
-        store.put(seededPersonId(row), `Face:${spec.name}`, 'bench', encodeTemplate({ plugin: spec.name, modelVersion: spec.modelVersion, quality: 0.9, vector }))
+        await tx.templates.put(seededPersonId(row), `Face:${spec.name}`, 'bench', encodeTemplate({ plugin: spec.name, modelVersion: spec.modelVersion, quality: 0.9, vector }))
       }
-    })()
+    })
   } finally {
-    db.close()
+    await store.close()
   }
 }
 
@@ -74,7 +72,7 @@ const stores = new Map<string, SeededStore>()
  * One seeded data folder per plugin for the whole run, grown to `count` templates on demand, so the
  * identify and load sections share the 100k seeding. Removed when the process exits.
  */
-export function seededStore(spec: FacePluginSpec, count: number): SeededStore {
+export async function seededStore(spec: FacePluginSpec, count: number): Promise<SeededStore> {
   let store = stores.get(spec.name)
   if (!store) {
     const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-'))
@@ -85,7 +83,7 @@ export function seededStore(spec: FacePluginSpec, count: number): SeededStore {
   if (count > store.count) {
     const vectors = new Float32Array(count * spec.dimensions)
     vectors.set(store.vectors)
-    seedTemplates(store.dataDir, spec, store.count, count, vectors)
+    await seedTemplates(store.dataDir, spec, store.count, count, vectors)
     store.vectors = vectors
     store.count = count
   }

@@ -59,7 +59,7 @@ export const hostile: BenchSection = {
     const seconds = quick ? 3 : 15
     const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-hostile-'))
     const vectors = new Float32Array(spec.dimensions)
-    seedTemplates(dataDir, spec, 0, 1, vectors) // the verify target and the legit identify's match
+    await seedTemplates(dataDir, spec, 0, 1, vectors) // the verify target and the legit identify's match
     const engine = await startEngineProcess(dataDir, 1)
     const serverErrors: string[] = []
     let flood: FloodProcess | undefined

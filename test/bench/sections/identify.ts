@@ -26,7 +26,7 @@ export const identify: BenchSection = {
     const sizes = quick ? [1_000, 5_000] : [1_000, 10_000, TARGET_N]
     for (const n of sizes) {
       let started = performance.now()
-      const store = seededStore(spec, n)
+      const store = await seededStore(spec, n)
       log(`seeded ${n} templates in ${((performance.now() - started) / 1000).toFixed(1)} s`)
       const engine = await startEngineProcess(store.dataDir, 1)
       log(`engine ready with ${n} templates in ${(engine.startedMs / 1000).toFixed(1)} s`)

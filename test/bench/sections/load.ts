@@ -44,7 +44,7 @@ export const load: BenchSection = {
       rmSync(emptyDir, { recursive: true, force: true })
     }
 
-    const store = seededStore(spec, n)
+    const store = await seededStore(spec, n)
     const engine = await startEngineProcess(store.dataDir, CONNECTIONS)
     try {
       const random = prng(17)

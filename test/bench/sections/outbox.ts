@@ -54,7 +54,7 @@ export const outbox: BenchSection = {
 
       // Every item delivered exactly once: one person per visitor, one template per item's context.
       if (state.counts.queued + state.counts.inFlight + state.counts.needsAttention !== 0) throw new Error(`outbox not drained: ${JSON.stringify(state.counts)}`)
-      const wrong = engineTally(t, queued).filter((x) => x.persons !== 1 || x.contexts !== 1)
+      const wrong = (await engineTally(t, queued)).filter((x) => x.persons !== 1 || x.contexts !== 1)
       if (wrong.length > 0) throw new Error(`${wrong.length} outbox item(s) not delivered exactly once, e.g. ${JSON.stringify(wrong[0])}`)
 
       const perSecond = (ms: number) => (items * 1000) / ms

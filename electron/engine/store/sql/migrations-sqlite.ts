@@ -1,12 +1,9 @@
-import Database from 'better-sqlite3'
-
-export type Db = Database.Database
-
 /**
- * Schema migrations, applied in order inside one transaction each; PRAGMA user_version records
- * how many have run. Never edit a shipped migration: add a new one.
+ * The SQLite schema, as migrations applied in order inside one transaction each; PRAGMA
+ * user_version records how many have run. Never edit a shipped migration: add a new one (and its
+ * PostgreSQL counterpart in migrations-postgres.ts).
  */
-export const migrations: readonly string[] = [
+export const sqliteMigrations: readonly string[] = [
   `
   CREATE TABLE signing_keys (
     kid TEXT PRIMARY KEY,
@@ -113,25 +110,16 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (person_id, template_context, seq)
   );
   `,
+  // 4: the change log (change-log.ts): every write that changes what identify can find appends a
+  // row in its transaction; the floor is the highest seq pruned, below which a reader must reload.
+  `
+  CREATE TABLE change_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    template_type TEXT NOT NULL,
+    person_id TEXT COLLATE NOCASE,
+    template_context TEXT
+  );
+  CREATE TABLE change_log_floor (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
+  INSERT INTO change_log_floor (id, seq) VALUES (1, 0);
+  `,
 ]
-
-/** Opens (creating if needed) the engine database with WAL and foreign keys, and migrates it. */
-export function openDatabase(file: string): Db {
-  const db = new Database(file)
-  db.pragma('journal_mode = WAL')
-  db.pragma('synchronous = NORMAL')
-  db.pragma('foreign_keys = ON')
-  db.pragma('busy_timeout = 5000')
-  migrate(db)
-  return db
-}
-
-function migrate(db: Db): void {
-  const applied = db.pragma('user_version', { simple: true }) as number
-  for (let version = applied; version < migrations.length; version++) {
-    db.transaction(() => {
-      db.exec(migrations[version]!)
-      db.pragma(`user_version = ${version + 1}`)
-    })()
-  }
-}

@@ -1,0 +1,156 @@
+import pg from 'pg'
+import { postgresMigrations } from './migrations-postgres'
+import { StoreUnavailableError, UniqueViolationError, type Database, type Sql } from './types'
+
+export interface PostgresOptions {
+  /** postgres://user@host:port/db; the password comes from PGPASSWORD or PGPASSFILE, never the URL. */
+  url: string
+  /** Connections this process may hold. */
+  maxConnections?: number
+  /** How long a statement may wait for a connection, and run, before the request is answered 503. */
+  timeoutMs?: number
+}
+
+/** Every process takes this lock to migrate, so engines starting together migrate once. */
+const MIGRATION_LOCK = 0x6b696f736b01
+const RETRIES = 5
+
+/** bigint (count(*), epoch milliseconds, seq) as a JavaScript number: all ours stay below 2^53. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+}
+
+/** A pool of connections to a PostgreSQL database, migrated before it is returned. */
+export async function openPostgres(options: PostgresOptions): Promise<Database> {
+  const timeoutMs = options.timeoutMs ?? 10_000
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: timeoutMs,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs + 1000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'identity-kiosk-engine',
+    types,
+  })
+  // An idle connection the server dropped (a restart) is reported here; the next query gets a new one.
+  pool.on('error', () => {})
+  await migrate(pool)
+
+  const database: Database = {
+    ...statementsOn(pool),
+    async transaction(work) {
+      for (let attempt = 1; ; attempt++) {
+        const client = await connect(pool)
+        let broken = false
+        try {
+          await query(client, 'BEGIN')
+          const result = await work(statementsOn(client))
+          await query(client, 'COMMIT')
+          return result
+        } catch (error) {
+          broken = error instanceof StoreUnavailableError
+          if (!broken) await client.query('ROLLBACK').catch(() => (broken = true))
+          if (attempt < RETRIES && isRetryable(error)) continue
+          throw error
+        } finally {
+          client.release(broken)
+        }
+      }
+    },
+    close: () => pool.end(),
+  }
+  return database
+}
+
+type Queryable = pg.Pool | pg.PoolClient | pg.Client
+
+function statementsOn(target: Queryable): Sql {
+  return {
+    dialect: 'postgres',
+    all: async <T>(sql: string, params?: readonly unknown[]) => (await query(target, sql, params)).rows as T[],
+    get: async <T>(sql: string, params?: readonly unknown[]) => (await query(target, sql, params)).rows[0] as T | undefined,
+    run: async (sql, params) => (await query(target, sql, params)).rowCount ?? 0,
+  }
+}
+
+/** `?` placeholders numbered as PostgreSQL wants them (no statement of ours has a literal `?`). */
+export function numbered(sql: string): string {
+  let n = 0
+  return sql.replace(/\?/g, () => `$${++n}`)
+}
+
+async function query(target: Queryable, sql: string, params: readonly unknown[] = []): Promise<pg.QueryResult> {
+  try {
+    return await target.query(numbered(sql), params as unknown[])
+  } catch (error) {
+    throw translate(error)
+  }
+}
+
+async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
+  try {
+    return await pool.connect()
+  } catch (error) {
+    throw translate(error)
+  }
+}
+
+/** SQLSTATE classes that mean the server cannot serve us now, rather than a fault in the statement. */
+const unavailableStates = /^(08|53|57P|58)/
+
+function translate(error: unknown): unknown {
+  const code = (error as { code?: string }).code
+  if (code === '23505') return new UniqueViolationError((error as { constraint?: string }).constraint ?? 'unique')
+  if (code === '40001' || code === '40P01') return error
+  if ((code && unavailableStates.test(code)) || code === '57014' || isConnectionError(error)) {
+    return new StoreUnavailableError(`The database is unavailable: ${(error as Error).message}`)
+  }
+  return error
+}
+
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: string }).code
+  const message = (error as Error).message ?? ''
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN'].includes(code ?? '') ||
+    /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|connection is closed/i.test(message)
+  )
+}
+
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: string }).code
+  return code === '40001' || code === '40P01'
+}
+
+/** Applies the migrations not yet applied, under an advisory lock, each in its own transaction. */
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await connect(pool)
+  try {
+    await query(client, 'SELECT pg_advisory_lock(?)', [MIGRATION_LOCK])
+    try {
+      await query(client, 'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied bigint NOT NULL)')
+      const row = await statementsOn(client).get<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations')
+      // An engine older than the schema must not write to it: it does not know the newer rules.
+      if ((row?.version ?? 0) > postgresMigrations.length) {
+        throw new Error(`The database schema is at version ${row?.version}, newer than this engine's ${postgresMigrations.length}: upgrade the engine.`)
+      }
+      for (let version = row?.version ?? 0; version < postgresMigrations.length; version++) {
+        await query(client, 'BEGIN')
+        try {
+          await client.query(postgresMigrations[version]!)
+          await query(client, 'INSERT INTO schema_migrations (version, applied) VALUES (?, ?)', [version + 1, Date.now()])
+          await query(client, 'COMMIT')
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {})
+          throw error
+        }
+      }
+    } finally {
+      await query(client, 'SELECT pg_advisory_unlock(?)', [MIGRATION_LOCK]).catch(() => {})
+    }
+  } finally {
+    client.release()
+  }
+}

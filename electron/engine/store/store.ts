@@ -1,0 +1,64 @@
+import { join } from 'node:path'
+import { ChangeLogRepository } from './change-log'
+import { ClientRepository, scryptKey, type DeriveKey } from './clients'
+import { FaceCropRepository } from './face-crops'
+import { PersonRepository } from './persons'
+import type { Sealer } from './sealer'
+import { openPostgres } from './sql/postgres'
+import { openSqlite } from './sql/sqlite'
+import type { Database, Sql } from './sql/types'
+import { TemplateRepository } from './templates'
+import { TenantRepository } from './tenants'
+
+/** Every repository, over one connection or one transaction. */
+export interface Repositories {
+  /** The connection or transaction they share, for the statements that belong to no one repository. */
+  sql: Sql
+  persons: PersonRepository
+  tenants: TenantRepository
+  templates: TemplateRepository
+  crops: FaceCropRepository
+  clients: ClientRepository
+  changes: ChangeLogRepository
+}
+
+/** The engine's store: SQLite in its data folder, or a PostgreSQL database shared by a site's engines. */
+export interface Store extends Repositories {
+  readonly db: Database
+  /** Runs `work` in one transaction; see Database.transaction. */
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>
+  close(): Promise<void>
+}
+
+export interface StoreOptions {
+  /** The engine's data folder: SQLite's engine.db lives here unless databaseUrl is given. */
+  dataDir: string
+  /** postgres://…: the site's database instead (no password in it; PGPASSWORD or PGPASSFILE). */
+  databaseUrl?: string | undefined
+  sealer: Sealer
+  /** How client secrets are hashed (tests count or hold it). */
+  derive?: DeriveKey
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const db = options.databaseUrl ? await openPostgres({ url: options.databaseUrl }) : openSqlite(join(options.dataDir, 'engine.db'))
+  return storeOver(db, options.sealer, options.derive ?? scryptKey)
+}
+
+export function storeOver(db: Database, sealer: Sealer, derive: DeriveKey = scryptKey): Store {
+  const repositories = (sql: Sql): Repositories => ({
+    sql,
+    persons: new PersonRepository(sql),
+    tenants: new TenantRepository(sql),
+    templates: new TemplateRepository(sql, sealer),
+    crops: new FaceCropRepository(sql, sealer),
+    clients: new ClientRepository(sql, derive),
+    changes: new ChangeLogRepository(sql),
+  })
+  return {
+    ...repositories(db),
+    db,
+    transaction: (work) => db.transaction((sql) => work(repositories(sql))),
+    close: () => db.close(),
+  }
+}

@@ -1,0 +1,156 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_TEMPLATES_PER_PERSON } from '../../electron/engine/bio/biometrics'
+import { encodeTemplate } from '../../electron/engine/bio/template-codec'
+import { loadFacePlugins } from '../../electron/engine/face'
+import { HUMAN_FACERES } from '../../electron/engine/face/specs'
+import { unitVector, prng } from '../bench/lib/seed'
+import { startBackend, type BackendHandle } from '../support/backends'
+import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
+
+/**
+ * Issue 24: several engine processes on one PostgreSQL database. Two engines, each with its own
+ * connections, its own identify cache and its own listener, as two processes of a site have; the
+ * database is a real PostgreSQL 15 cluster this suite starts and stops. Waits are on states.
+ */
+const TYPE = `Face:${HUMAN_FACERES.name}`
+const random = prng(24)
+const template = () => encodeTemplate({ plugin: HUMAN_FACERES.name, modelVersion: HUMAN_FACERES.modelVersion, quality: 0.9, vector: unitVector(HUMAN_FACERES.dimensions, random) }).toString('base64')
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, attempts = 400): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
+    const value = await probe()
+    if (value) return value
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`never: ${what}`)
+}
+
+describe('engines of one site on PostgreSQL', () => {
+  let backend: BackendHandle
+  let dataDir: string
+  let a: TestEngine
+  let b: TestEngine
+
+  beforeAll(async () => {
+    backend = await startBackend('postgres')
+    // One data folder: the engines share the template key, as a site's do (npm run site passes it to each).
+    dataDir = mkdtempSync(join(tmpdir(), 'kiosk-site-store-'))
+    const plugins = () => loadFacePlugins({ threads: 1, log: () => {}, idleMs: 200 }, [HUMAN_FACERES])
+    a = await startTestEngine(await plugins(), dataDir, backend.options)
+    // b reads the log only when told (no safety-net poll), so a missed notification shows.
+    b = await startTestEngine(await plugins(), dataDir, { ...backend.options, pollMs: 3_600_000 })
+  })
+  afterAll(async () => {
+    await a?.close()
+    await b?.close()
+    await backend?.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  const create = (t: TestEngine, userId: string, tenant = TEST_TENANT) => t.call('POST', `/v2/gmiserver/tenant/${tenant}/person`, { userId })
+  const enroll = (t: TestEngine, personId: string, templateContext: string, data = template()) =>
+    t.call('POST', `/bioengine/persons/${personId}/biometrics`, { templateType: TYPE, templateContext, template: data })
+  const identify = async (t: TestEngine, probe: string) =>
+    (await t.call('POST', '/bioengine/identify', { identifyInputs: [{ templateType: TYPE, template: probe }] })).body.allIdentifyResults[0].identifyResults[0]
+      .identifyMatchResults as Array<{ personId: string; personUUID?: string; score: number }>
+
+  it('accepts a token issued by one engine at the other (one signing key, in the database)', async () => {
+    const token = await a.token()
+    const reply = await b.call('GET', `/v2/gmiserver/tenant/${TEST_TENANT}`, undefined, { authorization: `Bearer ${token}` })
+    expect(reply.status).toBe(200)
+  })
+
+  it('gives one person and one 409 when two engines create the same userId at once', async () => {
+    for (let i = 0; i < 8; i++) {
+      const replies = await Promise.all([create(a, `twin${i}@site.example`), create(b, `TWIN${i}@site.example`)])
+      expect(replies.map((r) => r.status).sort()).toEqual([201, 409])
+    }
+    const listed = await a.call('GET', '/v2/gmiserver/person?find=site.example&pageSize=100')
+    expect(listed.body.totalElements).toBe(8)
+  })
+
+  it("holds a tenant's maxIdentities when creates race on both engines", async () => {
+    await a.call('PUT', '/v1/tenant/CAPPED', { code: 'CAPPED', name: 'Capped', maxIdentities: 5 })
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => create(i % 2 ? a : b, `cap${i}@capped.example`, 'CAPPED')))
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(5)
+    expect(replies.filter((r) => r.status === 403)).toHaveLength(7)
+    expect((await b.call('GET', '/v2/gmiserver/tenant/CAPPED/person?pageSize=100')).body.totalElements).toBe(5)
+  })
+
+  it('lets one of several enrollments racing on both engines take the last licence', async () => {
+    await a.call('PUT', '/v1/tenant/LICENSED', { code: 'LICENSED', name: 'Licensed', maxIdentities: 0 })
+    await a.call('PUT', `/v2/gmiserver/tenant/LICENSED/svrgrp/main/alg/${HUMAN_FACERES.name}`, { licenseData: { info: 'one', maxIdentities: 1, expireDate: null } })
+    const racers = await Promise.all(['l1', 'l2', 'l3', 'l4', 'l5', 'l6'].map(async (name) => (await create(a, `${name}@licensed.example`, 'LICENSED')).body.uuid as string))
+    const replies = await Promise.all(racers.map((uuid, i) => enroll(i % 2 ? a : b, uuid, 'desk')))
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(1)
+    expect(replies.filter((r) => r.status === 400).every((r) => /licence/.test(r.body.message))).toBe(true)
+  })
+
+  it("holds the template cap when one person's enrollments race on both engines", async () => {
+    const id = 'capped-templates@site.example'
+    for (let i = 0; i < MAX_TEMPLATES_PER_PERSON - 1; i++) expect((await enroll(a, id, `t${i}`)).status).toBe(201)
+    const replies = await Promise.all(['x1', 'x2', 'x3', 'x4'].map((context, i) => enroll(i % 2 ? a : b, id, context)))
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(1)
+    expect((await b.call('GET', `/bioengine/persons/${id}/biometrics`)).body.biometricInfos).toHaveLength(MAX_TEMPLATES_PER_PERSON)
+  })
+
+  it('makes an enrollment on one engine identifiable on the other, and a deletion forgotten there', async () => {
+    const { body: person } = await create(a, 'propagate@site.example')
+    const probe = template()
+    expect((await enroll(a, person.uuid, 'desk', probe)).status).toBe(201)
+    // Identifiable where it was enrolled as soon as it is answered...
+    expect((await identify(a, probe))[0]).toMatchObject({ personId: person.uuid, personUUID: person.uuid })
+    // ...and on the other engine once its listener has brought the change.
+    await until('b identifies the new enrollment', async () => (await identify(b, probe))[0]?.personId === person.uuid)
+    expect((await a.call('DELETE', `/v2/gmiserver/person/${person.uuid}`)).status).toBe(204)
+    await until('b forgets the deleted person', async () => (await identify(b, probe)).length === 0)
+    expect(await identify(a, probe)).toEqual([])
+  })
+
+  it('converges from the log when a notification is missed (the listener dropped between a change and its notification)', async () => {
+    const { body: person } = await create(a, 'missed@site.example')
+    const probe = template()
+    const admin = new pg.Client({ connectionString: backend.options.databaseUrl })
+    await admin.connect()
+    try {
+      // Every listener's connection is cut; the enrollment commits (and notifies) while they reconnect.
+      const cut = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'identity-kiosk-engine listener'")
+      expect(cut.rowCount).toBe(2)
+    } finally {
+      await admin.end()
+    }
+    expect((await enroll(a, person.uuid, 'desk', probe)).status).toBe(201)
+    await until('b catches up after reconnecting', async () => (await identify(b, probe))[0]?.personId === person.uuid)
+    await until('b is ready again', async () => (await b.call('GET', '/health/ready')).status === 200)
+  })
+
+  it('rebuilds every engine’s cache on /createcache (a change with no person in the log)', async () => {
+    const before = (await b.call('GET', '/health/ready')).body.seq as number
+    expect((await a.call('POST', '/bioengine/createcache')).status).toBe(201)
+    await until('b applies the rebuild', async () => ((await b.call('GET', '/health/ready')).body.seq as number) > before)
+    const { body: person } = await create(a, 'after-rebuild@site.example')
+    const probe = template()
+    await enroll(b, person.uuid, 'desk', probe)
+    expect((await identify(b, probe))[0]?.personId).toBe(person.uuid)
+    await until('a identifies what b enrolled', async () => (await identify(a, probe))[0]?.personId === person.uuid)
+  })
+
+  it('answers 503 with Retry-After, not 500 and no hang, while PostgreSQL is down, and recovers when it is back', async () => {
+    await backend.postgres!.stop()
+    try {
+      for (const reply of [await a.call('GET', `/v2/gmiserver/tenant/${TEST_TENANT}`), await b.call('POST', `/bioengine/persons/nobody/verify`, { verifyInputs: [{ templateType: TYPE, template: template() }] })]) {
+        expect(reply.status).toBe(503)
+        expect(Number(reply.headers['retry-after'])).toBeGreaterThan(0)
+      }
+      await until('a reports not ready', async () => (await a.call('GET', '/health/ready')).status === 503)
+    } finally {
+      await backend.postgres!.restart()
+    }
+    await until('a answers again', async () => (await a.call('GET', `/v2/gmiserver/tenant/${TEST_TENANT}`)).status === 200)
+    await until('a is ready again', async () => (await a.call('GET', '/health/ready')).status === 200)
+  })
+})
