@@ -14,7 +14,7 @@ const layer = (dir, message) => ({ regex: `^\\.\\.?/(.*/)?${dir}(/|$)`, message 
  */
 export const boundaries = [
   {
-    files: ['electron/services/**', 'electron/engine/**', 'electron/host/**', 'electron/shared/**', 'test/**', 'scripts/**'],
+    files: ['electron/services/**', 'electron/engine/**', 'electron/host/**', 'electron/site/**', 'electron/shared/**', 'test/**', 'scripts/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
   },
   {
@@ -30,6 +30,11 @@ export const boundaries = [
   {
     files: ['electron/engine/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [layer('services', 'the engine is a separate server: it never imports the kiosk services.'), layer('main', 'the engine must not depend on the Electron shell.'), layer('host', 'the engine must not depend on the web host.'), layer('preload', 'the engine must not depend on the preload.')] }] },
+  },
+  {
+    // The site runs the engine as processes and talks to them over HTTP; it is plain Node.
+    files: ['electron/site/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [layer('engine', 'the site runs engines as processes, never by import.'), layer('services', 'the site does not depend on the kiosk services.'), layer('main', 'the site must not depend on the Electron shell.'), layer('host', 'the site must not depend on the web host.'), layer('preload', 'the site must not depend on the preload.')] }] },
   },
   {
     files: ['electron/preload/**'],

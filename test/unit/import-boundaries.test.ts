@@ -11,7 +11,7 @@ async function restricted(file: string, code: string): Promise<boolean> {
 }
 
 describe('import boundaries', () => {
-  it.each(['electron/services/x.ts', 'electron/engine/x.ts', 'electron/host/x.ts', 'electron/shared/x.ts', 'renderer/src/x.ts'])(
+  it.each(['electron/services/x.ts', 'electron/engine/x.ts', 'electron/host/x.ts', 'electron/site/x.ts', 'electron/shared/x.ts', 'renderer/src/x.ts'])(
     "refuses 'electron' in %s",
     async (file) => {
       expect(await restricted(file, "import { app } from 'electron'\nexport const a = app\n")).toBe(true)
@@ -36,5 +36,11 @@ describe('import boundaries', () => {
     expect(await restricted('electron/engine/x.ts', "import { x } from '../services/dispatch'\nexport const a = x\n")).toBe(true)
     expect(await restricted('electron/shared/x.ts', "import { x } from '../services/dispatch'\nexport const a = x\n")).toBe(true)
     expect(await restricted('electron/services/x.ts', "import { x } from './engine-supervisor'\nexport const a = x\n")).toBe(false)
+  })
+
+  it('keeps the site to processes: no engine or services imports', async () => {
+    expect(await restricted('electron/site/x.ts', "import { x } from '../engine/server'\nexport const a = x\n")).toBe(true)
+    expect(await restricted('electron/site/x.ts', "import { x } from '../services/dispatch'\nexport const a = x\n")).toBe(true)
+    expect(await restricted('electron/site/x.ts', "import { x } from './engine-supervisor'\nexport const a = x\n")).toBe(false)
   })
 })

@@ -1,0 +1,46 @@
+import { parseSiteArgs, type SiteArgs } from './args'
+import { Site } from './site'
+
+/**
+ * npm run site: PostgreSQL, N engines and haproxy on this machine (see README, "Run a site").
+ * Prints on stdout only the lines to wait on; everything else goes to stderr.
+ * Ctrl+C, SIGTERM or SIGHUP stop it all in order and exit 0; a failed start stops what had
+ * started and exits 1; bad flags exit 2.
+ */
+async function main(): Promise<void> {
+  let args: SiteArgs
+  try {
+    args = parseSiteArgs(process.argv.slice(2))
+  } catch (error) {
+    console.error((error as Error).message)
+    process.exit(2)
+  }
+  // Files this process makes (config, keys) are this user's alone.
+  process.umask(0o077)
+  const site = new Site(args, { print: (line) => console.log(line), log: (line) => console.error(line) })
+
+  let stopping = false
+  const stop = (why: string, code: number) => {
+    if (stopping) return
+    stopping = true
+    console.error(`site: ${why}`)
+    console.error('site: stopping')
+    site.stop().then(
+      () => process.exit(code),
+      (error: unknown) => {
+        console.error(`site: stopping failed: ${(error as Error).message}`)
+        process.exit(1)
+      },
+    )
+  }
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal, 0))
+
+  try {
+    await site.start()
+  } catch (error) {
+    // A signal during start has its own way out (exit 0 once stopped).
+    if (!stopping) stop(`failed to start: ${(error as Error).message}`, 1)
+  }
+}
+
+void main()

@@ -1,0 +1,81 @@
+import { isIPv6 } from 'node:net'
+
+export interface HaproxyConfig {
+  host: string
+  port: number
+  /** One PEM with the certificate chain and its key; none: plain HTTP. */
+  tlsCert: string | undefined
+  engines: { name: string; port: number }[]
+}
+
+/** The engines' readiness: 200 once caught up with the database, 503 before. */
+export const READY_PATH = '/health/ready'
+
+/**
+ * Request bodies up to this size are held whole by haproxy, so that a request whose engine died
+ * before answering can be sent again to another (haproxy retries only what fits in one buffer). A
+ * camera photo (1024 px JPEG) is a few hundred KB, so an enrollment of three, base64 in JSON, fits;
+ * larger bodies (the engine takes up to 32 MB) still pass, but unretried. Buffers are taken per
+ * request in flight (request, response, retry copy), not per idle connection.
+ */
+export const BUFFER_BYTES = 4 * 1024 * 1024
+
+/**
+ * haproxy's configuration for a site: one front on host:port, round the engines by fewest
+ * connections, health-checked. Foreground, no daemon, no user/chroot, no stats: the site
+ * supervises it as a child process.
+ */
+export function renderHaproxyConfig(config: HaproxyConfig): string {
+  const bind = `${isIPv6(config.host) ? `ipv6@${config.host}` : config.host}:${config.port}`
+  const tls = config.tlsCert ? ` ssl crt ${quote(config.tlsCert)} alpn http/1.1` : ''
+  return `# Written by npm run site (electron/site/haproxy-config.ts) on every start: edits are lost.
+global
+  maxconn 512
+  tune.bufsize ${BUFFER_BYTES}
+  # In the foreground haproxy writes its warnings (a server down or up) to stderr, which the
+  # site shows; no request log.
+  ssl-default-bind-options ssl-min-ver TLSv1.2
+
+defaults
+  mode http
+  timeout connect 2s
+  # Face work on a busy engine can take seconds (more when a worker first loads its model).
+  timeout server 65s
+  timeout client 65s
+  timeout http-request 30s
+  timeout http-keep-alive 5s
+  timeout queue 30s
+  timeout check 2s
+  # An engine that died (connection refused, or closed with no answer) or hung: send the request
+  # to another engine, up to 3 times. haproxy retries POSTs too (only "http-request
+  # disable-l7-retry" would stop it), but only a request held whole in its buffer: hence
+  # http-buffer-request, without which a body arriving after the headers is never retried.
+  # So a write replayed after its engine died mid-request must be safe to repeat (the engine's part).
+  retries 3
+  option redispatch 1
+  retry-on conn-failure empty-response response-timeout
+  option http-buffer-request
+
+frontend site
+  bind ${bind}${tls}
+  maxconn 500
+  option forwardfor
+  default_backend engines
+
+backend engines
+  # Fewest connections: a slow identify does not hold the next request up behind it.
+  balance leastconn
+  option httpchk
+  http-check send meth GET uri ${READY_PATH} ver HTTP/1.1 hdr Host localhost
+  http-check expect status 200
+  # A dead engine is out within a second; a restarted one back at its first good answer. Each
+  # engine is sent at most 32 requests at once (its per-caller limit); more wait here.
+  default-server inter 500ms fall 2 rise 1 maxconn 32
+${config.engines.map((engine) => `  server ${engine.name} 127.0.0.1:${engine.port} check`).join('\n')}
+`
+}
+
+/** haproxy's word quoting, for paths with spaces. */
+function quote(value: string): string {
+  return `"${value.replace(/(["\\$])/g, '\\$1')}"`
+}
