@@ -10,10 +10,12 @@ export interface EngineArgs {
   database: string | undefined
   /** The address to listen on (loopback unless told otherwise). */
   host: string
+  /** A load balancer in front (the site's haproxy): its X-Forwarded-For names the caller. */
+  trustedProxy: string | undefined
 }
 
 export const engineUsage =
-  'usage: npm run engine -- --port <n> --data <dir> [--database postgres://user@host:port/db] [--host <address>] [--client-id <id> --client-secret <secret>] [--tenant <code>]'
+  'usage: npm run engine -- --port <n> --data <dir> [--database postgres://user@host:port/db] [--host <address>] [--trusted-proxy <address>] [--client-id <id> --client-secret <secret>] [--tenant <code>]'
 
 /**
  * Parses the engine's fixed command line; throws an Error with a plain message on bad flags.
@@ -40,6 +42,7 @@ export function parseEngineArgs(argv: string[], env: NodeJS.ProcessEnv = process
     port,
     database,
     host: values.host ?? '127.0.0.1',
+    trustedProxy: values['trusted-proxy'],
     data: values.data,
     clientId: values['client-id'],
     clientSecret: values['client-secret'],
@@ -59,6 +62,7 @@ function parseFlags(argv: string[]) {
         tenant: { type: 'string' },
         database: { type: 'string' },
         host: { type: 'string' },
+        'trusted-proxy': { type: 'string' },
       },
       strict: true,
     })

@@ -37,6 +37,12 @@ export interface EngineOptions {
   derive?: DeriveKey
   /** How often a site engine reads the change log even without a notification (a safety net; default 5 s). */
   pollMs?: number
+  /**
+   * The address of a load balancer in front: requests from it are taken to come from the first
+   * address in their X-Forwarded-For, so back-off, fairness and limits apply per kiosk, not to the
+   * whole site as one caller. Anyone else's X-Forwarded-For is ignored.
+   */
+  trustedProxy?: string | undefined
 }
 
 export interface Engine {
@@ -68,6 +74,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     logger: false,
     bodyLimit: BODY_LIMITS.small,
     return503OnClosing: true,
+    trustProxy: options.trustedProxy ?? false,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionTimeout: limits.idleSocketTimeoutMs,

@@ -58,7 +58,7 @@ export class SupervisedEngine {
   private spawnOnce(): Promise<void> {
     if (this.stopping) return Promise.reject(new Error(`engine ${this.spec.n}: the site is stopping`))
     const { n, dataDir, database, tenant, env } = this.spec
-    const args = ['--import', 'tsx', engineEntry, '--port', String(this.port), '--data', dataDir, '--database', database, ...(tenant ? ['--tenant', tenant] : [])]
+    const args = ['--import', 'tsx', engineEntry, '--port', String(this.port), '--data', dataDir, '--database', database, '--trusted-proxy', '127.0.0.1', ...(tenant ? ['--tenant', tenant] : [])]
     // Its own process group, so a terminal's Ctrl+C reaches the site alone, which stops haproxy
     // first. The engine still exits by itself if the site dies (it watches its parent pid).
     const child = spawn(process.execPath, args, { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })

@@ -186,6 +186,33 @@ describe('token endpoint under a flood of bad client secrets (issue 13 finding 2
   })
 })
 
+describe('behind the site\'s load balancer (issue 24)', () => {
+  // haproxy connects from 127.0.0.1 for every kiosk; its X-Forwarded-For says which kiosk it is.
+  const tokenVia = async (t: TestEngine, forwardedFor: string, clientId: string, secret: string) =>
+    (
+      await request(`${t.url}/v2/oauth2/oauth/token?grant_type=client_credentials`, {
+        method: 'POST',
+        headers: { authorization: basic(clientId, secret), 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': forwardedFor },
+      })
+    ).statusCode
+  afterEach(() => vi.useRealTimers())
+
+  it.each([
+    ['trusts X-Forwarded-For from the trusted proxy: one kiosk in back-off does not hold back another', '127.0.0.1', 200],
+    ['ignores X-Forwarded-For from anyone else: the peer is the connection', undefined, 429],
+  ] as const)('%s', async (_name, trustedProxy, otherKiosk) => {
+    const t = await startTestEngine([], undefined, { trustedProxy })
+    try {
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() })
+      for (const id of ['spray-1', 'spray-2', 'spray-3']) expect(await tokenVia(t, '192.0.2.10', id, 'guess')).toBe(401)
+      expect(await tokenVia(t, '192.0.2.10', TEST_CLIENT.id, TEST_CLIENT.secret)).toBe(429)
+      expect(await tokenVia(t, '192.0.2.11', TEST_CLIENT.id, TEST_CLIENT.secret)).toBe(otherKiosk)
+    } finally {
+      await t.close()
+    }
+  })
+})
+
 describe('bearer tokens must say when they expire (issue 13 finding 12)', () => {
   let t: TestEngine
   beforeAll(async () => {

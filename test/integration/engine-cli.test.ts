@@ -83,4 +83,18 @@ describe('engine command line', () => {
       expect(run.stderr).toContain('usage: npm run engine -- --port <n> --data <dir>')
     }
   })
+
+  it('refuses a --database URL that carries a password (it would be in the process list), and a URL that is not postgres://', () => {
+    for (const [url, said] of [
+      ['postgres://kiosk:hunter2@127.0.0.1:5432/kiosk', /must not carry a password/],
+      ['postgres://kiosk@127.0.0.1:5432/kiosk?password=hunter2', /must not carry a password/],
+      ['mysql://kiosk@127.0.0.1/kiosk', /postgres:\/\/ URL/],
+    ] as const) {
+      const [command, args] = tsxArgs(engineEntry, ['--port', '0', '--data', '/tmp/x', '--database', url])
+      const run = spawnSync(command, args, { encoding: 'utf8' })
+      expect(run.status, url).toBe(2)
+      expect(run.stderr).toMatch(said)
+      expect(run.stderr).not.toContain('hunter2')
+    }
+  })
 })
