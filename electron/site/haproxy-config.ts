@@ -60,6 +60,9 @@ frontend site
   bind ${bind}${tls}
   maxconn 500
   option forwardfor
+  # haproxy's own 503 (no engine ready: the database is down, or every engine is restarting) says
+  # when to try again, as an engine's own 503 does.
+  http-after-response set-header Retry-After 2 if { status 503 } !{ res.hdr(retry-after) -m found }
   default_backend engines
 
 backend engines
