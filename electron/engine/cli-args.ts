@@ -42,7 +42,7 @@ export function parseEngineArgs(argv: string[], env: NodeJS.ProcessEnv = process
     port,
     database,
     host: values.host ?? '127.0.0.1',
-    trustedProxy: values['trusted-proxy'],
+    trustedProxy: values['trusted-proxy'] || undefined,
     data: values.data,
     clientId: values['client-id'],
     clientSecret: values['client-secret'],

@@ -16,7 +16,12 @@ async function main(): Promise<void> {
   }
   // Whatever this process creates (SQLite's files, logs, temporary files) is this user's alone.
   process.umask(0o077)
-  const skipped = securePrivateFolder(args.data, ['engine.db'])
+  // A site's engines must seal with one key: one made up here would seal what no other engine can read.
+  if (args.database && !process.env.ENGINE_TEMPLATE_KEY) {
+    console.error('--database needs ENGINE_TEMPLATE_KEY (base64, 32 bytes), the template key every engine of the site shares.')
+    process.exit(2)
+  }
+  const skipped = securePrivateFolder(args.data, args.database ? [] : ['engine.db'])
   const log = createEngineLog(args.data)
   log.engine(`starting (data ${args.data})`)
   if (skipped.length > 0) log.engine(`left alone (symbolic links, not followed): ${skipped.join(', ')}`)

@@ -59,7 +59,7 @@ export interface Engine {
  */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   // engine.db is made 0600 before SQLite opens it: its -wal and -shm take the database file's mode.
-  securePrivateFolder(options.dataDir, ['engine.db'])
+  securePrivateFolder(options.dataDir, options.databaseUrl ? [] : ['engine.db'])
   const log = options.log ?? createEngineLog(options.dataDir)
   const sealer = createSealer(loadTemplateKey(options.dataDir))
   const store = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, sealer, ...(options.derive ? { derive: options.derive } : {}) })

@@ -96,5 +96,10 @@ describe('engine command line', () => {
       expect(run.stderr).toMatch(said)
       expect(run.stderr).not.toContain('hunter2')
     }
+    // A site's engine never makes up a template key of its own: the others could not read what it seals.
+    const [command, args] = tsxArgs(engineEntry, ['--port', '0', '--data', '/tmp/x', '--database', 'postgres://kiosk@127.0.0.1:5432/kiosk'])
+    const run = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, ENGINE_TEMPLATE_KEY: '' } })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toMatch(/needs ENGINE_TEMPLATE_KEY/)
   })
 })

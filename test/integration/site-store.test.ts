@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_TEMPLATES_PER_PERSON } from '../../electron/engine/bio/biometrics'
 import { encodeTemplate } from '../../electron/engine/bio/template-codec'
@@ -9,6 +8,7 @@ import { loadFacePlugins } from '../../electron/engine/face'
 import { HUMAN_FACERES } from '../../electron/engine/face/specs'
 import { unitVector, prng } from '../bench/lib/seed'
 import { startBackend, type BackendHandle } from '../support/backends'
+import { postgresClient } from '../support/postgres'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 
 /**
@@ -114,7 +114,7 @@ describe('engines of one site on PostgreSQL', () => {
   it('converges from the log when a notification is missed (the listener dropped between a change and its notification)', async () => {
     const { body: person } = await create(a, 'missed@site.example')
     const probe = template()
-    const admin = new pg.Client({ connectionString: backend.options.databaseUrl })
+    const admin = postgresClient(backend.options.databaseUrl!)
     await admin.connect()
     try {
       // Every listener's connection is cut; the enrollment commits (and notifies) while they reconnect.

@@ -5,13 +5,12 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import pg from 'pg'
 import { Agent, request } from 'undici'
 import { afterAll, describe, expect, it } from 'vitest'
 import { waitForFront } from '../../electron/site/front-probe'
 import { renderHaproxyConfig } from '../../electron/site/haproxy-config'
 import { startPostgresCluster, type PostgresCluster } from '../../electron/site/postgres-cluster'
-import { startTestPostgres, type TestPostgres } from '../support/postgres'
+import { postgresClient, startTestPostgres, type TestPostgres } from '../support/postgres'
 import { startUntil, tsxArgs, type Started } from '../support/process'
 
 const run = promisify(execFile)
@@ -274,7 +273,7 @@ describe('postgres-cluster', () => {
       // pg reads PGPASSFILE as the engine will; the URL has no password.
       const previous = process.env.PGPASSFILE
       process.env.PGPASSFILE = db.passfile
-      const client = new pg.Client({ connectionString: db.url })
+      const client = postgresClient(db.url)
       try {
         await client.connect()
         return (await client.query(sql)).rows
@@ -306,7 +305,7 @@ describe('postgres-cluster', () => {
     expect(again.port).toBe(port)
     expect(readFileSync(again.passfile, 'utf8').trim().split(':').at(-1)).toBe(password)
     process.env.PGPASSFILE = again.passfile
-    const client = new pg.Client({ connectionString: again.url })
+    const client = postgresClient(again.url)
     try {
       await client.connect()
       expect((await client.query('SELECT count(*)::int AS n FROM kept')).rows).toEqual([{ n: 1 }])

@@ -1,5 +1,4 @@
-import pg from 'pg'
-import { startTestPostgres, type TestPostgres } from './postgres'
+import { postgresClient, startTestPostgres, type TestPostgres } from './postgres'
 
 export type Backend = 'sqlite' | 'postgres'
 /** The engine's two stores: every suite that runs on both says so with describe.each(BACKENDS). */
@@ -26,7 +25,7 @@ export async function startBackend(backend: Backend): Promise<BackendHandle> {
     options: { databaseUrl: cluster.url },
     postgres: cluster,
     async reset() {
-      const client = new pg.Client({ connectionString: cluster.url })
+      const client = postgresClient(cluster.url)
       await client.connect()
       try {
         await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public')

@@ -1,6 +1,8 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import pg from 'pg'
+import { connectionConfig } from '../../electron/engine/store/sql/password'
 import { startPostgresCluster, type PostgresCluster } from '../../electron/site/postgres-cluster'
 
 export interface TestPostgres extends PostgresCluster {
@@ -40,4 +42,9 @@ function killIfThere(pid: number): void {
   } catch {
     // already gone
   }
+}
+
+/** A client of the cluster's database, its password found as the engine finds it (PGPASSFILE). */
+export function postgresClient(url: string): pg.Client {
+  return new pg.Client(connectionConfig(url))
 }

@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { connectionConfig } from './password'
 
 export interface Listener {
   close(): Promise<void>
@@ -22,7 +23,7 @@ export function listen(url: string, channel: string, handlers: { notified(): voi
     delay = Math.min(5000, delay * 2)
   }
   const open = async () => {
-    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, application_name: 'identity-kiosk-engine listener' })
+    const next = new pg.Client({ ...connectionConfig(url), connectionTimeoutMillis: 5000, application_name: 'identity-kiosk-engine listener' })
     client = next
     let failed = false
     const fail = () => {

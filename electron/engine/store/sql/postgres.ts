@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { postgresMigrations } from './migrations-postgres'
+import { connectionConfig } from './password'
 import { StoreUnavailableError, UniqueViolationError, type Database, type Sql } from './types'
 
 export interface PostgresOptions {
@@ -25,7 +26,7 @@ const types = {
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
   const timeoutMs = options.timeoutMs ?? 10_000
   const pool = new pg.Pool({
-    connectionString: options.url,
+    ...connectionConfig(options.url),
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: timeoutMs,
     statement_timeout: timeoutMs,
