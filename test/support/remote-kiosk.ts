@@ -11,18 +11,29 @@ import { startStandin, TEMPLATE_TYPE, type Standin, type StandinOptions } from '
 
 const TENANT = 'KIOSK'
 
-/** The settings that point the kiosk at a stand-in. */
-export function remoteSettings(standin: Standin) {
-  return { mode: 'remote', personServerUrl: standin.personServerUrl, bioEngineUrl: standin.bioEngineUrl, tenantCode: TENANT, appCode: 'KIOSK', templateType: TEMPLATE_TYPE } as const
+/** The settings that point the kiosk at servers: a stand-in (tenant KIOSK, its template type) unless they say otherwise. */
+export function remoteSettings(servers: { personServerUrl: string; bioEngineUrl: string; tenantCode?: string; templateType?: string }) {
+  const { personServerUrl, bioEngineUrl, tenantCode = TENANT, templateType = TEMPLATE_TYPE } = servers
+  return { mode: 'remote', personServerUrl, bioEngineUrl, tenantCode, appCode: 'KIOSK', templateType } as const
+}
+
+/** Where a kiosk in remote mode points (any person server and BioEngine), and the client it signs in as. */
+export interface RemoteServers {
+  personServerUrl: string
+  bioEngineUrl: string
+  tenantCode?: string
+  templateType?: string
+  clientId: string
+  clientSecret: string
 }
 
 /**
  * The kiosk services in remote mode, composed as the web host and Electron compose them (real
- * keychain under a throwaway service name, real clients, every call through dispatch), against a
- * fresh vendor stand-in with tenants KIOSK and OTHER.
+ * keychain under a throwaway service name, real clients, every call through dispatch), each with
+ * its own data folder and keychain scope.
  */
-export interface RemoteKiosk {
-  standin: Standin
+export interface KioskAt {
+  dataDir: string
   /** Contract methods called so far (successfully or not). */
   called: Set<string>
   services: KioskServices
@@ -33,27 +44,37 @@ export interface RemoteKiosk {
   close(): Promise<void>
 }
 
-export async function remoteKiosk(
-  standinOptions: Partial<StandinOptions> = {},
-  settings: SettingsPatch = {},
+/** A kiosk against a fresh vendor stand-in with tenants KIOSK and OTHER. */
+export interface RemoteKiosk extends KioskAt {
+  standin: Standin
+}
+
+export interface KioskAtOptions {
+  /** Saved after the servers' settings (configure only). */
+  settings?: SettingsPatch
   /** Runs on the fresh data folder before the services are built (to plant files). */
-  prepare: (dataDir: string, standin: Standin) => void = () => {},
+  prepare?: (dataDir: string) => void
   /**
    * False: nobody signs in and nothing is configured; every call is a visitor's at the screen
    * (the test does what staff would do itself).
    */
-  configure = true,
-  /** Remote mode starts the embedded engine only to judge liveness; tests of that pass a real launcher. */
-  launchEngine: LaunchEngine = () => {
-    throw new Error('remote mode must not start the embedded engine')
-  },
+  configure?: boolean
+  /** Remote mode starts the embedded engine only for liveness and the offline replica; tests of those pass a real launcher. */
+  launchEngine?: LaunchEngine
   /** The clock the retentions go by (tests move it forward). */
-  now?: KioskServicesOptions['now'],
-): Promise<RemoteKiosk> {
-  const credentials = { clientId: 'kiosk-remote', clientSecret: 'vendor-secret-0123' }
-  const standin = await startStandin({ ...credentials, tenants: [TENANT, 'OTHER'], ...standinOptions })
+  now?: KioskServicesOptions['now']
+}
+
+/** A kiosk in remote mode against `servers`, whatever they are (a stand-in, a site's front, a proxy before it). */
+export async function kioskAt(servers: RemoteServers, options: KioskAtOptions = {}): Promise<KioskAt> {
+  const { settings = {}, prepare = () => {}, configure = true, now } = options
+  const launchEngine: LaunchEngine =
+    options.launchEngine ??
+    (() => {
+      throw new Error('remote mode must not start the embedded engine')
+    })
   const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-remote-'))
-  prepare(dataDir, standin)
+  prepare(dataDir)
   const services = createKioskServices({
     shell: 'web',
     version: '0.0.0-test',
@@ -79,8 +100,8 @@ export async function remoteKiosk(
     return reply.error
   }
   if (configure) {
-    await call('saveSettings', { ...remoteSettings(standin), basicAuthEncoding: standinOptions.basicEncoding ?? 'form-urlencoded', ...settings })
-    await call('setCredentials', { clientId: standinOptions.clientId ?? credentials.clientId, clientSecret: standinOptions.clientSecret ?? credentials.clientSecret })
+    await call('saveSettings', { ...remoteSettings(servers), ...settings })
+    await call('setCredentials', { clientId: servers.clientId, clientSecret: servers.clientSecret })
   }
   await services.start()
   const outboxUntil = async (done: (state: any) => boolean, what: string) => {
@@ -92,7 +113,7 @@ export async function remoteKiosk(
     throw new Error(`the outbox never reached: ${what}`)
   }
   return {
-    standin,
+    dataDir,
     called,
     services,
     call,
@@ -100,9 +121,44 @@ export async function remoteKiosk(
     outboxUntil,
     async close() {
       await services.stop()
-      await standin.close()
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }
 
+/** kioskAt a fresh vendor stand-in with tenants KIOSK and OTHER (closed with the kiosk). */
+export async function remoteKiosk(
+  standinOptions: Partial<StandinOptions> = {},
+  settings: SettingsPatch = {},
+  /** Runs on the fresh data folder before the services are built (to plant files). */
+  prepare: (dataDir: string, standin: Standin) => void = () => {},
+  configure = true,
+  launchEngine?: LaunchEngine,
+  now?: KioskServicesOptions['now'],
+): Promise<RemoteKiosk> {
+  const { clientId = 'kiosk-remote', clientSecret = 'vendor-secret-0123' } = standinOptions
+  const standin = await startStandin({ clientId, clientSecret, tenants: [TENANT, 'OTHER'], ...standinOptions })
+  try {
+    const kiosk = await kioskAt(
+      { personServerUrl: standin.personServerUrl, bioEngineUrl: standin.bioEngineUrl, clientId, clientSecret },
+      {
+        settings: { basicAuthEncoding: standinOptions.basicEncoding ?? 'form-urlencoded', ...settings },
+        prepare: (dataDir) => prepare(dataDir, standin),
+        configure,
+        ...(launchEngine && { launchEngine }),
+        ...(now && { now }),
+      },
+    )
+    return {
+      ...kiosk,
+      standin,
+      async close() {
+        await kiosk.close()
+        await standin.close()
+      },
+    }
+  } catch (error) {
+    await standin.close()
+    throw error
+  }
+}

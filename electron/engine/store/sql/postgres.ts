@@ -37,6 +37,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   })
   // An idle connection the server dropped (a restart) is reported here; the next query gets a new one.
   pool.on('error', () => {})
+  // pg-pool hears a connection's 'error' only while it is idle. One the server drops while it is
+  // checked out (a restart ends every backend; a transaction may be between statements) would emit
+  // it unheard, which ends the process. Heard here too: the next statement on it fails (a 503), and
+  // pg-pool drops a connection that is no longer queryable when it is released.
+  const checkedOut = () => {}
+  pool.on('acquire', (client) => client.on('error', checkedOut))
+  pool.on('release', (_error, client) => client.removeListener('error', checkedOut))
   await migrate(pool)
 
   const database: Database = {
