@@ -7,7 +7,7 @@ import { StoreUnavailableError } from '../../electron/engine/store/sql/types'
 import { alive } from '../../electron/site/processes'
 import { prng, unitVector } from '../bench/lib/seed'
 import { startTestPostgres, type TestPostgres } from '../support/postgres'
-import { siteApi, startSite, type RunningSite, type SiteReply } from '../support/site'
+import { siteApi, startSite, stopSiteCleanly, type RunningSite, type SiteReply } from '../support/site'
 
 /**
  * Issue 24, faults on the real processes: `npm run site` with two engines on a PostgreSQL this
@@ -65,12 +65,7 @@ describe('a site under faults (two engines, PostgreSQL restarted by the test)', 
   afterAll(async () => {
     await front?.close().catch(() => undefined)
     try {
-      if (site) {
-        // As an operator stops it: exit 0, and nothing it started is left behind.
-        const { code, left } = await site.stop()
-        expect(left, 'pids the site printed that are still there').toEqual([])
-        expect(code).toBe(0)
-      }
+      await stopSiteCleanly(site)
     } finally {
       await db?.close()
     }

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent, request, type Dispatcher } from 'undici'
+import { expect } from 'vitest'
 import { alive, freeLoopbackPort } from '../../electron/site/processes'
 import { startUntil, tsxArgs, type Started } from './process'
 
@@ -10,18 +11,35 @@ export const SITE_CLIENT = Object.freeze({ id: 'kiosk-site-test', secret: 'site-
 export const SITE_TENANT = 'FRONTDESK'
 /** The kiosk's default template type, which the site's engines offer. */
 export const SITE_TEMPLATE_TYPE = 'Face:HumanFaceRes'
+/** The site's entry point, as `npm run site` runs it (with tsx). */
+export const SITE_CLI = 'electron/site/cli.ts'
 
 const ENGINE_LINE = /^engine (\d+) (http:\/\/127\.0\.0\.1:\d+) pid (\d+)$/
 const PID_LINE = /^(?:postgres|haproxy) pid (\d+)$/
 const STOP_GRACE_MS = 30_000
 
+export interface SiteEngine {
+  n: number
+  /** The engine's own URL, past haproxy. */
+  url: string
+  pid: number
+}
+
 export interface RunningSite {
   /** The front (haproxy). */
   url: string
+  /** The port it was given (`--port`). */
+  port: number
+  /** Its data folder (`--data`): template.key, haproxy.cfg, postgres/ … */
+  data: string
   /** Every line the site wrote (stdout and stderr), in order. */
   output: string[]
+  /** Every engine line it printed so far, in order (a restarted engine prints again). */
+  engines(): SiteEngine[]
   /** Engine `n`'s latest line: its own URL (past haproxy) and pid. */
-  engine(n: number): { url: string; pid: number }
+  engine(n: number): SiteEngine
+  /** Every pid it printed so far: engines (old and new), postgres, haproxy. */
+  pids(): number[]
   /** Resolves with the first line from index `from` on that matches; waits on the output, up to `timeoutMs`. */
   lineAfter(from: number, pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>
   /**
@@ -31,28 +49,42 @@ export interface RunningSite {
   stop(): Promise<{ code: number | null; left: number[] }>
 }
 
+export interface SiteOptions {
+  engines: number
+  /**
+   * An external PostgreSQL the test controls (its URL has no password; PGPASSFILE goes in the
+   * child's environment); none: the site's own private cluster, in its data folder.
+   */
+  database?: { url: string; passfile: string }
+  /** Where the test client's credentials go: `--client-id`/`--client-secret` (default), or ENGINE_CLIENT_ID/ENGINE_CLIENT_SECRET. */
+  clientFrom?: 'flags' | 'environment'
+  /** More flags, after the others (e.g. `--tls-cert`, `--host`). */
+  args?: string[]
+}
+
 /**
  * `npm run site` (electron/site/cli.ts with tsx, as the npm script runs it) on a free port and a
- * new temporary folder, with the test client and tenant, resolved at `site ready`. `database`: an
- * external PostgreSQL the test controls (its URL has no password; PGPASSFILE goes in the child's
- * environment); none: the site's own private cluster.
+ * new temporary folder, with the test client and tenant, resolved at `site ready`.
  */
-export async function startSite(options: { engines: number; database?: { url: string; passfile: string } }): Promise<RunningSite> {
+export async function startSite(options: SiteOptions): Promise<RunningSite> {
   const folder = mkdtempSync(join(tmpdir(), 'kiosk-site-'))
   // Root's private PostgreSQL (run as postgres) must get through to DATA/postgres.
   chmodSync(folder, 0o755)
   const port = await freeLoopbackPort()
-  const args = ['--engines', String(options.engines), '--port', String(port), '--data', join(folder, 'site')]
-  args.push('--client-id', SITE_CLIENT.id, '--client-secret', SITE_CLIENT.secret, '--tenant', SITE_TENANT)
+  const data = join(folder, 'site')
+  const args = ['--engines', String(options.engines), '--port', String(port), '--data', data, '--tenant', SITE_TENANT]
   const env: NodeJS.ProcessEnv = { ...process.env }
+  if (options.clientFrom === 'environment') Object.assign(env, { ENGINE_CLIENT_ID: SITE_CLIENT.id, ENGINE_CLIENT_SECRET: SITE_CLIENT.secret })
+  else args.push('--client-id', SITE_CLIENT.id, '--client-secret', SITE_CLIENT.secret)
   if (options.database) {
     args.push('--database', options.database.url)
     env.PGPASSFILE = options.database.passfile
     delete env.PGPASSWORD
   }
+  args.push(...(options.args ?? []))
   let site: Started
   try {
-    site = await startUntil(...tsxArgs('electron/site/cli.ts', args), /^site ready (https?:\/\/\S+)$/, 240_000, env)
+    site = await startUntil(...tsxArgs(SITE_CLI, args), /^site ready (https?:\/\/\S+)$/, 240_000, env)
   } catch (error) {
     // startUntil has SIGTERMed it; the site stops what it started, and each child dies with it.
     rmSync(folder, { recursive: true, force: true })
@@ -60,6 +92,11 @@ export async function startSite(options: { engines: number; database?: { url: st
   }
   const { child, output } = site
 
+  const engines = () =>
+    output.flatMap((line) => {
+      const match = ENGINE_LINE.exec(line)
+      return match ? [{ n: Number(match[1]), url: match[2]!, pid: Number(match[3]) }] : []
+    })
   const printedPids = () => {
     const pids = new Set<number>()
     for (const line of output) {
@@ -86,12 +123,16 @@ export async function startSite(options: { engines: number; database?: { url: st
 
   return {
     url: site.match[1]!,
+    port,
+    data,
     output,
+    engines,
     engine(n) {
-      const line = output.map((l) => ENGINE_LINE.exec(l)).findLast((match) => match !== null && Number(match[1]) === n)
-      if (!line) throw new Error(`the site printed no line for engine ${n}:\n${output.join('\n')}`)
-      return { url: line[2]!, pid: Number(line[3]) }
+      const engine = engines().findLast((e) => e.n === n)
+      if (!engine) throw new Error(`the site printed no line for engine ${n}:\n${output.join('\n')}`)
+      return engine
     },
+    pids: printedPids,
     async lineAfter(from, pattern, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs
       for (;;) {
@@ -178,4 +219,12 @@ export function siteApi(url: string, dispatcher: Dispatcher = new Agent({ connec
     },
     close: () => dispatcher.close(),
   }
+}
+
+/** Stops the site as an operator stops it, and expects exit 0 with nothing it started left behind. */
+export async function stopSiteCleanly(site: RunningSite | undefined): Promise<void> {
+  if (!site) return
+  const { code, left } = await site.stop()
+  expect(left, 'pids the site printed that are still there').toEqual([])
+  expect(code).toBe(0)
 }
