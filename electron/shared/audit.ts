@@ -65,7 +65,21 @@ export const auditQueryInput = z.strictObject({
   beforeSeq: z.number().int().min(1).optional(),
 })
 
-export const auditVerdictSchema = z.object({ ok: z.boolean(), entries: z.number().int(), firstBadSeq: z.number().int().nullable(), reason: z.string().nullable() })
+/** How many of the seqs of entries in the previous format a verdict lists (the oldest); it counts them all. */
+export const PREVIOUS_FORMAT_LISTED = 100
+
+export const auditVerdictSchema = z.object({
+  ok: z.boolean(),
+  entries: z.number().int(),
+  firstBadSeq: z.number().int().nullable(),
+  reason: z.string().nullable(),
+  /**
+   * Entries an older kiosk wrote whose hash is in the previous format (an empty subject hashed as
+   * three empty fields, though it reads back as none), verified in that format: how many, and the
+   * seqs of the oldest of them. Counted up to the first bad entry.
+   */
+  previousFormat: z.object({ entries: z.number().int(), seqs: z.array(z.number().int()).max(PREVIOUS_FORMAT_LISTED) }),
+})
 export type AuditVerdictView = z.infer<typeof auditVerdictSchema>
 
 export const auditLogResult = z.object({ entries: z.array(auditEntrySchema), verdict: auditVerdictSchema })

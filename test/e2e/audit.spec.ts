@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { CONSENT } from '../../electron/shared/consent'
+import { appendAsOlderKiosk } from '../support/older-audit-trail'
 import { projectRoot } from '../support/process'
 import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
 
@@ -60,6 +61,18 @@ test('Audit: shows the acts with their outcomes, filters them, verifies the chai
   expect(csv.split('\r\n')[0]).toContain('action')
   expect(csv).toContain('face-match')
   expect(csv).not.toContain('settings-change')
+})
+
+test('Audit: entries an older kiosk wrote verify in the previous format, and the screen says so', async ({ page }) => {
+  // A visitor's photo with no e-mail, as a kiosk before the canonical form recorded it (beside this one, sharing the data folder).
+  for (const outcome of ['started', 'refused'] as const) {
+    appendAsOlderKiosk(host.dataDir, { action: 'verify', outcome, role: 'visitor', account: null, subject: {}, detail: outcome === 'refused' ? 'INVALID_INPUT' : null, correlationId: 'older-kiosk' }, Date.now())
+  }
+  await openStaffScreen(page, 'Audit')
+  await page.getByRole('button', { name: 'Verify now' }).click()
+  await expect(page.getByTestId('audit-verdict')).toContainText('verified just now')
+  await expect(page.getByTestId('audit-verdict')).toContainText('2 older entries verified in the previous format.')
+  expect(await host.bridge('verifyAuditLog')).toMatchObject({ ok: true, previousFormat: { entries: 2 } })
 })
 
 test("Persons: a person's history lists what was done concerning them", async ({ page }) => {

@@ -1,10 +1,13 @@
 import Database from 'better-sqlite3'
+import fc from 'fast-check'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openAuditLog, type AuditEntryInput, type AuditLog } from '../../electron/services/audit'
+import { openAuditLog, type AuditEntry, type AuditEntryInput, type AuditLog } from '../../electron/services/audit'
+import { PREVIOUS_FORMAT_LISTED, auditActions, auditOutcomes, auditRoles, auditVerdictSchema } from '../../electron/shared/audit'
+import { appendAsOlderKiosk } from '../support/older-audit-trail'
 import { projectRoot } from '../support/process'
 
 // The audit trail store on real SQLite files: an unforked hash chain that names the first entry
@@ -50,7 +53,7 @@ describe('audit store', () => {
     const dir = newDir()
     const log = open(dir, () => (clock += 10))
     for (let i = 0; i < 200; i++) log.append(act(i))
-    expect(log.verify()).toEqual({ ok: true, entries: 200, firstBadSeq: null, reason: null })
+    expect(log.verify()).toEqual({ ok: true, entries: 200, firstBadSeq: null, reason: null, previousFormat: { entries: 0, seqs: [] } })
     expect(statSync(dir).mode & 0o777).toBe(0o700)
     expect(statSync(join(dir, 'audit.db')).mode & 0o777).toBe(0o600)
 
@@ -162,5 +165,198 @@ describe('audit store', () => {
     // Every seq a process printed (after its append returned) is there.
     expect(confirmed.size).toBeGreaterThan(0)
     expect([...confirmed].filter((seq) => !present.has(seq))).toEqual([])
+  })
+})
+
+// What an entry reads back as, written out here from the rules (not from the store's code): a
+// subject with nothing in it is no subject; absent, undefined and empty subject fields alike are not
+// said; a text as SQLite keeps it (UTF-8: each lone surrogate half becomes U+FFFD); a score is a
+// finite number (-0 as 0) or null.
+const wellFormed = (value: string) => (value as string & { toWellFormed(): string }).toWellFormed()
+const textOrNull = (value: string | null | undefined) => (value === null || value === undefined ? null : wellFormed(value))
+function readBack(input: AuditEntryInput, at: number) {
+  const said = (['userId', 'personUuid', 'outboxId'] as const).flatMap((key) => {
+    const value = input.subject?.[key]
+    return value ? [[key, wellFormed(value)] as const] : []
+  })
+  return {
+    at: at + 0,
+    kioskId: 'kiosk-1',
+    action: input.action,
+    outcome: input.outcome,
+    role: input.role,
+    account: textOrNull(input.account),
+    subject: said.length > 0 ? Object.fromEntries(said) : null,
+    score: typeof input.score === 'number' && Number.isFinite(input.score) ? input.score + 0 : null,
+    detail: textOrNull(input.detail),
+    correlationId: textOrNull(input.correlationId),
+  }
+}
+
+/** Replays a failing run: AUDIT_PROPERTY_SEED=<seed printed by fast-check>. */
+const propertySeed = Number(process.env.AUDIT_PROPERTY_SEED || 2525)
+const IMAGE_IN_TEXT = /\/9j\/|iVBORw0KGgo/
+const textArb = fc
+  .oneof(
+    fc.constantFrom('', ' ', '\u0000', 'é', 'e\u0301', 'ß', 'İ', '😀', '\ud83d', '\ude00x', 'a\ud800\ud800b', '\ufeff', '\u202e', 'said "no", then\nleft', 'x'.repeat(256), '😀'.repeat(128)),
+    fc.string({ unit: 'grapheme', maxLength: 40 }),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    // Any UTF-16 code unit, lone surrogate halves too.
+    fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)), maxLength: 40 }),
+  )
+  .filter((text) => text.length <= 256 && !IMAGE_IN_TEXT.test(text))
+const subjectFieldArb = fc.oneof(fc.constant(undefined), fc.constant(null), fc.constant(''), textArb)
+const entryArb = fc.record({
+  input: fc.record(
+    {
+      action: fc.constantFrom(...auditActions),
+      outcome: fc.constantFrom(...auditOutcomes),
+      role: fc.constantFrom(...auditRoles),
+      account: fc.option(textArb),
+      subject: fc.oneof(
+        fc.constant(undefined),
+        fc.constant(null),
+        fc.constant({}),
+        fc.record({ userId: subjectFieldArb, personUuid: subjectFieldArb, outboxId: subjectFieldArb }, { requiredKeys: [] }),
+      ),
+      score: fc.oneof(
+        fc.constant(undefined),
+        fc.constant(null),
+        fc.constantFrom(0, -0, 1, -1, 100, 0.97, 0.1 + 0.2, Number.MIN_VALUE, -Number.MIN_VALUE, Number.MAX_VALUE, -Number.MAX_VALUE, Number.EPSILON, 2 ** 53 + 2, 1e21, 1e-7, NaN, Infinity, -Infinity),
+        fc.double(),
+      ),
+      detail: fc.oneof(fc.constant(undefined), fc.option(textArb)),
+      correlationId: fc.oneof(fc.constant(undefined), fc.option(textArb)),
+    },
+    { requiredKeys: ['action', 'outcome', 'role', 'account'] },
+  ) as fc.Arbitrary<AuditEntryInput>,
+  at: fc.oneof(fc.constantFrom(0, -0, 1_700_000_000_000, Number.MAX_SAFE_INTEGER), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.double({ noNaN: true, noDefaultInfinity: true })),
+})
+
+describe('audit store: one form of an entry, for append, read-back and verification', () => {
+  it('reads back every valid entry as the rules say and verifies the chain (property, fast-check)', () => {
+    fc.assert(
+      fc.property(fc.array(entryArb, { minLength: 1, maxLength: 12 }), (acts) => {
+        const dir = newDir()
+        let clock = 0
+        const log = openAuditLog({ dir, kioskId: 'kiosk-1', now: () => clock })
+        try {
+          const appended: AuditEntry[] = acts.map(({ input, at }, i) => {
+            clock = at
+            const entry = log.append(input)
+            expect(entry).toEqual({ seq: i + 1, ...readBack(input, at), prevHash: expect.stringMatching(/^[0-9a-f]{64}$/), hash: expect.stringMatching(/^[0-9a-f]{64}$/) })
+            return entry
+          })
+          // What append returned is what a read gives, and the chain holds over exactly that.
+          expect(log.query({ limit: 1000 }).reverse()).toEqual(appended)
+          expect(JSON.parse(log.exportJson({})).reverse()).toEqual(JSON.parse(JSON.stringify(appended)))
+          expect(log.verify()).toMatchObject({ ok: true, entries: acts.length, firstBadSeq: null, reason: null })
+        } finally {
+          log.close()
+        }
+        const reopened = openAuditLog({ dir, kioskId: 'kiosk-1' })
+        try {
+          expect(reopened.startVerdict).toMatchObject({ ok: true, entries: acts.length, firstBadSeq: null })
+        } finally {
+          reopened.close()
+        }
+      }),
+      { seed: propertySeed, numRuns: 150 },
+    )
+  })
+
+  it('verifies any trail an older kiosk wrote, naming exactly its entries in the previous format (property, fast-check)', () => {
+    // Older kiosks could not keep a lone surrogate half either (SQLite stored U+FFFD for it): their texts here are well-formed.
+    const olderEntryArb = entryArb.filter(({ input }) =>
+      [input.account, input.detail, input.correlationId, input.subject?.userId, input.subject?.personUuid, input.subject?.outboxId].every((t) => typeof t !== 'string' || t === wellFormed(t)),
+    )
+    // The previous format differs only where a subject was given with nothing said in it, or with an empty field.
+    const inPreviousFormat = (input: AuditEntryInput) => {
+      if (!input.subject) return false
+      const fields = [input.subject.userId, input.subject.personUuid, input.subject.outboxId]
+      return fields.every((f) => !f) || fields.includes('')
+    }
+    fc.assert(
+      fc.property(fc.array(olderEntryArb, { minLength: 1, maxLength: 12 }), fc.array(entryArb, { maxLength: 4 }), (older, newer) => {
+        const dir = newDir()
+        openAuditLog({ dir, kioskId: 'kiosk-1' }).close()
+        for (const { input, at } of older) appendAsOlderKiosk(dir, input, at)
+        const seqs = older.flatMap(({ input }, i) => (inPreviousFormat(input) ? [i + 1] : []))
+        const log = openAuditLog({ dir, kioskId: 'kiosk-1', now: () => 1 })
+        try {
+          const previousFormat = { entries: seqs.length, seqs }
+          expect(log.startVerdict).toEqual({ ok: true, entries: older.length, firstBadSeq: null, reason: null, previousFormat })
+          expect(log.query({ limit: 1000 }).reverse().map((e) => e.subject)).toEqual(older.map(({ input, at }) => readBack(input, at).subject))
+          for (const { input } of newer) log.append(input)
+          expect(log.verify()).toEqual({ ok: true, entries: older.length + newer.length, firstBadSeq: null, reason: null, previousFormat })
+        } finally {
+          log.close()
+        }
+      }),
+      { seed: propertySeed, numRuns: 100 },
+    )
+  })
+
+  it('keeps an entry about nobody as no subject: the chain holds, and a real edit after it is named', () => {
+    const dir = newDir()
+    const log = open(dir)
+    // A visitor's photo with no e-mail, and the staff's verify with neither e-mail nor id: whom it concerns is {}.
+    log.append({ action: 'verify', outcome: 'started', role: 'visitor', account: null, subject: {}, correlationId: 'c1' })
+    log.append({ action: 'verify', outcome: 'refused', role: 'visitor', account: null, subject: {}, detail: 'INVALID_INPUT', correlationId: 'c1' })
+    log.append({ action: 'verify', outcome: 'ok', role: 'admin', account: 'Ada', subject: { userId: '' }, detail: 'not-found' })
+    log.append({ action: 'verify', outcome: 'ok', role: 'admin', account: 'Ada', subject: { userId: undefined, personUuid: undefined } })
+    for (let i = 0; i < 4; i++) log.append(act(i))
+    expect(log.query({ limit: 4, beforeSeq: 5 }).map((e) => e.subject)).toEqual([null, null, null, null])
+    expect(log.verify()).toMatchObject({ ok: true, entries: 8, firstBadSeq: null })
+    expect(open(dir).startVerdict).toMatchObject({ ok: true, entries: 8 })
+
+    tamper(dir, "UPDATE entries SET detail = 'nothing happened' WHERE seq = 6")
+    expect(log.verify()).toMatchObject({ ok: false, firstBadSeq: 6, reason: 'entry 6 was changed after it was written' })
+  })
+
+  it('verifies a trail an older kiosk wrote, saying which entries are in the previous format, and still finds real edits', () => {
+    const dir = newDir()
+    open(dir).close() // the schema, as the older kiosk had it (it is unchanged)
+    const older: Array<[AuditEntryInput, number]> = [
+      [{ action: 'sign-in', outcome: 'ok', role: 'admin', account: 'Ada' }, 1_000],
+      [{ action: 'verify', outcome: 'started', role: 'visitor', account: null, subject: {}, correlationId: 'c1' }, 2_000],
+      [{ action: 'verify', outcome: 'refused', role: 'visitor', account: null, subject: {}, detail: 'INVALID_INPUT', correlationId: 'c1' }, 2_001],
+      [act(3), 3_000],
+      [{ action: 'verify', outcome: 'ok', role: 'admin', account: 'Ada', subject: { userId: '' }, score: null, detail: 'not-found', correlationId: 'c2' }, 4_000],
+      [{ action: 'verify', outcome: 'started', role: 'operator', account: 'Otto', subject: {}, correlationId: 'c3' }, 5_000],
+      [{ action: 'verify', outcome: 'refused', role: 'operator', account: 'Otto', subject: {}, detail: 'INVALID_INPUT', correlationId: 'c3' }, 5_001],
+      [{ action: 'enroll', outcome: 'ok', role: 'visitor', account: null, subject: { userId: '', personUuid: '00000000-0000-4000-8000-000000000001' }, score: 0.5 }, 6_000],
+      [{ action: 'settings-change', outcome: 'ok', role: 'admin', account: 'Ada', detail: 'idleTimeoutSeconds' }, 7_000],
+    ]
+    for (const [input, at] of older) appendAsOlderKiosk(dir, input, at)
+
+    const previousFormat = { entries: 6, seqs: [2, 3, 5, 6, 7, 8] }
+    let clock = 8_000
+    const log = open(dir, () => (clock += 1))
+    expect(log.startVerdict).toEqual({ ok: true, entries: 9, firstBadSeq: null, reason: null, previousFormat })
+    expect(log.query({ limit: 1000 }).reverse().map((e) => e.subject)).toEqual([
+      null, null, null, { userId: 'v3@example.org', personUuid: '00000000-0000-4000-8000-000000000003' }, null, null, null, { personUuid: '00000000-0000-4000-8000-000000000001' }, null,
+    ])
+    // Entries written after the upgrade are in the one form, also about nobody.
+    log.append({ action: 'verify', outcome: 'started', role: 'visitor', account: null, subject: {}, correlationId: 'c4' })
+    log.append(act(10))
+    expect(log.verify()).toEqual({ ok: true, entries: 11, firstBadSeq: null, reason: null, previousFormat })
+
+    // A real edit after the entries in the previous format is named, not hidden behind them …
+    tamper(dir, "UPDATE entries SET detail = 'nothing happened' WHERE seq = 9")
+    expect(log.verify()).toMatchObject({ ok: false, firstBadSeq: 9, reason: 'entry 9 was changed after it was written' })
+    // … and so is an edit of one of them: the previous format is a way to read, not a pass.
+    tamper(dir, "UPDATE entries SET user_id = 'someone@example.org' WHERE seq = 3")
+    expect(log.verify()).toMatchObject({ ok: false, firstBadSeq: 3, reason: 'entry 3 was changed after it was written', previousFormat: { entries: 1, seqs: [2] } })
+  })
+
+  it('counts every entry in the previous format and lists the oldest, within the contract', () => {
+    const dir = newDir()
+    open(dir).close()
+    const count = PREVIOUS_FORMAT_LISTED + 20
+    for (let i = 0; i < count; i++) appendAsOlderKiosk(dir, { action: 'verify', outcome: i % 2 ? 'refused' : 'started', role: 'visitor', account: null, subject: {} }, i)
+    const verdict = open(dir).startVerdict
+    expect(verdict).toMatchObject({ ok: true, entries: count, previousFormat: { entries: count, seqs: Array.from({ length: PREVIOUS_FORMAT_LISTED }, (_, i) => i + 1) } })
+    expect(auditVerdictSchema.parse(verdict)).toEqual(verdict)
   })
 })

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectRoot } from '../support/process'
 import { remoteKiosk, remoteSettings, type RemoteKiosk } from '../support/remote-kiosk'
+import { openAuditLog } from '../../electron/services/audit'
 import { CONSENT } from '../../electron/shared/consent'
 
 // The audit trail as the kiosk services write it: every act through dispatch leaves a 'started'
@@ -65,6 +66,49 @@ describe('the audit trail of the kiosk services', () => {
     expect(csv.content).toContain('ana@example.org')
     // The export is an act too.
     expect((await k.call('getAuditLog', { actions: ['audit-export'] })).entries.map((e: any) => e.outcome)).toEqual(['ok', 'started'])
+  })
+})
+
+describe('refused calls about nobody', () => {
+  it("leave the trail intact: a visitor's refused calls, then staff's verify with neither e-mail nor id, then Verify now", async () => {
+    const k = await remoteKiosk()
+    try {
+      const before = (await k.call('getAuditLog', { limit: 1 })).entries[0].seq
+      // Nobody signed in at this screen: what a visitor can send from the page.
+      const visitor = (method: string, input: unknown) => k.services.dispatch(method, input, 'test:visitor-screen')
+      const enroll = { samples: [ANA], consent: true, consentVersion: CONSENT.version }
+      expect(await visitor('verifyVisitor', { sample: ANA })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } }) // a photo with no e-mail
+      expect(await visitor('verifyVisitor', { userId: '', sample: ANA })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
+      expect(await visitor('verifyVisitor', { userId: 'not an e-mail', sample: ANA })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
+      expect(await visitor('enrollVisitor', { ...enroll, userId: '' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
+      expect(await visitor('enrollVisitor', { ...enroll, userId: 'ana@example', samples: [] })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
+      expect(await visitor('verifyVisitor', { sample: ANA })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
+      // Staff: verify with neither e-mail nor id.
+      expect((await k.failure('verifyVisitor', { sample: ANA })).code).toBe('INVALID_INPUT')
+
+      // An administrator on the same kiosk presses Verify now.
+      const verdict = await k.call('verifyAuditLog')
+      expect(verdict).toEqual({ ok: true, entries: expect.any(Number), firstBadSeq: null, reason: null, previousFormat: { entries: 0, seqs: [] } })
+      // The refused calls are in the trail, about nobody (the others were refused before they could be acts).
+      const entries = (await k.call('getAuditLog', { limit: 1000 })).entries.filter((e: any) => e.seq > before)
+      expect(entries.map((e: any) => [e.action, e.outcome, e.role, e.subject, e.detail])).toEqual([
+        ['verify', 'refused', 'admin', null, 'INVALID_INPUT'],
+        ['verify', 'started', 'admin', null, null],
+        ['verify', 'refused', 'visitor', null, 'INVALID_INPUT'],
+        ['verify', 'started', 'visitor', null, null],
+        ['verify', 'refused', 'visitor', null, 'INVALID_INPUT'],
+        ['verify', 'started', 'visitor', null, null],
+      ])
+      // And the next start finds it intact too.
+      const reopened = openAuditLog({ dir: k.dataDir, kioskId: 'next-start' })
+      try {
+        expect(reopened.startVerdict).toEqual(verdict)
+      } finally {
+        reopened.close()
+      }
+    } finally {
+      await k.close()
+    }
   })
 })
 

@@ -9,6 +9,8 @@ export const TEST_ADMIN = Object.freeze({ name: 'Test Admin', secret: 'test-admi
 
 export interface TestWebHost {
   launchUrl: string
+  /** The host's data folder (--data): removed when it stops. */
+  dataDir: string
   origin: string
   token: string
   /**
@@ -77,6 +79,7 @@ export async function startWebHost(options: { firstRun?: boolean } = {}): Promis
 
   return {
     launchUrl,
+    dataDir: data,
     origin,
     token,
     process: host,

@@ -1,6 +1,6 @@
 import type { AuditAction, AuditEntryView, AuditVerdictView } from '../../shared/audit'
-import { auditActions, auditOutcomes, auditRoles } from '../../shared/audit'
-import { GENESIS_HASH, entryHash } from './chain'
+import { PREVIOUS_FORMAT_LISTED, auditActions, auditOutcomes, auditRoles } from '../../shared/audit'
+import { GENESIS_HASH, canonicalEntry, entryHash, previousFormatHash, type SubjectFields } from './chain'
 import { NO_DELETE_TRIGGER, openAuditDatabase } from './database'
 import { toCsv } from './export'
 
@@ -10,7 +10,8 @@ export interface AuditEntryInput {
   outcome: AuditEntryView['outcome']
   role: AuditEntryView['role']
   account: string | null
-  subject?: AuditEntryView['subject']
+  /** Whom it concerns; a subject with nothing said in it is stored and read back as none. */
+  subject?: SubjectFields | null | undefined
   score?: number | null
   /** A short code or reason: never images, templates, tokens or secrets. */
   detail?: string | null
@@ -77,25 +78,23 @@ function text(value: string | null | undefined, field: string): string | null {
   return value
 }
 
+/** A row read back: the canonical form of its fields (the same that append stored and hashed). */
 function toEntry(row: Row): AuditEntry {
-  const subject = row.user_id || row.person_uuid || row.outbox_id
-    ? { ...(row.user_id ? { userId: row.user_id } : {}), ...(row.person_uuid ? { personUuid: row.person_uuid } : {}), ...(row.outbox_id ? { outboxId: row.outbox_id } : {}) }
-    : null
-  return {
+  const entry = canonicalEntry({
     seq: row.seq,
     at: row.at,
     kioskId: row.kiosk_id,
-    action: row.action as AuditAction,
-    outcome: row.outcome as AuditEntry['outcome'],
-    role: row.role as AuditEntry['role'],
+    action: row.action,
+    outcome: row.outcome,
+    role: row.role,
     account: row.account,
-    subject,
+    subject: { userId: row.user_id, personUuid: row.person_uuid, outboxId: row.outbox_id },
     score: row.score,
     detail: row.detail,
     correlationId: row.correlation_id,
     prevHash: row.prev_hash,
-    hash: row.hash,
-  }
+  })
+  return { ...entry, action: entry.action as AuditAction, outcome: entry.outcome as AuditEntry['outcome'], role: entry.role as AuditEntry['role'], hash: row.hash }
 }
 
 /** Opens the kiosk's audit trail in `dir` (audit.db) and verifies its chain. */
@@ -113,23 +112,25 @@ export function openAuditLog(options: { dir: string; kioskId: string; now?: () =
   const appendTx = db.transaction((input: AuditEntryInput): AuditEntry => {
     if (!auditActions.includes(input.action) || !auditOutcomes.includes(input.outcome) || !auditRoles.includes(input.role)) throw new Error('audit entry outside the known actions, outcomes or roles')
     const subject = input.subject ?? null
-    const fields = {
+    const end = last()
+    // Stored exactly as hashed: the canonical form (an empty subject is none, undefined is null).
+    const entry = canonicalEntry({
+      seq: end.seq + 1,
       at: now(),
       kioskId: options.kioskId,
       action: input.action,
       outcome: input.outcome,
       role: input.role,
       account: text(input.account, 'account'),
-      subject: subject && { userId: text(subject.userId, 'userId') ?? undefined, personUuid: text(subject.personUuid, 'personUuid') ?? undefined, outboxId: text(subject.outboxId, 'outboxId') ?? undefined },
-      score: typeof input.score === 'number' && Number.isFinite(input.score) ? input.score : null,
+      subject: subject && { userId: text(subject.userId, 'userId'), personUuid: text(subject.personUuid, 'personUuid'), outboxId: text(subject.outboxId, 'outboxId') },
+      score: input.score,
       detail: text(input.detail, 'detail'),
       correlationId: text(input.correlationId, 'correlationId'),
-    }
-    const end = last()
-    const hashed = { seq: end.seq + 1, ...fields, prevHash: end.hash }
-    const hash = entryHash(hashed)
-    insert.run({ ...hashed, userId: fields.subject?.userId ?? null, personUuid: fields.subject?.personUuid ?? null, outboxId: fields.subject?.outboxId ?? null, hash })
-    return toEntry(db.prepare<[number], Row>('SELECT * FROM entries WHERE seq = ?').get(hashed.seq)!)
+      prevHash: end.hash,
+    })
+    const hash = entryHash(entry)
+    insert.run({ ...entry, userId: entry.subject?.userId ?? null, personUuid: entry.subject?.personUuid ?? null, outboxId: entry.subject?.outboxId ?? null, hash })
+    return toEntry(db.prepare<[number], Row>('SELECT * FROM entries WHERE seq = ?').get(entry.seq)!)
   })
 
   function select(query: AuditQuery, limit: number): Row[] {
@@ -154,16 +155,22 @@ export function openAuditLog(options: { dir: string; kioskId: string; now?: () =
     const start = anchor()
     let previous = start
     let entries = 0
+    const previousFormat: AuditVerdict['previousFormat'] = { entries: 0, seqs: [] }
     for (const row of db.prepare<[], Row>('SELECT * FROM entries ORDER BY seq').iterate()) {
       const entry = toEntry(row)
-      const bad = (reason: string): AuditVerdict => ({ ok: false, entries, firstBadSeq: row.seq, reason })
+      const bad = (reason: string): AuditVerdict => ({ ok: false, entries, firstBadSeq: row.seq, reason, previousFormat })
       if (row.seq !== previous.seq + 1) return bad(`entry ${row.seq} does not follow entry ${previous.seq}`)
       if (row.prev_hash !== previous.hash) return bad(`entry ${row.seq} does not link to entry ${previous.seq}`)
-      if (entryHash(entry) !== row.hash) return bad(`entry ${row.seq} was changed after it was written`)
+      if (entryHash(entry) !== row.hash) {
+        // Written by an older kiosk? Read it in the previous format, and say so.
+        if (previousFormatHash(entry, { userId: row.user_id, personUuid: row.person_uuid, outboxId: row.outbox_id }) !== row.hash) return bad(`entry ${row.seq} was changed after it was written`)
+        previousFormat.entries++
+        if (previousFormat.seqs.length < PREVIOUS_FORMAT_LISTED) previousFormat.seqs.push(row.seq)
+      }
       previous = row
       entries++
     }
-    return { ok: true, entries, firstBadSeq: null, reason: null }
+    return { ok: true, entries, firstBadSeq: null, reason: null, previousFormat }
   }
 
   const pruneTx = db.transaction((cutoff: number): number => {

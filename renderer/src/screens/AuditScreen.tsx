@@ -3,7 +3,7 @@ import { auditActions, type AuditAction, type AuditEntryView, type AuditVerdictV
 import { kiosk } from '../bridge/kiosk'
 import { DataTable } from '../components/DataTable'
 import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../components/ui'
-import { actionWords, outcomeWords, subjectWords } from './staff/audit-words'
+import { actionWords, outcomeWords, previousFormatWords, subjectWords } from './staff/audit-words'
 import { SelectField } from './staff/controls'
 import { dayToEpochMs, formatDateTime } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
@@ -49,6 +49,8 @@ export function AuditScreen() {
 
   const entries = [...(load.data?.entries ?? []), ...older]
   const shownVerdict = verdict ?? load.data?.verdict ?? null
+  // Entries an older kiosk wrote in the previous format: verified, and said so.
+  const olderFormat = shownVerdict ? previousFormatWords(shownVerdict.previousFormat) : null
   const canPage = entries.length > 0 && entries.length % PAGE === 0
 
   const apply = () => {
@@ -85,6 +87,7 @@ export function AuditScreen() {
                 {verdict
                   ? `Intact: all ${verdict.entries} entries, each linked to the one before (verified just now).`
                   : `Intact when the kiosk started (${shownVerdict.entries} entries then). Verify now to check every entry since.`}
+                {olderFormat ? ` ${olderFormat}` : null}
               </Notice>
             ) : (
               <Notice kind="error" title={`The trail is broken at entry ${shownVerdict.firstBadSeq}.`}>

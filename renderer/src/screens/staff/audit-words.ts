@@ -1,4 +1,4 @@
-import type { AuditAction, AuditEntryView } from '../../../../electron/shared/audit'
+import type { AuditAction, AuditEntryView, AuditVerdictView } from '../../../../electron/shared/audit'
 
 /** Audit actions and outcomes in plain words. */
 export const actionWords: Record<AuditAction, string> = {
@@ -40,4 +40,11 @@ export const outcomeWords: Record<AuditEntryView['outcome'], string> = {
 export function subjectWords(subject: AuditEntryView['subject']): string {
   if (!subject) return '—'
   return [subject.userId, subject.personUuid, subject.outboxId && `outbox ${subject.outboxId.slice(0, 8)}`].filter(Boolean).join(' · ') || '—'
+}
+
+/** Entries an older kiosk wrote that verified in the previous format, as one sentence; null when there are none. */
+export function previousFormatWords(previousFormat: AuditVerdictView['previousFormat']): string | null {
+  const n = previousFormat.entries
+  if (n === 0) return null
+  return `${n} older ${n === 1 ? 'entry' : 'entries'} verified in the previous format.`
 }
