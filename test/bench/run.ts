@@ -23,6 +23,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   hostile: async () => (await import('./sections/hostile')).hostile,
   liveness: async () => (await import('./sections/liveness')).liveness,
   replica: async () => (await import('./sections/replica')).replica,
+  site: async () => (await import('./sections/site')).site,
 }
 
 const args = process.argv.slice(2)

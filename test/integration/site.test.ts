@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import { Agent, request } from 'undici'
 import { afterAll, describe, expect, it } from 'vitest'
 import { waitForFront } from '../../electron/site/front-probe'
-import { renderHaproxyConfig } from '../../electron/site/haproxy-config'
+import { BUFFER_BYTES, renderHaproxyConfig } from '../../electron/site/haproxy-config'
 import { startPostgresCluster, type PostgresCluster } from '../../electron/site/postgres-cluster'
 import { alive, freeLoopbackPort } from '../../electron/site/processes'
 import { postgresClient, startTestPostgres, type TestPostgres } from '../support/postgres'
@@ -173,8 +173,8 @@ describe("the site's haproxy configuration", () => {
     })
     await waitForFront(`http://127.0.0.1:${port}`, 30_000)
 
-    // A 1 MB body (three camera photos, base64) arrives in many packets: haproxy must hold it whole.
-    const body = JSON.stringify({ images: 'x'.repeat(1024 * 1024) })
+    // A body just under the buffer (three camera photos, base64) arrives in many packets: haproxy must hold it whole.
+    const body = JSON.stringify({ images: 'x'.repeat(BUFFER_BYTES - 64 * 1024) })
     for (let i = 0; i < 6; i++) {
       const reply = await request(`http://127.0.0.1:${port}/v2/gmiserver/identify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
       expect(reply.statusCode).toBe(200)

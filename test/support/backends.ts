@@ -1,4 +1,4 @@
-import { postgresClient, startTestPostgres, type TestPostgres } from './postgres'
+import { startTestPostgres, type TestPostgres } from './postgres'
 
 export type Backend = 'sqlite' | 'postgres'
 /** The engine's two stores: every suite that runs on both says so with describe.each(BACKENDS). */
@@ -9,30 +9,19 @@ export interface BackendHandle {
   options: { databaseUrl?: string }
   /** The cluster, for PostgreSQL (to restart or stop it). */
   postgres: TestPostgres | null
-  /** Empties the database, so the next engine starts on a new one. */
-  reset(): Promise<void>
   /** Stops the cluster by its pid, even when the suite failed. */
   close(): Promise<void>
 }
 
 /** A backend for a suite: SQLite needs nothing; PostgreSQL is a private cluster started for the suite. */
 export async function startBackend(backend: Backend): Promise<BackendHandle> {
-  if (backend === 'sqlite') return { options: {}, postgres: null, reset: async () => {}, close: async () => {} }
+  if (backend === 'sqlite') return { options: {}, postgres: null, close: async () => {} }
   const cluster = await startTestPostgres()
   // The engine, as a site's would, reads the password from PGPASSFILE; the URL carries none.
   process.env.PGPASSFILE = cluster.passfile
   return {
     options: { databaseUrl: cluster.url },
     postgres: cluster,
-    async reset() {
-      const client = postgresClient(cluster.url)
-      await client.connect()
-      try {
-        await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public')
-      } finally {
-        await client.end()
-      }
-    },
     close: () => cluster.close(),
   }
 }

@@ -48,3 +48,14 @@ function killIfThere(pid: number): void {
 export function postgresClient(url: string): pg.Client {
   return new pg.Client(connectionConfig(url))
 }
+
+/** Empties the database (its public schema, the engine's tables and migrations with it): the next engine starts on a new one. */
+export async function emptyDatabase(url: string): Promise<void> {
+  const client = postgresClient(url)
+  await client.connect()
+  try {
+    await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public')
+  } finally {
+    await client.end()
+  }
+}
