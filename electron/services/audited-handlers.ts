@@ -3,7 +3,7 @@ import type { AuditAction } from '../shared/audit'
 import type { MethodName } from '../shared/contract'
 import { KioskError } from '../shared/errors'
 import type { LivenessOutcome } from '../shared/liveness'
-import type { OfflineCheck } from '../shared/workflows'
+import type { OfflineCheck, ReplicaSyncResult } from '../shared/workflows'
 import type { AuditEntryInput, AuditLog } from './audit'
 import { ApiError } from './clients/api-error'
 import type { Call, Handlers } from './dispatch'
@@ -48,6 +48,12 @@ const withLiveness = (detail: string, outcome: LivenessOutcome | null | undefine
   [detail, livenessWords(outcome, actor)].filter(Boolean).join('; ').slice(0, 256)
 
 /** A decision made on this device because the servers could not be reached: said first, so it is never cut. */
+/** A replica sync in an audit entry: what it checked, removed, and held for staff (with why). */
+export function syncWords(o: ReplicaSyncResult): string {
+  const held = o.held > 0 ? `; ${o.held} gone from the server held for staff: more than a quarter of the replica at once` : ''
+  return `${o.checked} checked, ${o.removed} removed (gone from the server)${held}`
+}
+
 export function offlineWords(offline: OfflineCheck | undefined): string | null {
   if (!offline) return null
   return `offline: checked on this device${offline.recordAt === null ? '' : ` (local record of ${new Date(offline.recordAt).toISOString()})`}`
@@ -102,7 +108,8 @@ export const auditSpecs: AuditSpecs = {
     }),
   },
   faceMatch: { action: 'face-match', result: (o, _i, actor) => ({ score: o.score, detail: withLiveness(decided(o.offline, o.pass ? 'pass' : 'no pass'), o.liveness, actor) }) },
-  syncReplica: { action: 'replica-sync', result: (o) => ({ detail: `${o.checked} checked, ${o.removed} removed (gone from the server)` }) },
+  syncReplica: { action: 'replica-sync', result: (o) => ({ detail: syncWords(o) }) },
+  confirmReplicaRemovals: { action: 'replica-sync', result: (o) => ({ detail: `removals confirmed by staff: ${syncWords(o)}` }) },
   wipeReplica: { action: 'replica-wipe' },
   removeVisitor: { action: 'remove', subject: (i) => ({ userId: i.userId }), result: (o) => ({ detail: o.outcome }) },
   deleteTemplates: {

@@ -121,6 +121,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
 
     getReplicaStatus: () => ctx.replica.status(),
     syncReplica: () => ctx.replica.sync(),
+    confirmReplicaRemovals: () => ctx.replica.sync({ confirmed: true }),
     wipeReplica: async () => {
       await ctx.replica.wipe()
       return { ok: true }

@@ -3,7 +3,7 @@ import type { KioskEvent } from '../shared/events'
 import { KioskError } from '../shared/errors'
 import type { KioskSettings } from '../shared/settings'
 import { openAuditLog, type AuditLog } from './audit'
-import { audited, auditedHandlers, type Actor } from './audited-handlers'
+import { audited, auditedHandlers, syncWords, type Actor } from './audited-handlers'
 import type { Backend } from './backend'
 import { BackendResolver } from './backend-resolver'
 import { ApiError } from './clients/api-error'
@@ -201,7 +201,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   /** The sync the kiosk runs by itself once the servers answer again after it decided offline. */
   const syncAfterOffline = () =>
     void audited(audit, log, system, { action: 'replica-sync', detail: 'the servers answer again' }, () => replica.sync(), (o) => ({
-      detail: `the servers answer again: ${o.checked} checked, ${o.removed} removed (gone from the server)`,
+      detail: `the servers answer again: ${syncWords(o)}`,
     })).catch(() => undefined)
   let offline = false
   const reachable = (answered: boolean) => {

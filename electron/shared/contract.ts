@@ -101,6 +101,8 @@ export const contract = {
   // The offline replica (remote mode, opt-in): staff see its size, age and last sync; an administrator wipes it.
   getReplicaStatus: { input: noInput, output: w.replicaStatusSchema, role: 'operator' },
   syncReplica: { input: noInput, output: w.replicaSyncResult, role: 'operator' },
+  // A sync that would remove too many persons at once holds them; an administrator confirms (the servers are asked again).
+  confirmReplicaRemovals: { input: noInput, output: w.replicaSyncResult, role: 'admin' },
   wipeReplica: { input: noInput, output: done, role: 'admin' },
 
   // Settings and credentials (write-only: the renderer sees whether each is stored, never its value).

@@ -237,7 +237,11 @@ export const replicaStatusSchema = z.object({
   oldestAt: z.number().nullable(),
   newestAt: z.number().nullable(),
   lastSyncAt: z.number().nullable(),
+  /** A sync found more persons gone from the servers than it removes without staff: nothing was removed. */
+  heldRemovals: z.object({ count: z.number().int(), checked: z.number().int(), at: z.number() }).nullable(),
 })
+export type ReplicaHeldRemovals = NonNullable<z.infer<typeof replicaStatusSchema>['heldRemovals']>
 export type ReplicaStatus = z.infer<typeof replicaStatusSchema>
-export const replicaSyncResult = z.object({ checked: z.number().int(), removed: z.number().int(), at: z.number() })
+/** `held`: persons gone from the servers but not removed here, waiting for staff (0 when none). */
+export const replicaSyncResult = z.object({ checked: z.number().int(), removed: z.number().int(), held: z.number().int(), at: z.number() })
 export type ReplicaSyncResult = z.infer<typeof replicaSyncResult>

@@ -61,11 +61,37 @@ test('offline, a face match is decided on this device and says so', async ({ pag
   }
 })
 
+test('a sync that would remove many persons at once waits for an administrator, who confirms it', async ({ page }) => {
+  const people = ['person-b.jpg', 'person-c.jpg', 'person-d.jpg', 'person-e.jpg'].map((name, i) => ({ userId: `many-${i}@example.org`, sample: readFileSync(fixture(name)).toString('base64') }))
+  for (const { userId, sample } of people) {
+    expect(await host.bridge('enrollVisitor', { userId, samples: [sample], consent: true, consentVersion: CONSENT.version })).toMatchObject({ outcome: 'enrolled' })
+  }
+  // Ana (enrolled first) and these four.
+  await expect.poll(async () => (await host.bridge('getReplicaStatus')).persons, { timeout: 30_000 }).toBe(5)
+  // Four of the five are removed on the servers at once (or a server answers wrongly): nothing goes until staff confirm.
+  for (const { userId } of people) standin.removePerson(userId)
+
+  await openAsStaff(page, /^Outbox/)
+  const replica = page.getByRole('region', { name: 'Offline replica' })
+  await replica.getByRole('button', { name: 'Sync now' }).click()
+  await expect(replica.getByTestId('replica-message')).toHaveText('Checked 5 local records against the servers: 4 records gone there, but none deleted here until an administrator confirms.')
+  await expect(replica.getByTestId('replica-held')).toContainText('found 4 persons of 5 gone from the servers and removed none')
+  await expect(replica.getByTestId('replica-status')).toContainText('Persons5')
+  await axe(page)
+
+  await replica.getByRole('button', { name: 'Confirm removals' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Remove the persons gone from the servers?' })
+  await dialog.getByRole('button', { name: 'Remove them' }).click()
+  await expect(replica.getByTestId('replica-message')).toHaveText('Checked 5 local records against the servers: 4 records removed there, so deleted here too.')
+  await expect(replica.getByTestId('replica-status')).toContainText('Persons1')
+  await expect(replica.getByTestId('replica-held')).toHaveCount(0)
+})
+
+
 test('the Outbox screen shows the replica, syncs it when the servers answer, and an administrator wipes it', async ({ page }) => {
   await openAsStaff(page, /^Outbox/)
   const replica = page.getByRole('region', { name: 'Offline replica' })
   await expect(replica.getByTestId('replica-status')).toContainText('Persons1')
-  await expect(replica.getByTestId('replica-status')).toContainText('Last syncnever')
 
   // Offline, a sync cannot ask the servers: staff are told, and nothing is removed.
   standin.setOnline(false)

@@ -60,6 +60,7 @@ const adminMethods: MethodName[] = [
   'getTemplateCoverage',
   'migrateTemplates',
   'wipeReplica',
+  'confirmReplicaRemovals',
 ]
 const allowed = {
   visitor: new Set(visitorMethods),

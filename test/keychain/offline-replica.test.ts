@@ -7,11 +7,12 @@ import { launchEngineFromSource } from '../../electron/services/engine-launch'
 import { createKioskServices } from '../../electron/services/kiosk-services'
 import { createKeychain } from '../../electron/services/secrets/keychain'
 import { CONSENT } from '../../electron/shared/consent'
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy'
 import { IMAGE_MAGIC } from '../support/outbox-helpers'
 import { projectRoot } from '../support/process'
-import { remoteKiosk, remoteSettings, type RemoteKiosk } from '../support/remote-kiosk'
+import { kioskAt, remoteKiosk, remoteSettings, type KioskAt, type RemoteKiosk } from '../support/remote-kiosk'
 import { adminDispatch } from '../support/staff'
-import { startStandin } from '../support/vendor-standin'
+import { startStandin, type Standin } from '../support/vendor-standin'
 import { floatVectorRun } from '../support/vector-scan'
 
 // Remote mode with the offline replica on, against the vendor stand-in taken offline mid-run: the
@@ -222,5 +223,102 @@ describe('the replica when remote mode is chosen while the kiosk is still starti
       await standin.close()
       rmSync(dataDir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('the offline replica behind a gateway that answers while the servers are away', () => {
+  // A proxy per server, as an ingress or a captive portal stands before them: while the servers are
+  // away it answers every request itself with an HTML 404, a 200 sign-in page or a 302 to one.
+  let standin: Standin
+  let proxies: FaultProxy[] = []
+  let k: KioskAt
+  const credentials = { clientId: 'kiosk-gateway', clientSecret: 'vendor-secret-gw-01' }
+  const people = [
+    ['ana@gateway.example', ANA],
+    ['bo@gateway.example', BO],
+    ['cy@gateway.example', photo('person-c.jpg')],
+    ['dee@gateway.example', STRANGER],
+    ['eve@gateway.example', EVE],
+  ] as const
+  const away = (fault: 'html404' | 'login200' | 'redirect302') => {
+    for (const proxy of proxies) {
+      proxy.clear()
+      proxy.inject({ path: /./, fault, times: Infinity })
+    }
+  }
+  const back = () => proxies.forEach((proxy) => proxy.clear())
+  const removals = async () => (await k.call('getAuditLog', { limit: 200 })).entries.filter((e: any) => e.action === 'remove' && e.outcome === 'ok').map((e: any) => e.subject?.userId)
+
+  beforeAll(async () => {
+    standin = await startStandin({ ...credentials, tenants: ['KIOSK'] })
+    proxies = [await startFaultProxy(standin.personServerUrl), await startFaultProxy(new URL(standin.bioEngineUrl).origin)]
+    const bioPath = new URL(standin.bioEngineUrl).pathname
+    k = await kioskAt(
+      { personServerUrl: proxies[0]!.url, bioEngineUrl: `${proxies[1]!.url}${bioPath}`, ...credentials },
+      { settings: { offlineReplica: true, requestTimeoutSeconds: 2, connectTimeoutSeconds: 1 }, launchEngine: launchEngineFromSource(projectRoot) },
+    )
+  })
+  afterAll(async () => {
+    await k?.close()
+    await Promise.all(proxies.map((proxy) => proxy.close()))
+    await standin?.close()
+  })
+
+  it('keeps every person and decides offline while the gateway answers; removes exactly the persons deleted there once the servers are back', async () => {
+    for (const [userId, sample] of people) expect(await k.call('enrollVisitor', enroll(userId, sample))).toMatchObject({ outcome: 'enrolled' })
+    for (let polls = 0; (await k.call('getReplicaStatus')).persons < people.length; polls++) {
+      if (polls > 300) throw new Error('the enrollments never reached the replica')
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    // Meanwhile another desk removes Eve on the servers.
+    standin.removePerson('eve@gateway.example')
+
+    for (const fault of ['html404', 'login200', 'redirect302'] as const) {
+      away(fault)
+      const same = await k.call('verifyVisitor', { userId: 'ana@gateway.example', sample: ANA_OTHER_PHOTO })
+      expect(same, fault).toMatchObject({ decision: 'match', offline: { recordAt: expect.any(Number) } })
+      expect(await k.call('identifyVisitor', { sample: BO }), fault).toMatchObject({ decision: 'match', candidates: [{ userId: 'bo@gateway.example' }], offline: {} })
+      // A staff sync meets the gateway too: it fails, and removes nobody.
+      expect((await k.failure('syncReplica')).code, fault).toBe('UNREACHABLE')
+      expect((await k.call('getReplicaStatus')).persons, fault).toBe(people.length)
+    }
+    // The kiosk's own recheck (every 15 s while it decides offline) does not take the gateway for the servers.
+    away('html404')
+    await new Promise((resolve) => setTimeout(resolve, 16_500))
+    expect((await k.call('getReplicaStatus')).persons).toBe(people.length)
+    expect(await removals()).toEqual([])
+
+    // The servers are back: the next answered call syncs, and only Eve goes.
+    back()
+    // (The stand-in's matcher knows the very photo it enrolled.)
+    const online = await k.call('verifyVisitor', { userId: 'ana@gateway.example', sample: ANA })
+    expect(online).toMatchObject({ decision: 'match' })
+    expect(online.offline).toBeUndefined()
+    for (let polls = 0; (await k.call('getReplicaStatus')).persons !== people.length - 1; polls++) {
+      if (polls > 300) throw new Error('the replica never synced')
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(await removals()).toEqual(['eve@gateway.example'])
+  })
+
+  it('a sync that would remove more than a quarter of the replica at once holds the removals until an administrator confirms', async () => {
+    // Four of the four left are deleted on the servers at once.
+    for (const [userId] of people.slice(0, 4)) standin.removePerson(userId)
+    const held = await k.call('syncReplica')
+    expect(held).toMatchObject({ checked: 4, removed: 0, held: 4 })
+    expect(await k.call('getReplicaStatus')).toMatchObject({ persons: 4, heldRemovals: { count: 4, checked: 4 } })
+    expect(await removals()).toEqual(['eve@gateway.example'])
+    const { entries } = await k.call('getAuditLog', { limit: 5 })
+    expect(entries[0]).toMatchObject({ action: 'replica-sync', outcome: 'ok', detail: expect.stringMatching(/0 removed .*4 gone from the server held for staff: more than a quarter/) })
+
+    // Only an administrator confirms (a visitor here; operators are refused too, by the contract).
+    expect((await k.services.dispatch('confirmReplicaRemovals', {}, 'test:visitor')) as any).toMatchObject({ ok: false })
+    expect(await k.call('confirmReplicaRemovals')).toMatchObject({ checked: 4, removed: 4, held: 0 })
+    expect(await k.call('getReplicaStatus')).toMatchObject({ persons: 0, heldRemovals: null })
+    const after = await k.call('getAuditLog', { limit: 10 })
+    expect(after.entries.filter((e: any) => e.action === 'remove' && e.outcome === 'ok').map((e: any) => e.detail)).toEqual(
+      Array(4).fill(expect.stringMatching(/removed on the server \(confirmed by staff\)/)),
+    )
+    expect(after.entries[0]).toMatchObject({ action: 'replica-sync', role: 'admin', detail: expect.stringMatching(/^removals confirmed by staff: 4 checked, 4 removed/) })
   })
 })

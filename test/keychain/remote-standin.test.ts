@@ -44,7 +44,7 @@ const LOCAL_METHODS = new Set([
   'getAppInfo', 'getEngineStatus', 'getOutbox', 'retryOutboxItem', 'discardOutboxItem', 'getSettings', 'saveSettings', 'getCredentialStatus', 'setCredentials', 'clearCredentials',
   'getAuditLog', 'verifyAuditLog', 'exportAuditLog',
   // The offline replica lives in the kiosk's own engine (test/keychain/offline-replica.test.ts).
-  'getReplicaStatus', 'syncReplica', 'wipeReplica',
+  'getReplicaStatus', 'syncReplica', 'confirmReplicaRemovals', 'wipeReplica',
   // Staff sessions and accounts live in the kiosk's own data folder.
   'getSession', 'keepSession', 'signIn', 'signOut', 'createFirstAdmin', 'listAccounts', 'createAccount', 'setAccountDisabled',
 ])

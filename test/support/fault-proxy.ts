@@ -6,9 +6,11 @@ import type { Socket } from 'node:net'
  * - `status500` / `status429` / `status400`: that status with a JSON error body;
  * - `garbage`: 200 application/json whose body is not JSON;
  * - `hang`: never answers (until the client gives up, or `hangMs` passes, or the proxy closes);
- * - `reset`: destroys the connection.
+ * - `reset`: destroys the connection;
+ * - `html404` / `login200` / `redirect302`: what a gateway with no route, a captive portal's
+ *   sign-in page and a redirect to one answer while the servers behind them are away.
  */
-export type Fault = 'status500' | 'status429' | 'status400' | 'garbage' | 'hang' | 'reset'
+export type Fault = 'status500' | 'status429' | 'status400' | 'garbage' | 'hang' | 'reset' | 'html404' | 'login200' | 'redirect302'
 
 export interface FaultRule {
   method?: string
@@ -21,7 +23,7 @@ export interface FaultRule {
    * server did the work, the client cannot know).
    */
   when?: 'before' | 'after'
-  /** How many matching requests get the fault (default 1). */
+  /** How many matching requests get the fault (default 1; Infinity: until `clear`). */
   times?: number
 }
 
@@ -37,6 +39,8 @@ export interface FaultProxy {
   /** Where requests go; null makes every request fail as if the server had gone (connection reset). */
   setUpstream(url: string | null): void
   inject(rule: FaultRule): void
+  /** Drops every rule not yet used up. */
+  clear(): void
   /** Every request seen, in order, with the fault applied (if any) and the status sent. */
   hits: ProxyHit[]
   close(): Promise<void>
@@ -100,7 +104,18 @@ export async function startFaultProxy(upstream: string | null, options: { hangMs
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) })
       res.end(text)
     }
+    const page = (status: number, html: string, extra: Record<string, string> = {}) => {
+      hit.status = status
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(html)), ...extra })
+      res.end(html)
+    }
     switch (fault) {
+      case 'html404':
+        return page(404, '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>404 Not Found</h1><hr><center>nginx</center></body></html>')
+      case 'login200':
+        return page(200, '<!DOCTYPE html><html><body><form action="/login"><p>Sign in to use this network</p><input name="user"></form></body></html>')
+      case 'redirect302':
+        return page(302, '<html><body>Moved</body></html>', { location: 'http://portal.invalid/login' })
       case 'status500':
         return send(500, JSON.stringify({ code: 500, message: 'injected fault' }))
       case 'status429':
@@ -139,6 +154,9 @@ export async function startFaultProxy(upstream: string | null, options: { hangMs
     },
     inject(rule) {
       rules.push({ method: rule.method ?? '', path: rule.path, fault: rule.fault, when: rule.when ?? 'before', times: rule.times ?? 1 })
+    },
+    clear() {
+      rules.length = 0
     },
     async close() {
       for (const timer of timers) clearTimeout(timer)

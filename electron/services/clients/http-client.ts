@@ -32,9 +32,43 @@ const MAX_REPLY_BYTES = 64 * 1024 * 1024
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000
 const DEFAULT_REQUEST_TIMEOUT_MS = 20_000
 
+/** True for a body the API sends with an error status: empty, or a JSON object with its message or code. */
+export function isApiErrorBody(body: Buffer): boolean {
+  const text = body.toString('utf8').trim()
+  if (text === '') return true
+  try {
+    const value = JSON.parse(text) as unknown
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+    const fields = value as Record<string, unknown>
+    return ['message', 'error', 'error_description'].some((name) => typeof fields[name] === 'string') || typeof fields.code === 'number'
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Why a reply did not come from the API but from something in front of it (a gateway with no
+ * route, a captive portal, a proxy's sign-in), or null when it may be the API's. Such a reply
+ * means the servers were not reached: never "not found", "refused" or "done". 5xx and 429 keep
+ * their own meaning (try again later), whoever sent them.
+ * - a redirect (the API never redirects);
+ * - an HTML page, whatever its status;
+ * - a 404 whose body is neither empty nor the API's error shape.
+ */
+export function notTheApi(reply: RawReply): string | null {
+  if (reply.status >= 500 || reply.status === 429) return null
+  if (reply.status >= 300 && reply.status < 400) return `a redirect, HTTP ${reply.status}`
+  const type = String(reply.headers['content-type'] ?? '').toLowerCase()
+  if (type.includes('html') || /^\s*</.test(reply.body.subarray(0, 64).toString('utf8'))) return `a web page, HTTP ${reply.status}`
+  if (reply.status === 404 && !isApiErrorBody(reply.body)) return 'a 404 that is not the API’s'
+  return null
+}
+
 /**
  * One keep-alive connection pool per base URL, with connect and request timeouts. Transport
- * failures become ApiErrors (UNREACHABLE, TIMEOUT) naming the call; statuses are left to callers.
+ * failures become ApiErrors (UNREACHABLE, TIMEOUT) naming the call, and so does a reply that is not
+ * the API's (see notTheApi): every call reads "not found" or "answered" by one rule. Statuses are
+ * left to callers.
  */
 export class HttpClient {
   private readonly pool: Pool
@@ -78,7 +112,10 @@ export class HttpClient {
         }
         chunks.push(chunk as Buffer)
       }
-      return { status: reply.statusCode, headers: reply.headers, body: Buffer.concat(chunks) }
+      const raw = { status: reply.statusCode, headers: reply.headers, body: Buffer.concat(chunks) }
+      const stranger = notTheApi(raw)
+      if (stranger) throw new ApiError('UNREACHABLE', `${this.name} could not be reached for ${call}: something else answered (${stranger}), as a gateway, a proxy or a sign-in page does.`, null)
+      return raw
     } catch (error) {
       throw this.transportError(call, error)
     }

@@ -1,21 +1,27 @@
 import type { Backend } from '../backend'
 import { ApiError } from '../clients/api-error'
-import type { HttpClient } from '../clients/http-client'
+import type { z } from 'zod'
+import { tenantReply, templateTypeResponseSchema } from '../../shared/api-models'
+import { isApiErrorBody, type HttpClient } from '../clients/http-client'
 import type { TokenProvider } from '../clients/token-provider'
 import type { ProbeFn } from './dispatcher'
 
 export interface ProbeTarget {
-  http: Pick<HttpClient, 'request'>
+  http: Pick<HttpClient, 'request' | 'parse'>
   tokens: Pick<TokenProvider, 'get' | 'invalidate'>
   /** A read the reference allows, sent with its bearer token. */
   path: string
+  /** The shape its 2xx reply has in the API: anything else did not come from the servers. */
+  schema: z.ZodType
 }
 
 /**
  * An active health probe made only of calls the reference allows, each with its credentials (a
  * server would log an unauthenticated call as a failed sign-in, and may lock the client out).
- * It measures reachability: any HTTP answer below 500 but 429 means "up"; 5xx, 429, a timeout or
- * no connection mean "not now". A credential problem (none stored, a locked keychain, a refused
+ * It measures whether the API answers: a 2xx of the API's shape, or another status below 500 (but
+ * 429) with the API's error body, means "up". 5xx, 429, a timeout, no connection, and anything that
+ * is not the API (a redirect, an HTML page, a 404 of a gateway, a 2xx of another shape, a token
+ * call answered so) mean "not now". A credential problem (none stored, a locked keychain, a refused
  * token call) is not "offline": it answers "up" so that delivery runs and reports the real reason,
  * and the token provider holds a refusal instead of asking again on every probe.
  */
@@ -23,7 +29,7 @@ export function httpProbe(targets: readonly ProbeTarget[]): ProbeFn {
   return async (signal) => (await Promise.all(targets.map((target) => answers(target, signal)))).every(Boolean)
 }
 
-async function answers({ http, tokens, path }: ProbeTarget, signal: AbortSignal): Promise<boolean> {
+async function answers({ http, tokens, path, schema }: ProbeTarget, signal: AbortSignal): Promise<boolean> {
   let token: string
   try {
     token = await tokens.get()
@@ -33,7 +39,10 @@ async function answers({ http, tokens, path }: ProbeTarget, signal: AbortSignal)
   try {
     const reply = await http.request('the health probe', { method: 'GET', path, headers: { authorization: `Bearer ${token}` }, signal })
     if (reply.status === 401) tokens.invalidate(token)
-    return reply.status < 500 && reply.status !== 429
+    if (reply.status >= 500 || reply.status === 429) return false
+    if (reply.status < 200 || reply.status >= 300) return isApiErrorBody(reply.body)
+    http.parse('the health probe', schema, reply)
+    return true
   } catch {
     return false
   }
@@ -42,7 +51,7 @@ async function answers({ http, tokens, path }: ProbeTarget, signal: AbortSignal)
 /** The probe for a kiosk backend: the kiosk's tenant on the person server, the template types on the BioEngine. */
 export function backendProbe(backend: Pick<Backend, 'persons' | 'bio' | 'tenantCode'>): ProbeFn {
   return httpProbe([
-    { http: backend.persons.http, tokens: backend.persons.tokens, path: `/v2/gmiserver/tenant/${encodeURIComponent(backend.tenantCode)}` },
-    { http: backend.bio.http, tokens: backend.bio.tokens, path: '/template-types' },
+    { http: backend.persons.http, tokens: backend.persons.tokens, path: `/v2/gmiserver/tenant/${encodeURIComponent(backend.tenantCode)}`, schema: tenantReply(backend.tenantCode) },
+    { http: backend.bio.http, tokens: backend.bio.tokens, path: '/template-types', schema: templateTypeResponseSchema },
   ])
 }

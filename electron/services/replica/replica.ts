@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { z } from 'zod'
 import { KioskError } from '../../shared/errors'
 import type { KioskSettings } from '../../shared/settings'
-import type { identifyVisitorInput, IdentifyVisitorResult, OfflineCheck, ReplicaStatus, ReplicaSyncResult, verifyVisitorInput, VerifyVisitorResult } from '../../shared/workflows'
+import type { identifyVisitorInput, IdentifyVisitorResult, OfflineCheck, ReplicaHeldRemovals, ReplicaStatus, ReplicaSyncResult, verifyVisitorInput, VerifyVisitorResult } from '../../shared/workflows'
 import type { Backend } from '../backend'
 import { enrollVisitor } from '../workflows/enroll-visitor'
 import { identifyVisitor } from '../workflows/identify-visitor'
@@ -59,6 +59,8 @@ export function createReplica(deps: ReplicaDeps) {
   // When the replica was last checked against the servers: kept beside it, so a wipe forgets it too.
   const syncFile = join(deps.dir, 'last-sync.json')
   let lastSyncAt: number | null = null
+  /** Removals a sync found but held for staff (too many at once), until a sync removes or finds fewer. */
+  let held: ReplicaHeldRemovals | null = null
   try {
     lastSyncAt = (JSON.parse(readFileSync(syncFile, 'utf8')) as { at: number }).at
   } catch {
@@ -156,31 +158,43 @@ export function createReplica(deps: ReplicaDeps) {
     /**
      * Asks the servers about every replica person: one removed there (or no longer in this tenant)
      * while the kiosk was offline goes from the replica, unless their enrollment still waits in the outbox.
+     * A sync that would remove more than a quarter of the replica, and more than a few persons, at
+     * once removes nothing: it is held until staff confirm (`confirmed`), which asks the servers again.
      */
-    sync(): Promise<ReplicaSyncResult> {
+    sync(options: { confirmed?: boolean } = {}): Promise<ReplicaSyncResult> {
       return serial(async () => {
         if (!(await active())) throw new KioskError('INVALID_INPUT', 'The offline replica is off: turn it on in Settings (remote mode).')
         const remote = await deps.remote()
         const at = deps.now()
-        if (!stored()) return synced({ checked: 0, removed: 0, at })
+        if (!stored()) {
+          held = null
+          return synced({ checked: 0, removed: 0, held: 0, at })
+        }
         const local = await deps.local()
         const pending = await deps.pending()
-        let removed = 0
         const records = await enrollmentAges(local)
+        // Every answer first: a call the servers do not answer as the API does fails the whole sync before anything is removed.
+        const gone: typeof records = []
         for (const record of records) {
           const person = await remote.persons.findPersonByUserId(record.userId)
           const inTenant = person ? await remote.persons.tenantPerson(remote.tenantCode, person.uuid) : null
-          if (inTenant || pending.has(record.userId.toLowerCase())) continue
-          await deps.remove(local, { ...record, why: 'offline replica: removed on the server' })
-          removed++
+          if (!inTenant && !pending.has(record.userId.toLowerCase())) gone.push(record)
         }
-        return synced({ checked: records.length, removed, at })
+        if (!options.confirmed && tooManyRemovals(gone.length, records.length)) {
+          held = { count: gone.length, checked: records.length, at }
+          deps.log(`offline replica: a sync would remove ${gone.length} of ${records.length} persons at once; held until staff confirm`)
+          return { checked: records.length, removed: 0, held: gone.length, at }
+        }
+        held = null
+        const why = options.confirmed ? 'offline replica: removed on the server (confirmed by staff)' : 'offline replica: removed on the server'
+        for (const record of gone) await deps.remove(local, { ...record, why })
+        return synced({ checked: records.length, removed: gone.length, held: 0, at })
       })
     },
 
     async status(): Promise<ReplicaStatus> {
       const enabled = await active()
-      const empty = { enabled, persons: 0, bytes: 0, oldestAt: null, newestAt: null, lastSyncAt: null }
+      const empty = { enabled, persons: 0, bytes: 0, oldestAt: null, newestAt: null, lastSyncAt: null, heldRemovals: null }
       if (!stored()) return empty
       const bytes = folderBytes(deps.dir)
       if (!enabled) return { ...empty, bytes }
@@ -194,6 +208,7 @@ export function createReplica(deps: ReplicaDeps) {
           oldestAt: known.length > 0 ? Math.min(...known) : null,
           newestAt: known.length > 0 ? Math.max(...known) : null,
           lastSyncAt,
+          heldRemovals: held,
         }
       })
     },
@@ -203,6 +218,7 @@ export function createReplica(deps: ReplicaDeps) {
       return serial(async () => {
         await deps.erase()
         lastSyncAt = null
+        held = null
       })
     },
 
@@ -212,9 +228,18 @@ export function createReplica(deps: ReplicaDeps) {
         if ((await active()) || !stored()) return
         await deps.erase()
         lastSyncAt = null
+        held = null
       })
     },
   }
+}
+
+/** A sync may remove at most a quarter of the replica at once, or a few persons whatever its size, without staff. */
+export const REMOVALS_WITHOUT_STAFF = { share: 0.25, persons: 3 }
+
+/** True when removing `removals` of `records` persons at once needs a staff confirmation. */
+export function tooManyRemovals(removals: number, records: number): boolean {
+  return removals > REMOVALS_WITHOUT_STAFF.persons && removals > records * REMOVALS_WITHOUT_STAFF.share
 }
 
 function folderBytes(dir: string): number {

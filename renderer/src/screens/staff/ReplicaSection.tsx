@@ -14,12 +14,22 @@ export function ReplicaSection() {
   const admin = useSession((s) => roleAllows(s.role, 'admin'))
   const action = useAction()
   const [wiping, setWiping] = useState(false)
+  const [confirming, setConfirming] = useState(false)
   const [message, setMessage] = useState<string | null>(null)
 
   const sync = async () => {
     setMessage(null)
     const outcome = await action.run(() => kiosk.syncReplica({}), 'sync')
     if (outcome.ok) {
+      setMessage(syncWords(outcome.value))
+      await status.reload()
+    }
+  }
+  const confirmRemovals = async () => {
+    setMessage(null)
+    const outcome = await action.run(() => kiosk.confirmReplicaRemovals({}), 'confirm')
+    if (outcome.ok) {
+      setConfirming(false)
       setMessage(syncWords(outcome.value))
       await status.reload()
     }
@@ -65,7 +75,15 @@ export function ReplicaSection() {
               <dd>{s.lastSyncAt === null ? 'never' : formatDateTime(s.lastSyncAt)}</dd>
             </div>
           </dl>
-          {action.error && !wiping ? <ErrorNotice error={action.error} title="That did not work" /> : null}
+          {s.heldRemovals ? (
+            <Notice kind="warning">
+              <span data-testid="replica-held">
+                The last sync found {plural(s.heldRemovals.count, 'person')} of {s.heldRemovals.checked} gone from the servers and removed none: that many at once can
+                mean the servers answered wrongly. {admin ? 'Check the servers, then confirm the removal.' : 'An administrator must confirm the removal.'}
+              </span>
+            </Notice>
+          ) : null}
+          {action.error && !wiping && !confirming ? <ErrorNotice error={action.error} title="That did not work" /> : null}
           {message ? (
             <Notice kind="success">
               <span data-testid="replica-message">{message}</span>
@@ -75,6 +93,18 @@ export function ReplicaSection() {
             {s.enabled ? (
               <Button variant="secondary" busy={action.busyKey === 'sync'} disabled={action.busy} onClick={() => void sync()}>
                 Sync now
+              </Button>
+            ) : null}
+            {admin && s.enabled && s.heldRemovals ? (
+              <Button
+                variant="danger"
+                disabled={action.busy}
+                onClick={() => {
+                  action.clear()
+                  setConfirming(true)
+                }}
+              >
+                Confirm removals
               </Button>
             ) : null}
             {admin && (s.persons > 0 || s.bytes > 0) ? (
@@ -92,6 +122,21 @@ export function ReplicaSection() {
           </div>
         </>
       ) : null}
+      {confirming && s?.heldRemovals ? (
+        <ConfirmDialog
+          title="Remove the persons gone from the servers?"
+          confirmLabel="Remove them"
+          busy={action.busy}
+          error={action.error}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => void confirmRemovals()}
+        >
+          <p>
+            The servers are asked again about every local record; those still gone there are deleted from this device (the last sync found{' '}
+            {plural(s.heldRemovals.count, 'person')}). Each removal is audited.
+          </p>
+        </ConfirmDialog>
+      ) : null}
       {wiping && s ? (
         <ConfirmDialog title="Wipe the offline replica?" confirmLabel="Wipe replica" busy={action.busy} error={action.error} onCancel={() => setWiping(false)} onConfirm={() => void wipe()}>
           <p>
@@ -104,6 +149,7 @@ export function ReplicaSection() {
   )
 }
 
-function syncWords({ checked, removed }: ReplicaSyncResult): string {
+function syncWords({ checked, removed, held }: ReplicaSyncResult): string {
+  if (held > 0) return `Checked ${plural(checked, 'local record')} against the servers: ${plural(held, 'record')} gone there, but none deleted here until an administrator confirms.`
   return `Checked ${plural(checked, 'local record')} against the servers: ${removed === 0 ? 'all are still there' : `${plural(removed, 'record')} removed there, so deleted here too`}.`
 }
