@@ -148,7 +148,7 @@ export async function startPostgresCluster(folder: string, options: PostgresClus
 
   /** The role (its password set from the passfile's) and the database it owns; idempotent. */
   const ensureRoleAndDatabase = async () => {
-    const verifier = scramSha256Verifier(passwordFrom(passfile))
+    const verifier = await scramSha256Verifier(passwordFrom(passfile))
     const sql = [
       `SELECT 'CREATE ROLE ${ROLE} LOGIN' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${ROLE}') \\gexec`,
       `ALTER ROLE ${ROLE} WITH LOGIN PASSWORD '${verifier}';`,

@@ -1,4 +1,7 @@
-import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto'
+import { createHash, createHmac, pbkdf2, randomBytes } from 'node:crypto'
+import { promisify } from 'node:util'
+
+const pbkdf2Async = promisify(pbkdf2)
 
 /**
  * PostgreSQL's stored form of a SCRAM-SHA-256 password (RFC 5802/7677), as `pg_authid` keeps it.
@@ -6,9 +9,9 @@ import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto'
  * reaching the server: a failed statement that PostgreSQL logs shows only this hash.
  * The password must be plain ASCII (SASLprep leaves it as is): callers make it from random bytes.
  */
-export function scramSha256Verifier(password: string, iterations = 4096, salt = randomBytes(16)): string {
+export async function scramSha256Verifier(password: string, iterations = 4096, salt = randomBytes(16)): Promise<string> {
   if (!/^[\x21-\x7e]+$/.test(password)) throw new Error('the password must be printable ASCII')
-  const salted = pbkdf2Sync(password, salt, iterations, 32, 'sha256')
+  const salted = await pbkdf2Async(password, salt, iterations, 32, 'sha256')
   const clientKey = createHmac('sha256', salted).update('Client Key').digest()
   const storedKey = createHash('sha256').update(clientKey).digest()
   const serverKey = createHmac('sha256', salted).update('Server Key').digest()
