@@ -109,7 +109,8 @@ export async function identify(bio: Biometrics, inputs: unknown[], caller: strin
 
 /**
  * 1:1 verify against the person's enrolled templates of each input's type: the best score. A
- * person with no template of that type gets an empty placeholder (§4.4 rule 2). The person's
+ * person with no template of that type gets an empty placeholder (§4.4 rule 2) once the sample's
+ * face is read, as for anyone else. The person's
  * templates of a type are read, decrypted and decoded once per request, not once per input.
  */
 export async function verify(bio: Biometrics, personId: string, inputs: unknown[], caller: string): Promise<{ allMatchResults: Array<{ matchResults: MatchResult[] }> }> {
@@ -127,9 +128,10 @@ export async function verify(bio: Biometrics, personId: string, inputs: unknown[
         const input = parseInput(verifyInput, raw)
         const installed = bio.lookup(input.templateType)
         checkThreshold(input.thresholdValue, installed.plugin.scoreThreshold)
-        const enrolled = await vectorsOf(installed.templateType)
+        // The probe's face first, enrolled or not: a person with nothing enrolled (or an id nobody
+        // has) costs the same time and fails on a faceless sample the same way, so neither tells.
+        const [probe, enrolled] = await Promise.all([bio.probe(installed, input, budget), vectorsOf(installed.templateType)])
         if (enrolled.length === 0) return { matchResults: [] }
-        const probe = await bio.probe(installed, input, budget)
         let best = -1
         for (const vector of enrolled) best = Math.max(best, dot(probe, vector))
         return { matchResults: [{ personId, score: round(installed.plugin.score(best)) }] }
