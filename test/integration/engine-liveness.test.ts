@@ -58,17 +58,17 @@ describe('liveness evaluation by the embedded engine', () => {
     ['turn-right', cap12.get(501)!],
   ]
 
-  it('passes a recorded face that blinks and turns left and right, and says so in words', async () => {
+  it('passes a recorded face that blinks and turns left and right, with the passive models’ second opinion, and says so in words', async () => {
     const reply = await evaluate(['active-challenge'], ['blink', 'turn-left', 'turn-right'], realBurst())
     expect(reply.status).toBe(200)
     expect(reply.body).toMatchObject({ passed: true, sameFace: true, checks: [{ code: 'active-challenge', passed: true }] })
-    expect(reply.body.checks[0].detail).toMatch(/blinked.*turned to the left.*turned to the right/)
+    expect(reply.body.checks[0].detail).toMatch(/blinked.*turned to the left.*turned to the right.*the camera frames look like a real face: real-face score/)
   })
 
   it('refuses the same burst judged in another order (each step on its own frames)', async () => {
     const reply = await evaluate(['active-challenge'], ['blink', 'turn-right', 'turn-left'], realBurst().map(([step, image]) => [step === 'turn-left' ? 'turn-right' : step === 'turn-right' ? 'turn-left' : step, image]))
     expect(reply.body).toMatchObject({ passed: false, checks: [{ passed: false }] })
-    expect(reply.body.checks[0].detail).toMatch(/no head turn to the (left|right)/)
+    expect(reply.body.checks[0].detail).toMatch(/^face motion: no head turn to the (left|right)/)
   })
 
   // The face mesh is a learned 3-D face: on a photo turned about its vertical axis it looks like a
@@ -91,7 +91,7 @@ describe('liveness evaluation by the embedded engine', () => {
       const reply = await evaluate(['active-challenge'], [step], [[step, still], [step, half], [step, full]])
       expect(reply.status).toBe(200)
       expect(reply.body).toMatchObject({ passed: false, sameFace: true, checks: [{ code: 'active-challenge', passed: false }] })
-      expect(reply.body.checks[0].detail).toMatch(/^(no head turn to the (left|right) was seen|the face turned to the (left|right) like a flat picture)/)
+      expect(reply.body.checks[0].detail).toMatch(/^(face motion: no head turn to the (left|right) was seen|image depth: the face turned to the (left|right) like a flat picture)/)
       details.push(reply.body.checks[0].detail)
     }
     expect(details.join('; ')).toMatch(why)
@@ -101,7 +101,7 @@ describe('liveness evaluation by the embedded engine', () => {
     const still = await jpeg(await photoPixels(cap12.get(450)!))
     const tilted = await jpeg(movePlane(await photoPixels(cap12.get(450)!), { pitch: 35 }))
     const reply = await evaluate(['active-challenge'], ['blink'], [['blink', still], ['blink', tilted], ['blink', still]])
-    expect(reply.body).toMatchObject({ passed: false, checks: [{ passed: false, detail: expect.stringMatching(/^no blink was seen/) }] })
+    expect(reply.body).toMatchObject({ passed: false, checks: [{ passed: false, detail: expect.stringMatching(/^face motion: no blink was seen/) }] })
   })
 
   it("refuses another person's real head motion: not the samples' face", async () => {

@@ -3,7 +3,7 @@ import { judgeStep, type Mesh, type StepVerdict } from '../../shared/liveness-mo
 import { imagePixels } from '../face/image-pixels'
 import { FaceImageError, type DetectedFace, type FacePlugin, type LivenessFace } from '../face/types'
 import { BioErrorCode, BioInputError } from './error-codes'
-import { grayOf, IMAGE_DEPTH_MIN, imageDepth, SURFACE_FIT_MAX } from './liveness-depth'
+import { grayOf, IMAGE_DEPTH_MIN, imageDepth, SURFACE_FIT_MAX, type DepthMeasure } from './liveness-depth'
 import { REQUEST_MAX_IN_FLIGHT, REQUEST_MAX_PIXELS, RequestBudget } from './request-budget'
 import { checkSample, decodeBase64 } from './samples'
 import { dot } from './template-codec'
@@ -89,32 +89,57 @@ async function runCheck(code: LivenessCode, request: LivenessEvaluateRequest, fr
 
 const stepWords = { blink: 'blink', 'turn-left': 'head turn to the left', 'turn-right': 'head turn to the right' } as const
 
+/**
+ * The measurements the active challenge is decided by, as the audit names them: a refusal says
+ * which one decided it, so whoever reads the audit knows what the camera showed.
+ */
+const CHALLENGE_CHECKS = {
+  frames: 'frames',
+  motion: 'face motion',
+  depth: 'image depth',
+  tracking: 'surface tracking',
+  passive: 'passive models',
+} as const
+const refused = (check: keyof typeof CHALLENGE_CHECKS, words: string): StepVerdict => ({ passed: false, detail: `${CHALLENGE_CHECKS[check]}: ${words}` })
+
+/** A turn's pixels against a head's: refused by the tracking when the face's surface was not followed, by the depth when it was and stayed flat. */
+export function turnDepthRefusal(step: 'turn-left' | 'turn-right', measured: DepthMeasure): StepVerdict | null {
+  const side = step === 'turn-left' ? 'left' : 'right'
+  if (measured.surface > SURFACE_FIT_MAX) {
+    return refused(
+      'tracking',
+      `the face's surface could not be followed from the start of the turn to the ${side} to its peak (its points ${measured.surface.toFixed(3)} of the eye distance off the plane found, at most ${SURFACE_FIT_MAX})`,
+    )
+  }
+  if (measured.depth < IMAGE_DEPTH_MIN) {
+    return refused('depth', `the face turned to the ${side} like a flat picture, not a head (nose ${measured.depth.toFixed(3)} of the eye distance off the face's plane, needs ${IMAGE_DEPTH_MIN})`)
+  }
+  return null
+}
+
 async function activeChallenge(request: LivenessEvaluateRequest, frames: LivenessFace[][], images: Buffer[]): Promise<StepVerdict> {
-  if (request.steps.length === 0) return { passed: false, detail: 'the challenge had no steps' }
+  if (request.steps.length === 0) return refused('frames', 'the challenge had no steps')
   const done: string[] = []
   for (const step of request.steps) {
     const indices = request.frames.flatMap((frame, i) => (frame.step === step ? [i] : []))
     const meshes = indices.map((i) => onlyFace(frames[i] ?? [])?.mesh ?? null)
-    if (meshes.length === 0) return { passed: false, detail: `no frames were sent for the ${stepWords[step]}` }
-    if (meshes.some((mesh) => mesh === null)) return { passed: false, detail: `a frame of the ${stepWords[step]} does not show exactly one face` }
+    if (meshes.length === 0) return refused('frames', `no frames were sent for the ${stepWords[step]}`)
+    if (meshes.some((mesh) => mesh === null)) return refused('frames', `a frame of the ${stepWords[step]} does not show exactly one face`)
     const verdict = judgeStep(step, meshes as Mesh[])
-    if (!verdict.passed) return { passed: false, detail: verdict.detail }
+    if (!verdict.passed) return refused('motion', verdict.detail)
     if (step !== 'blink') {
       // The mesh is a learned 3-D face and looks turned on a tilted photo too: the pixels decide.
       const peak = verdict.frame ?? meshes.length - 1
       const [start, end] = await Promise.all([grayOf(images[indices[0]!]!), grayOf(images[indices[peak]!]!)])
-      const measured = imageDepth(start, meshes[0]!, end, meshes[peak]!)
-      if (measured.depth < IMAGE_DEPTH_MIN || measured.surface > SURFACE_FIT_MAX) {
-        const side = step === 'turn-left' ? 'left' : 'right'
-        return {
-          passed: false,
-          detail: `the face turned to the ${side} like a flat picture, not a head (depth in the image ${measured.depth.toFixed(3)}, needs ${IMAGE_DEPTH_MIN})`,
-        }
-      }
+      const depthRefusal = turnDepthRefusal(step, imageDepth(start, meshes[0]!, end, meshes[peak]!))
+      if (depthRefusal) return depthRefusal
     }
     done.push(verdict.detail)
   }
-  return { passed: true, detail: done.join('; ') }
+  // A second opinion the motion cannot talk round: the same models as passive-pad, on the burst.
+  const passive = passivePad(frames)
+  if (!passive.passed) return refused('passive', passive.detail)
+  return { passed: true, detail: `${done.join('; ')}; ${passive.detail}` }
 }
 
 function median(values: number[]): number {
