@@ -28,7 +28,7 @@ export function isLivenessCode(code: string): code is LivenessCode {
 
 /** Honest label, shown wherever liveness is offered or reported. */
 export const LIVENESS_LIMITS =
-  'Not certified: no ISO/IEC 30107-3 evaluation. It stops printed photos, still phone screens and a photo moved, tilted or scaled as a whole; it does not stop masks, a replayed video of the person or an injected camera stream.'
+  'Not certified: no ISO/IEC 30107-3 evaluation. It stops flat printed photos, still phone screens, a photo moved, tilted or scaled as a whole, and photos swapped in front of the camera; it does not stop masks, a print bent around a curve, painted eyelids, a replayed video of the person or an injected camera stream.'
 
 /** The active challenge's steps; the services choose their order per attempt. */
 export const challengeSteps = ['blink', 'turn-left', 'turn-right'] as const
@@ -39,8 +39,10 @@ export type ChallengeStep = z.infer<typeof challengeStepSchema>
 export const evidenceStepSchema = z.enum([...challengeSteps, 'passive'])
 export type EvidenceStep = z.infer<typeof evidenceStepSchema>
 
-/** Limits of one burst: enough for every step's start and peak frames, small enough to bound the work. */
-export const MAX_EVIDENCE_FRAMES = 16
+/** A step's evidence is a continuous run of frames (start, the move, undone): at most this many. */
+export const MAX_STEP_FRAMES = 12
+/** Limits of one burst: every step's run, small enough to bound the work. */
+export const MAX_EVIDENCE_FRAMES = MAX_STEP_FRAMES * 3
 /** A challenge is good for one attempt within this time. */
 export const CHALLENGE_TTL_MS = 3 * 60_000
 
@@ -70,8 +72,14 @@ const evidenceImage = z.string().min(16, 'an image is required').max(2 * 1024 * 
 /** The burst the page captured while guiding the person, sent with the samples. Judged outside the page. */
 export const livenessEvidenceInput = z.strictObject({
   challengeId: z.uuid(),
-  /** In capture order. Each step's frames start with the frame at the step's start (its neutral pose). */
-  frames: z.array(z.strictObject({ step: evidenceStepSchema, image: evidenceImage })).min(1).max(MAX_EVIDENCE_FRAMES),
+  /**
+   * In capture order. Each step's frames start with the frame at the step's start (its neutral pose)
+   * and follow the move frame by frame; `at` is when the camera frame was taken (ms, the page's clock).
+   */
+  frames: z
+    .array(z.strictObject({ step: evidenceStepSchema, image: evidenceImage, at: z.number().finite().nonnegative() }))
+    .min(1)
+    .max(MAX_EVIDENCE_FRAMES),
 })
 export type LivenessEvidence = z.infer<typeof livenessEvidenceInput>
 

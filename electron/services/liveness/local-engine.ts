@@ -9,7 +9,7 @@ export interface LocalEngineDeps {
   connectTimeoutMs(): Promise<number>
 }
 
-/** Up to 16 frames and 10 samples go through face detection on the kiosk itself: more than a server call's usual wait. */
+/** Up to MAX_EVIDENCE_FRAMES frames and 10 samples go through face detection on the kiosk itself: more than a server call's usual wait. */
 const EVALUATE_TIMEOUT_MS = 120_000
 
 /**

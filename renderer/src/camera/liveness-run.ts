@@ -1,5 +1,5 @@
 import type { ChallengeStep, EvidenceStep, LivenessChallenge } from '../../../electron/shared/liveness'
-import { MAX_EVIDENCE_FRAMES } from '../../../electron/shared/liveness'
+import { MAX_EVIDENCE_FRAMES, MAX_STEP_FRAMES } from '../../../electron/shared/liveness'
 import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, turnSign, type FrameSignals, type Mesh, type StepVerdict } from '../../../electron/shared/liveness-motion'
 
 /**
@@ -7,11 +7,13 @@ import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, turnSign, type FrameSignal
  * per judged frame: which step is asked now, when a step is done, and which frames to keep as
  * evidence. It only guides and picks frames; the services and the embedded engine decide.
  *
- * Evidence per step (each step's frames contiguous, in the challenge's order): first the frame the
- * engine measures from, the best start seen before the move (for a turn the frame turned farthest
- * the other way: a person still turned from the last step comes back first; for a blink the eyes
- * widest open), then the frame where the move was seen and a few after it (a turn's peak; a blink's
- * other closed frames, then an open one). Passive only: PASSIVE_FRAMES frames PASSIVE_GAP_MS apart.
+ * Evidence per step (each step's frames contiguous, in the challenge's order) is a continuous run of
+ * the frames the loop judged, every one of them: from the best start seen shortly before the move
+ * (for a turn the frame turned farthest the other way: a person still turned from the last step
+ * comes back first; for a blink the eyes widest open), through the move, until it is undone (a turn
+ * back at least halfway, the eyes open again). The engine refuses a run whose face jumps between
+ * frames, so a cut between two photos is not a turn. A frame without exactly one face breaks the run:
+ * the step starts over. Passive only: PASSIVE_FRAMES frames PASSIVE_GAP_MS apart.
  */
 
 /** The words the person reads for each step; the e2e tests drive the page by them. */
@@ -34,14 +36,25 @@ export const PAGE_MARGIN = 1.05
  * the engine passes (0.53–0.56 of open).
  */
 export const BLINK_PAGE_MARGIN = 1
-/** Frames kept after a turn is first seen (the head is usually still turning): the engine picks the deepest. */
-export const TURN_FOLLOW_FRAMES = 2
-/** Closed frames kept after a blink is first seen, before the open one: the engine may judge any of them. */
-export const BLINK_FOLLOW_FRAMES = 2
+/** Before the move, the start is one of this many latest frames (the person may wait before moving). */
+export const WATCH_FRAMES = 6
+/**
+ * A turn is sent only when its farthest frame passes the engine's marks (nose shift, depth) with
+ * this margin: recorded turns that only just passed the page were measured just short by the engine.
+ */
+export const TURN_SEND_MARGIN = 1.4
+/**
+ * A turn is over once the nose is back this share of the way from its farthest to the start: the
+ * start is often the head turned the other way, so coming back to facing the camera is about this.
+ */
+export const TURN_BACK_SHARE = 0.25
 export const PASSIVE_FRAMES = 4
 export const PASSIVE_GAP_MS = 250
-/** A blink is over once the eyes are open again to this share of the start's openness (a little above the engine's). */
-export const REOPENED = BLINK_REOPEN_RATIO * 1.05
+/**
+ * A blink is over once the eyes are open again to this share of the start's openness, above the
+ * engine's (at 1.05 times it the engine once measured a recorded blink's reopening short).
+ */
+export const REOPENED = BLINK_REOPEN_RATIO * 1.12
 
 /** The motion checks the run uses (electron/shared/liveness-motion.ts unless a test brings its own). */
 export interface MotionChecks {
@@ -56,17 +69,24 @@ export interface Observation {
   meshes: readonly Mesh[]
 }
 
-/** Which frame to encode: the one just observed, or the one held back earlier (a blink's closed frame). */
+/** A frame to send: the one `back` observations before the current one (0: the current one). */
 export interface Grab {
   step: EvidenceStep
-  frame: 'current' | 'held'
+  back: number
 }
 
 export interface RunUpdate {
   grabs: Grab[]
-  /** Copy the current frame aside: it may become a grab with frame 'held'. */
-  hold: boolean
 }
+
+/**
+ * How many observations back a grab may reach: the loop keeps this many latest frames (4 s at the
+ * loop's 10 a second; a slow turn, out and back, takes about 3). A step's run is at most this many
+ * frames, each with one face, so it never reaches further (a longer one is watched again from its
+ * latest frames); a run longer than MAX_STEP_FRAMES is sent thinned evenly, its first and last
+ * frames included (a slow motion loses nothing by it).
+ */
+export const FRAMES_KEPT = 40
 
 export type RunStatus = 'running' | 'passed' | 'timed-out'
 
@@ -85,18 +105,30 @@ export interface RunView {
 
 const MESH_POINTS = 468
 
+interface Seen {
+  /** The observation's number (each update is one). */
+  index: number
+  mesh: Mesh
+}
+
 export class LivenessRun {
   private readonly steps: EvidenceStep[]
   private readonly stepMs: number
   private index = 0
   private stepStartedAt: number | null = null
   private now = 0
-  /** The frame the step is measured from (held aside until the move is seen), and its lead (lower is a better start). */
-  private start: Mesh | null = null
+  private observed = 0
+  /** The step's run so far: its start first (the best start seen lately), then every frame after it. */
+  private run: Seen[] = []
   private startLead = 0
-  /** The move was seen and sent: what follows are its after-frames. */
+  /** The move was seen: the run goes on until it is undone. */
   private seen = false
-  private following = 0
+  /** A turn's farthest shift from the start so far. */
+  private farthest = 0
+  /** Where in the run the move was seen, and its deepest frame (a turn's farthest, a blink's most closed). */
+  private seenAt = 0
+  private deepest = 0
+  private lowest = Infinity
   private passiveTaken = 0
   private lastPassiveAt = -Infinity
   private grabbed = 0
@@ -131,8 +163,9 @@ export class LivenessRun {
   }
 
   update({ at, meshes }: Observation): RunUpdate {
-    const out: RunUpdate = { grabs: [], hold: false }
+    const out: RunUpdate = { grabs: [] }
     if (this.status !== 'running') return out
+    const index = this.observed++
     this.now = at
     this.stepStartedAt ??= at
     const step = this.steps[this.index]!
@@ -140,48 +173,91 @@ export class LivenessRun {
     const mesh = faces === 1 && meshes[0]!.length >= MESH_POINTS ? meshes[0]! : null
     this.hint = mesh ? null : faces > 1 ? 'Only one person in front of the camera, please.' : 'Look at the camera with your face inside the oval.'
 
-    if (mesh) {
-      if (step === 'passive') this.passive(at, out)
-      else if (this.seen) this.after(step, mesh, out)
-      else this.watch(step, mesh, out)
-    }
+    if (!mesh) this.restart()
+    else if (step === 'passive') this.passive(at, out)
+    else if (this.seen) this.after(step, { index, mesh }, out)
+    else this.watch(step, { index, mesh })
     if (this.status === 'running' && at - this.stepStartedAt >= this.stepMs) {
       // Out of time: the page sends what it has (at least one frame) and the services decide.
-      if (this.grabbed + out.grabs.length === 0) this.take(out, step, 'current')
+      if (this.grabbed === 0) {
+        if (this.run.length > 0) this.send(step, out)
+        else this.take(out, step, 0)
+      }
       this.status = 'timed-out'
     }
     return out
   }
 
-  private take(out: RunUpdate, step: EvidenceStep, frame: Grab['frame']): void {
+  private take(out: RunUpdate, step: EvidenceStep, back: number): void {
     if (this.grabbed >= MAX_EVIDENCE_FRAMES) return
     this.grabbed++
-    out.grabs.push({ step, frame })
+    out.grabs.push({ step, back })
   }
 
   /**
-   * Before the move: a frame that makes a better start replaces the held one (so a step that begins
-   * mid-move, or with the head still turned from the last step, is measured from where the person
-   * comes back to); otherwise the move is judged from the start. Once seen, the held start and this
-   * frame are sent.
+   * Sends the step's run, start first, as it was seen: evenly thinned to MAX_STEP_FRAMES when
+   * longer, always with the frames the page decided on (where the move was seen, its deepest point),
+   * so the engine judges the very frames the page passed.
    */
-  private watch(step: ChallengeStep, mesh: Mesh, out: RunUpdate): void {
-    const lead = this.lead(step, mesh)
-    if (this.start === null || lead < this.startLead) {
-      this.start = mesh
+  private send(step: EvidenceStep, out: RunUpdate): void {
+    const newest = this.observed - 1
+    const n = this.run.length
+    let picks = this.run.map((_, i) => i)
+    if (n > MAX_STEP_FRAMES) {
+      const keys = new Set([0, n - 1, this.seenAt, this.deepest])
+      const spread = MAX_STEP_FRAMES - keys.size
+      for (let k = 1; k <= spread; k++) keys.add(Math.round((k * (n - 1)) / (spread + 1)))
+      picks = [...keys].sort((x, y) => x - y)
+      // A pick that fell on a key leaves one to place: in the middle of the widest gap.
+      while (picks.length < MAX_STEP_FRAMES) {
+        let wide = 0
+        for (let i = 1; i < picks.length - 1; i++) if (picks[i + 1]! - picks[i]! > picks[wide + 1]! - picks[wide]!) wide = i
+        picks.splice(wide + 1, 0, Math.floor((picks[wide]! + picks[wide + 1]!) / 2))
+      }
+    }
+    for (const at of picks) this.take(out, step, newest - this.run[at]!.index)
+  }
+
+  /** The face left the frame (or another joined): the run is broken, the step starts over. */
+  private restart(): void {
+    this.run = []
+    this.seen = false
+    this.farthest = 0
+    this.seenAt = this.deepest = 0
+    this.lowest = Infinity
+  }
+
+  /**
+   * Before the move: a frame that makes a better start begins the run anew (so a step that begins
+   * mid-move, or with the head still turned from the last step, is measured from where the person
+   * comes back to); otherwise it joins the run and the move is judged from the start. The start stays
+   * among the last WATCH_FRAMES frames, so a person who waits before moving still fits one run.
+   */
+  private watch(step: ChallengeStep, frame: Seen): void {
+    const lead = this.lead(step, frame.mesh)
+    if (this.run.length === 0 || lead < this.startLead) {
+      this.run = [frame]
       this.startLead = lead
-      out.hold = true
       return
     }
-    // Each frame is judged against the start alone: the frames before it already were, against the same start
-    // (one homography per frame, not a window's). The eyes closing is enough here (reopen: false): the page
-    // then waits for them to open and sends that frame too.
+    this.run.push(frame)
+    // Each frame is judged against the start alone (reopen: false: the eyes closing is enough here;
+    // the run then goes on until they open).
     const margin = step === 'blink' ? BLINK_PAGE_MARGIN : PAGE_MARGIN
-    if (!this.checks.judgeStep(step, [this.start, mesh], { margin, reopen: false }).passed) return
-    this.take(out, step, 'held')
-    this.take(out, step, 'current')
-    this.seen = true
-    this.following = step === 'blink' ? BLINK_FOLLOW_FRAMES : TURN_FOLLOW_FRAMES
+    if (this.checks.judgeStep(step, [this.run[0]!.mesh, frame.mesh], { margin, reopen: false }).passed) {
+      this.seen = true
+      this.seenAt = this.deepest = this.run.length - 1
+      this.farthest = this.shift(step, frame.mesh)
+      this.lowest = this.checks.frameSignals(frame.mesh).openness
+      return
+    }
+    if (this.run.length > WATCH_FRAMES) {
+      const recent = this.run.slice(1)
+      const leads = recent.map((f) => this.lead(step, f.mesh))
+      const best = leads.indexOf(Math.min(...leads))
+      this.run = recent.slice(best)
+      this.startLead = leads[best]!
+    }
   }
 
   /** A start's lead: for a turn the nose toward the side asked, for a blink the eyes' openness negated. */
@@ -190,36 +266,59 @@ export class LivenessRun {
     return step === 'blink' ? -openness : turnSign(step) * parallax
   }
 
-  /** After the move: a turn's next frames (the engine judges its peak); a blink's closed frames, then the first open one. */
-  private after(step: ChallengeStep, mesh: Mesh, out: RunUpdate): void {
+  /** How far a turn has gone from the start (0 for a blink). */
+  private shift(step: ChallengeStep, mesh: Mesh): number {
+    return step === 'blink' ? 0 : this.lead(step, mesh) - this.startLead
+  }
+
+  /**
+   * After the move: every frame, until the move is undone. A move not undone within the frames the
+   * loop keeps is too slow to send as one run, and a turn too small is not worth sending: the step
+   * watches again from the latest frames.
+   */
+  private after(step: ChallengeStep, frame: Seen, out: RunUpdate): void {
+    this.run.push(frame)
+    let undone: boolean
     if (step === 'blink') {
-      if (this.checks.frameSignals(mesh).openness >= REOPENED * -this.startLead) {
-        this.take(out, step, 'current')
-        this.next()
-      } else if (this.following > 0) {
-        this.following--
-        this.take(out, step, 'current')
-      }
-      return
+      const openness = this.checks.frameSignals(frame.mesh).openness
+      if (openness < this.lowest) [this.lowest, this.deepest] = [openness, this.run.length - 1]
+      undone = openness >= REOPENED * -this.startLead
+    } else {
+      const shift = this.shift(step, frame.mesh)
+      if (shift > this.farthest) [this.farthest, this.deepest] = [shift, this.run.length - 1]
+      undone = shift <= (1 - TURN_BACK_SHARE) * this.farthest
     }
-    this.take(out, step, 'current')
-    if (--this.following === 0) this.next()
+    // A turn undone before it went clearly past the engine's marks is not sent: the engine measures
+    // the JPEG a little short of the page, so a marginal turn would be refused. The person turns again.
+    const marginal = step !== 'blink' && undone && !this.checks.judgeStep(step, [this.run[0]!.mesh, this.run[this.deepest]!.mesh], { margin: TURN_SEND_MARGIN, reopen: false }).passed
+    if (undone && !marginal) {
+      this.send(step, out)
+      this.next()
+    } else if (undone || this.run.length >= FRAMES_KEPT) this.rewatch(step)
+  }
+
+  /** Watches for the move again, from the best start among the latest frames. */
+  private rewatch(step: ChallengeStep): void {
+    const recent = this.run.slice(-WATCH_FRAMES)
+    const leads = recent.map((f) => this.lead(step, f.mesh))
+    const best = leads.indexOf(Math.min(...leads))
+    this.restart()
+    this.run = recent.slice(best)
+    this.startLead = leads[best]!
   }
 
   private passive(at: number, out: RunUpdate): void {
     if (at - this.lastPassiveAt < PASSIVE_GAP_MS) return
     this.lastPassiveAt = at
     this.passiveTaken++
-    this.take(out, 'passive', 'current')
+    this.take(out, 'passive', 0)
     if (this.passiveTaken >= PASSIVE_FRAMES) this.next()
   }
 
   private next(): void {
     this.index++
     this.stepStartedAt = this.now
-    this.start = null
-    this.seen = false
-    this.following = 0
+    this.restart()
     if (this.index >= this.steps.length) this.status = 'passed'
   }
 }

@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 're
 import type { LivenessChallenge, LivenessEvidence } from '../../../electron/shared/liveness'
 import type { FaceDetector } from './detector'
 import { canvas, context2d } from './frame-canvas'
-import { LivenessRun, type RunView } from './liveness-run'
+import { FRAMES_KEPT, LivenessRun, type RunView } from './liveness-run'
 import { armNextFrame } from './next-frame'
 import { notePresence } from './presence'
 import { FpsMeter, recordLivenessFrame, resetLoopStats } from './stats'
@@ -62,7 +62,9 @@ export function useLivenessLoop({ video, detector, challenge, running, onFinishe
     const height = Math.round(element.videoHeight * scale)
     const frame = canvas(width, height)
     const frameCtx = context2d(frame)
-    const held = canvas(width, height)
+    // The latest judged frames, with when each was taken: a step's run is sent from them once it is done.
+    const kept = Array.from({ length: FRAMES_KEPT }, () => ({ image: canvas(width, height), at: 0 }))
+    let observed = 0
     const run = new LivenessRun(challenge)
     const frames: LivenessEvidence['frames'] = []
     const meter = new FpsMeter()
@@ -85,9 +87,14 @@ export function useLivenessLoop({ video, detector, challenge, running, onFinishe
       const at = performance.now()
       if (faces.length > 0) notePresence(at)
       const meshes = faces.map((face) => face.mesh ?? [])
+      const slot = kept[observed++ % FRAMES_KEPT]!
+      context2d(slot.image).drawImage(frame, 0, 0)
+      slot.at = Math.round(started) // when the camera frame was taken
       const update = run.update({ at, meshes })
-      for (const grab of update.grabs) frames.push({ step: grab.step, image: jpeg(grab.frame === 'held' ? held : frame) })
-      if (update.hold) context2d(held).drawImage(frame, 0, 0)
+      for (const grab of update.grabs) {
+        const source = kept[(observed - 1 - grab.back + FRAMES_KEPT) % FRAMES_KEPT]!
+        frames.push({ step: grab.step, image: jpeg(source.image), at: source.at })
+      }
       show()
       recordLivenessFrame(faces.length, performance.now() - started)
       const rate = meter.tick(at)
