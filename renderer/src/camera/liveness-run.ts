@@ -251,13 +251,7 @@ export class LivenessRun {
       this.lowest = this.checks.frameSignals(frame.mesh).openness
       return
     }
-    if (this.run.length > WATCH_FRAMES) {
-      const recent = this.run.slice(1)
-      const leads = recent.map((f) => this.lead(step, f.mesh))
-      const best = leads.indexOf(Math.min(...leads))
-      this.run = recent.slice(best)
-      this.startLead = leads[best]!
-    }
+    if (this.run.length > WATCH_FRAMES) this.rewatch(step)
   }
 
   /** A start's lead: for a turn the nose toward the side asked, for a blink the eyes' openness negated. */
