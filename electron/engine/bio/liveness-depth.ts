@@ -9,10 +9,12 @@ import { applyHomography, fitHomography, MESH, PLANAR_FIT_POINTS, type Mesh, typ
  * from the mesh's plane-to-plane guess), a homography is fitted to the tracked points that lie on
  * the face's broad surface, and the nose tip's distance from where that plane puts it is the depth.
  * A photo moved as a whole is one plane, so its nose stays on it (~0); a real nose stands out.
+ * A print curled like a sheet is not a plane: its nose is off the plane by the curl's depth, which
+ * the threshold covers for gentle curls only (LIVENESS.md).
  */
 
-/** Nose tip off the face's plane, over eye distance: warped photos (also noisy, striped, JPEG 60) measure <= 0.008, 98% of real turns >= 0.016 (LIVENESS.md). */
-export const IMAGE_DEPTH_MIN = 0.015
+/** Nose tip off the face's plane, over eye distance: flat photos measure <= 0.008, prints curled 60° side to side <= 0.016, 99% of real turn windows >= 0.02 (LIVENESS.md). */
+export const IMAGE_DEPTH_MIN = 0.02
 
 /** Surface points this far off the plane found (over eye distance) mean the tracking went astray: real turns measure <= 0.062, photos <= 0.011. */
 export const SURFACE_FIT_MAX = 0.1
