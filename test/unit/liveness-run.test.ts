@@ -84,6 +84,17 @@ describe('liveness run', () => {
     expect(run.status).toBe('passed')
   })
 
+  it('does not measure a blink from eyes already closing as the step begins: it waits for them open and sends the next blink', () => {
+    const run = new LivenessRun(challenge(['turn-left', 'blink']), checks)
+    feed(run, [mesh(1), mesh(1, 0.7), mesh(1, 0.75), mesh(1, 0.7), mesh(1, 0.6)])
+    expect(run.view().step).toBe('blink')
+    // The step begins mid-blink (0.6 of the open 1.0, closing to 0.25): not a blink seen from open eyes.
+    // The eyes open (1.0) and blink again: that one is sent, from the open frame.
+    const sent = feed(run, [mesh(0.6), mesh(0.25), mesh(0.5), mesh(1), mesh(0.95), mesh(0.3), mesh(1)], 1000)
+    expect(sent).toEqual(frames('blink', [3, 4, 5, 6]))
+    expect(run.status).toBe('passed')
+  })
+
   it('measures a turn from the frame turned farthest the other way: a step that starts with the head already turned still passes', () => {
     // The head is still turned left from the last step (0.7) when "turn left" is asked: it comes back
     // (0.6, 0.5) and turns left again (0.65) and back. Against the step's first frame that is no turn at all.

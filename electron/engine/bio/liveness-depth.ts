@@ -35,7 +35,7 @@ export async function grayOf(bytes: Uint8Array): Promise<Gray> {
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height }
 }
 
-function sample(image: Gray, x: number, y: number): number {
+export function sample(image: Gray, x: number, y: number): number {
   const xi = Math.floor(x)
   const yi = Math.floor(y)
   if (xi < 0 || yi < 0 || xi >= image.width - 1 || yi >= image.height - 1) return Number.NaN
@@ -45,7 +45,7 @@ function sample(image: Gray, x: number, y: number): number {
   return at(xi, yi) * (1 - fx) * (1 - fy) + at(xi + 1, yi) * fx * (1 - fy) + at(xi, yi + 1) * (1 - fx) * fy + at(xi + 1, yi + 1) * fx * fy
 }
 
-function ncc(a: readonly number[], b: readonly number[]): number {
+export function ncc(a: readonly number[], b: readonly number[]): number {
   let ma = 0
   let mb = 0
   for (let i = 0; i < a.length; i++) {

@@ -4,6 +4,7 @@ import { judgeStep, type Mesh, type StepVerdict } from '../../shared/liveness-mo
 import { imagePixels } from '../face/image-pixels'
 import { FaceImageError, type DetectedFace, type FacePlugin, type LivenessFace } from '../face/types'
 import { BioErrorCode, BioInputError } from './error-codes'
+import { blinkInPixels } from './liveness-eyes'
 import { grayOf, IMAGE_DEPTH_MIN, imageDepth, SURFACE_FIT_MAX, type DepthMeasure } from './liveness-depth'
 import { REQUEST_MAX_IN_FLIGHT, REQUEST_MAX_PIXELS, RequestBudget } from './request-budget'
 import { checkSample, decodeBase64 } from './samples'
@@ -99,6 +100,7 @@ const CHALLENGE_CHECKS = {
   motion: 'face motion',
   continuity: 'continuity',
   depth: 'image depth',
+  eyes: 'eye pixels',
   tracking: 'surface tracking',
   passive: 'passive models',
 } as const
@@ -129,7 +131,11 @@ async function activeChallenge(request: LivenessEvaluateRequest, frames: Livenes
     if (meshes.some((mesh) => mesh === null)) return refused('frames', `a frame of the ${stepWords[step]} does not show exactly one face`)
     const verdict = judgeStep(step, meshes as Mesh[])
     if (!verdict.passed) return refused('motion', verdict.detail)
-    if (step !== 'blink') {
+    if (step === 'blink') {
+      // The mesh's lids are a learned guess: the eyes' own pixels must vanish and come back.
+      const eyes = blinkInPixels(await Promise.all(indices.map((i) => grayOf(images[i]!))), meshes as Mesh[], verdict.frame ?? 1)
+      if (!eyes.passed) return refused('eyes', eyes.detail)
+    } else {
       // The mesh is a learned 3-D face and looks turned on a tilted photo too: the pixels decide.
       const peak = verdict.frame ?? meshes.length - 1
       const [start, end] = await Promise.all([grayOf(images[indices[0]!]!), grayOf(images[indices[peak]!]!)])

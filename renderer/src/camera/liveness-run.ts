@@ -55,6 +55,14 @@ export const PASSIVE_GAP_MS = 250
  * engine's (at 1.05 times it the engine once measured a recorded blink's reopening short).
  */
 export const REOPENED = BLINK_REOPEN_RATIO * 1.12
+/**
+ * A blink is measured from open eyes: a start below this share of the widest the eyes were over the
+ * last OPEN_LEVEL_FRAMES is mid-blink (the step began as the person blinked). From there the engine
+ * cannot see the eyes' pixels change (it refused such a run), so the page waits for the eyes to open.
+ * Open eyes vary ±15% frame to frame; recorded mid-blink starts were 0.59–0.67 of open.
+ */
+export const BLINK_START_OPEN = 0.8
+export const OPEN_LEVEL_FRAMES = 15
 
 /** The motion checks the run uses (electron/shared/liveness-motion.ts unless a test brings its own). */
 export interface MotionChecks {
@@ -129,6 +137,8 @@ export class LivenessRun {
   private seenAt = 0
   private deepest = 0
   private lowest = Infinity
+  /** Eye openness of the latest frames, whatever the step. */
+  private openness: number[] = []
   private passiveTaken = 0
   private lastPassiveAt = -Infinity
   private grabbed = 0
@@ -173,6 +183,7 @@ export class LivenessRun {
     const mesh = faces === 1 && meshes[0]!.length >= MESH_POINTS ? meshes[0]! : null
     this.hint = mesh ? null : faces > 1 ? 'Only one person in front of the camera, please.' : 'Look at the camera with your face inside the oval.'
 
+    if (mesh) this.openness = [...this.openness.slice(1 - OPEN_LEVEL_FRAMES), this.checks.frameSignals(mesh).openness]
     if (!mesh) this.restart()
     else if (step === 'passive') this.passive(at, out)
     else if (this.seen) this.after(step, { index, mesh }, out)
@@ -244,7 +255,8 @@ export class LivenessRun {
     // Each frame is judged against the start alone (reopen: false: the eyes closing is enough here;
     // the run then goes on until they open).
     const margin = step === 'blink' ? BLINK_PAGE_MARGIN : PAGE_MARGIN
-    if (this.checks.judgeStep(step, [this.run[0]!.mesh, frame.mesh], { margin, reopen: false }).passed) {
+    const fromOpen = step !== 'blink' || -this.startLead >= BLINK_START_OPEN * Math.max(...this.openness)
+    if (fromOpen && this.checks.judgeStep(step, [this.run[0]!.mesh, frame.mesh], { margin, reopen: false }).passed) {
       this.seen = true
       this.seenAt = this.deepest = this.run.length - 1
       this.farthest = this.shift(step, frame.mesh)
