@@ -152,8 +152,9 @@ for (const [index, stream] of streams.filter((s) => s.kind === 'attack').entries
         if (attempt === 'verify') await expect(page.getByTestId('verify-decision')).toHaveCount(0)
         // Two photos swapped: real views, so the depth is there; the cut between them is what gives it away.
         if (stream.variant === 'swap') expect(await auditDetail(email)).toMatch(/continuity: the face jumped between frames/)
-        // A curled print with painted lids: the page takes it for a head; the engine's own measures refuse it.
-        if (stream.variant === 'bent') expect(await auditDetail(email)).toMatch(/active-challenge: (image depth: the face turned to the (left|right) like a flat picture|face motion: )/)
+        // A curled print with painted lids, and a curled mask over a real head that blinks through its
+        // eye holes: the page takes them for a head; the engine's own measures refuse them.
+        if (stream.variant === 'bent' || stream.variant === 'mask') expect(await auditDetail(email)).toMatch(/active-challenge: (image depth: the face turned to the (left|right) like a flat picture|face motion: )/)
       }
     } finally {
       await browser.close()

