@@ -10,7 +10,9 @@ import { applyHomography, fitHomography, MESH, PLANAR_FIT_POINTS, type Mesh, typ
  * the face's broad surface, and the nose tip's distance from where that plane puts it is the depth.
  * A photo moved as a whole is one plane, so its nose stays on it (~0); a real nose stands out.
  * A print curled like a sheet is not a plane: its nose is off the plane by the curl's depth, which
- * the threshold covers for gentle curls only (LIVENESS.md).
+ * the threshold covers for gentle curls side to side only. Curled top to bottom, it puts the nose
+ * well off the plane, but paper bends one way at a time: every point at the nose's height moves
+ * with it, so the nose must also move apart from the cheeks beside it, as a head's does (LIVENESS.md).
  */
 
 /** Nose tip off the face's plane, over eye distance: flat photos measure <= 0.008, prints curled 60° side to side <= 0.016, 99% of real turn windows >= 0.02 (LIVENESS.md). */
@@ -18,6 +20,22 @@ export const IMAGE_DEPTH_MIN = 0.02
 
 /** Surface points this far off the plane found (over eye distance) mean the tracking went astray: real turns measure <= 0.062, photos <= 0.011. */
 export const SURFACE_FIT_MAX = 0.1
+
+/**
+ * The nose tip's move off the plane apart from the cheeks' beside it, as a share of its move off the
+ * plane (both grow with the turn): real turn windows measure >= 0.45 but one (0.32; median 0.96),
+ * prints curled top to bottom <= 0.37, most <= 0.25 (LIVENESS.md).
+ */
+export const NOSE_RELIEF_MIN_SHARE = 0.4
+
+/** Points on the cheeks either side of the nose, left and right at about its height. */
+const CHEEK_PAIRS = [
+  [205, 425],
+  [36, 266],
+  [101, 330],
+  [50, 280],
+  [117, 346],
+] as const
 
 /** Points on the broad surface of the face with some texture (eye corners, brows, mouth, cheeks, brow ridge). */
 const SURFACE_POINTS = [33, 133, 362, 263, 70, 105, 107, 336, 334, 300, 168, 9, 151, 61, 291, 0, 17, 50, 280, 205, 425, 199, 130, 359]
@@ -113,6 +131,8 @@ export interface DepthMeasure {
   depth: number
   /** Median distance of the face's surface points off that plane: how well the plane was found. */
   surface: number
+  /** How far the nose tip moved off the plane apart from the cheeks either side of it, over the eye distance (median over the pairs tracked; 0 when none was). */
+  relief: number
 }
 
 /** The nose tip's distance off the plane of the face, from `start` to `peak`, over the eye distance. */
@@ -129,7 +149,7 @@ export function imageDepth(start: Gray, startMesh: Mesh, peak: Gray, peakMesh: M
   for (let pass = 0; pass < 2; pass++) {
     const surface = SURFACE_POINTS.map((i) => track(start, peak, guess, point(startMesh, i), unit)).filter((t): t is Tracked => t !== null && t.score >= 0.6)
     nose = NOSE_POINTS.map((i) => track(start, peak, guess, point(startMesh, i), unit)).filter((t): t is Tracked => t !== null && t.score >= 0.5)
-    if (surface.length < 8 || nose.length === 0) return { depth: 0, surface: 1 } // too little to see depth in: no evidence of a head
+    if (surface.length < 8 || nose.length === 0) return { depth: 0, surface: 1, relief: 0 } // too little to see depth in: no evidence of a head
     // Least squares, then once more without the worst-tracked tenth (a patch caught on an edge).
     plane = fitHomography(surface.map((t) => t.from), surface.map((t) => t.to))
     kept = [...surface].sort((x, y) => off(x) - off(y)).slice(0, Math.max(8, Math.ceil(surface.length * 0.9)))
@@ -137,5 +157,24 @@ export function imageDepth(start: Gray, startMesh: Mesh, peak: Gray, peakMesh: M
     guess = plane
   }
   const offs = kept.map(off).sort((x, y) => x - y)
-  return { depth: Math.max(...nose.map(off)) / eyes, surface: offs[Math.floor(offs.length / 2)]! / eyes }
+  return { depth: Math.max(...nose.map(off)) / eyes, surface: offs[Math.floor(offs.length / 2)]! / eyes, relief: noseRelief(start, startMesh, peak, plane, unit) / eyes }
+}
+
+/** The median over CHEEK_PAIRS of the nose tip's move off `plane` minus the mean of the pair's, in pixels. */
+function noseRelief(start: Gray, startMesh: Mesh, peak: Gray, plane: readonly number[], unit: number): number {
+  const offPlane = (i: number, minScore: number): P2 | null => {
+    const t = track(start, peak, plane, point(startMesh, i), unit)
+    if (t === null || t.score < minScore) return null
+    const on = applyHomography(plane, t.from)
+    return [t.to[0] - on[0], t.to[1] - on[1]]
+  }
+  const tip = offPlane(MESH.noseTip, -1) ?? offPlane(4, -1)
+  if (tip === null) return 0
+  const apart = CHEEK_PAIRS.flatMap(([left, right]) => {
+    const [a, b] = [offPlane(left, 0.6), offPlane(right, 0.6)]
+    return a && b ? [Math.hypot(tip[0] - (a[0] + b[0]) / 2, tip[1] - (a[1] + b[1]) / 2)] : []
+  }).sort((x, y) => x - y)
+  if (apart.length === 0) return 0
+  const mid = Math.floor(apart.length / 2)
+  return apart.length % 2 ? apart[mid]! : (apart[mid - 1]! + apart[mid]!) / 2
 }

@@ -5,7 +5,7 @@ import { imagePixels } from '../face/image-pixels'
 import { FaceImageError, type DetectedFace, type FacePlugin, type LivenessFace } from '../face/types'
 import { BioErrorCode, BioInputError } from './error-codes'
 import { blinkInPixels } from './liveness-eyes'
-import { grayOf, IMAGE_DEPTH_MIN, imageDepth, SURFACE_FIT_MAX, type DepthMeasure } from './liveness-depth'
+import { grayOf, IMAGE_DEPTH_MIN, imageDepth, NOSE_RELIEF_MIN_SHARE, SURFACE_FIT_MAX, type DepthMeasure } from './liveness-depth'
 import { REQUEST_MAX_IN_FLIGHT, REQUEST_MAX_PIXELS, RequestBudget } from './request-budget'
 import { checkSample, decodeBase64 } from './samples'
 import { dot } from './template-codec'
@@ -106,7 +106,7 @@ const CHALLENGE_CHECKS = {
 } as const
 const refused = (check: keyof typeof CHALLENGE_CHECKS, words: string): StepVerdict => ({ passed: false, detail: `${CHALLENGE_CHECKS[check]}: ${words}` })
 
-/** A turn's pixels against a head's: refused by the tracking when the face's surface was not followed, by the depth when it was and stayed flat. */
+/** A turn's pixels against a head's: refused by the tracking when the face's surface was not followed, by the depth when it was and stayed flat or bent one way only. */
 export function turnDepthRefusal(step: 'turn-left' | 'turn-right', measured: DepthMeasure): StepVerdict | null {
   const side = step === 'turn-left' ? 'left' : 'right'
   if (measured.surface > SURFACE_FIT_MAX) {
@@ -117,6 +117,13 @@ export function turnDepthRefusal(step: 'turn-left' | 'turn-right', measured: Dep
   }
   if (measured.depth < IMAGE_DEPTH_MIN) {
     return refused('depth', `the face turned to the ${side} like a flat picture, not a head (nose ${measured.depth.toFixed(3)} of the eye distance off the face's plane, needs ${IMAGE_DEPTH_MIN})`)
+  }
+  const share = measured.relief / measured.depth
+  if (share < NOSE_RELIEF_MIN_SHARE) {
+    return refused(
+      'depth',
+      `the face turned to the ${side} like a sheet bent top to bottom, not a head (the nose moved with the cheeks beside it: apart by ${share.toFixed(2)} of its depth, needs ${NOSE_RELIEF_MIN_SHARE})`,
+    )
   }
   return null
 }
