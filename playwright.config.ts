@@ -15,7 +15,14 @@ export default defineConfig({
   // test's own ceiling, never on a budget of its own (scripts/with-cpu-hog.sh shows it under load).
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  workers: 1,
+  // Two files at a time (each starts its own host, engine and browser), except the liveness files:
+  // their verdicts rest on the camera's frame rate, so they run one at a time, by themselves
+  // (`npm run test:e2e` runs the 'liveness' project first, then the rest).
+  workers: 2,
+  projects: [
+    { name: 'liveness', testMatch: /liveness[\w-]*\.spec\.ts/, workers: 1 },
+    { name: 'screens', testIgnore: /liveness[\w-]*\.spec\.ts/ },
+  ],
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
     browserName: 'chromium',

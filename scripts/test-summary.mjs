@@ -2,7 +2,7 @@
 // Adds up the JSON reports of this run's test runners into one closing line: "N passed, N failed".
 import { existsSync, readFileSync } from 'node:fs'
 
-const reports = { vitest: ['test-results/vitest-unit.json', 'test-results/vitest-fuzz.json', 'test-results/vitest-keychain.json'], playwright: ['test-results/e2e.json', 'test-results/e2e-loaded.json', 'test-results/electron-e2e.json'] }
+const reports = { vitest: ['test-results/vitest-unit.json', 'test-results/vitest-fuzz.json', 'test-results/vitest-keychain.json'], playwright: ['test-results/e2e-liveness.json', 'test-results/e2e.json', 'test-results/e2e-loaded.json', 'test-results/electron-e2e.json'] }
 let passed = 0
 let failed = 0
 let skipped = 0

@@ -12,7 +12,8 @@ import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support
 // Every screen at every kiosk display the issue names, on the web host with the embedded engine:
 // no page scrolling, the primary action and the result on screen, touch targets of 44 px, axe
 // clean, and a screenshot per size in test-results/screens/<size>/.
-test.describe.configure({ timeout: 600_000 })
+// The sizes' tours are independent tests, so both workers share them.
+test.describe.configure({ mode: 'parallel', timeout: 600_000 })
 
 const fixture = (name: string) => join(projectRoot, 'test/fixtures/generated', name)
 const base64 = (name: string) => readFileSync(fixture(name)).toString('base64')
