@@ -12,8 +12,7 @@ import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support
 // Every screen at every kiosk display the issue names, on the web host with the embedded engine:
 // no page scrolling, the primary action and the result on screen, touch targets of 44 px, axe
 // clean, and a screenshot per size in test-results/screens/<size>/.
-// The sizes' tours are independent tests, so both workers share them.
-test.describe.configure({ mode: 'parallel', timeout: 600_000 })
+test.describe.configure({ timeout: 600_000 })
 
 const fixture = (name: string) => join(projectRoot, 'test/fixtures/generated', name)
 const base64 = (name: string) => readFileSync(fixture(name)).toString('base64')
@@ -62,32 +61,53 @@ async function withKiosk(browser: Browser, size: KioskSize, use: (page: Page) =>
   }
 }
 
+/** Sets the window to `size` and waits for the page to lay itself out again (two frames). */
+async function resize(page: Page, size: KioskSize): Promise<void> {
+  await page.setViewportSize({ width: size.width, height: size.height })
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+}
+
+/** The sizes axe also checks at (the markup is the same at every size; the smallest and the portrait one crowd it most). */
+const axeSizes = new Set<KioskSize>([kioskSizes[0], kioskSizes[kioskSizes.length - 1]!])
+
+/**
+ * One screen in one state checked at every size by resizing the window, as a display change
+ * would: the walk through the screens is made once, not once per size (each capture and match is
+ * real face work). It goes on at the smallest size.
+ */
+async function checkEverySize(page: Page, name: string, options: Parameters<typeof check>[3] = {}): Promise<void> {
+  for (const size of kioskSizes) {
+    await resize(page, size)
+    await check(page, size, name, { ...options, axe: options.axe !== false && axeSizes.has(size) })
+  }
+  await resize(page, kioskSizes[0])
+}
+
 const nav = (page: Page, title: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
 const heading = (page: Page, text: string) => expect(page.getByRole('heading', { level: 1 })).toHaveText(text)
 
-for (const size of kioskSizes) {
-  test(`every screen fits ${size.name}`, async () => {
-    // The tilted clip: a face is seen but never taken by itself, so every capture state can be checked.
-    const browser = await browserWithClip(tiltedCameraFile)
-    try {
-    await withKiosk(browser, size, async (page) => {
-      const email = `layout.${size.name}@example.com`
+test(`every screen fits every size: ${kioskSizes.map((size) => size.name).join(', ')}`, async () => {
+  // The tilted clip: a face is seen but never taken by itself, so every capture state can be checked.
+  const browser = await browserWithClip(tiltedCameraFile)
+  try {
+    await withKiosk(browser, kioskSizes[0], async (page) => {
+      const email = 'layout@example.com'
 
       // Visitor: Home, then Enroll from its form to its result.
-      await check(page, size, 'home', { buttons: ['Staff sign-in'], inView: [page.locator('.tile').first(), page.locator('.tile').last()] })
+      await checkEverySize(page, 'home', { buttons: ['Staff sign-in'], inView: [page.locator('.tile').first(), page.locator('.tile').last()] })
       await page.locator('.tile', { hasText: 'Enroll visitor' }).click()
       await heading(page, 'Enroll visitor')
-      await check(page, size, 'enroll', { buttons: ['Continue to photos'] })
+      await checkEverySize(page, 'enroll', { buttons: ['Continue to photos'] })
       await page.getByLabel('Visitor’s e-mail').fill(email)
       await page.getByLabel('The visitor has read this and agrees').check()
       await page.getByRole('button', { name: 'Continue to photos' }).click()
       const captureNow = page.getByRole('button', { name: 'Capture now' })
       await expect(captureNow).toBeEnabled(untilDone)
-      await check(page, size, 'enroll-capture', { buttons: ['Capture now', 'Cancel'], inView: [page.locator('.gc-stage'), page.getByTestId('capture-guidance')] })
+      await checkEverySize(page, 'enroll-capture', { buttons: ['Capture now', 'Cancel'], inView: [page.locator('.gc-stage'), page.getByTestId('capture-guidance')] })
       // One photo by hand: the thumbnail and its "Retake" join the buttons while the others are taken.
       await captureNow.click()
       await expect(page.getByRole('button', { name: 'Retake photo 1' })).toBeVisible()
-      await check(page, size, 'enroll-retake', { buttons: ['Capture now', 'Cancel', 'Retake photo 1'], axe: false })
+      await checkEverySize(page, 'enroll-retake', { buttons: ['Capture now', 'Cancel', 'Retake photo 1'], axe: false })
       // The rest by hand too: the tilted clip is never taken by itself, so each state stays to be looked at.
       await expect(captureNow).toBeEnabled(untilDone)
       await captureNow.click()
@@ -95,77 +115,76 @@ for (const size of kioskSizes) {
       await expect(captureNow).toBeEnabled(untilDone)
       await captureNow.click()
       await expect(page.getByRole('heading', { name: 'Check the photos' })).toBeVisible(untilDone)
-      await check(page, size, 'enroll-review', { buttons: [`Enroll ${email}`, 'Retake photos'] })
+      await checkEverySize(page, 'enroll-review', { buttons: [`Enroll ${email}`, 'Retake photos'] })
       await page.getByRole('button', { name: `Enroll ${email}` }).click()
       await expect(page.locator('#result-title')).toBeVisible(untilDone)
-      await check(page, size, 'enroll-result', { inView: [page.locator('#result-title')] })
+      await checkEverySize(page, 'enroll-result', { inView: [page.locator('#result-title')] })
 
       // Verify: form, capture, result.
       await nav(page, 'Verify identity')
       await heading(page, 'Verify identity')
-      await check(page, size, 'verify', { buttons: ['Continue to photo'] })
+      await checkEverySize(page, 'verify', { buttons: ['Continue to photo'] })
       await page.getByLabel('Visitor’s e-mail').fill(email)
       await page.getByRole('button', { name: 'Continue to photo' }).click()
       await expect(captureNow).toBeEnabled(untilDone)
-      await check(page, size, 'verify-capture', { buttons: ['Capture now', 'Cancel'], inView: [page.locator('.gc-stage')] })
+      await checkEverySize(page, 'verify-capture', { buttons: ['Capture now', 'Cancel'], inView: [page.locator('.gc-stage')] })
       await captureNow.click()
       await expect(page.getByTestId('verify-decision')).toBeVisible(untilDone)
-      await check(page, size, 'verify-result', { buttons: ['Verify someone else'], inView: [page.getByTestId('verify-decision')] })
+      await checkEverySize(page, 'verify-result', { buttons: ['Verify someone else'], inView: [page.getByTestId('verify-decision')] })
 
       // Staff: the sign-in on Home, then every operator and administrator screen.
       await nav(page, 'Home')
       await page.getByRole('button', { name: 'Staff sign-in' }).click()
-      await check(page, size, 'home-sign-in', { buttons: ['Sign in', 'Cancel'] })
+      await checkEverySize(page, 'home-sign-in', { buttons: ['Sign in', 'Cancel'] })
       const form = page.getByRole('region', { name: 'Staff sign-in' })
       await form.getByLabel('Name', { exact: true }).fill(TEST_ADMIN.name)
       await form.getByLabel('PIN or password', { exact: true }).fill(TEST_ADMIN.secret)
       await form.getByRole('button', { name: 'Sign in' }).click()
       await heading(page, 'Persons')
       await expect(page.getByTestId('persons-summary')).toBeVisible()
-      await check(page, size, 'persons', { buttons: ['Search'], inView: [page.getByRole('button', { name: /^Details of / }).first()] })
+      await checkEverySize(page, 'persons', { buttons: ['Search'], inView: [page.getByRole('button', { name: /^Details of / }).first()] })
       await page.getByRole('button', { name: /^Details of / }).first().click()
       await expect(page.getByTestId('person-detail')).toBeVisible()
-      await check(page, size, 'persons-detail', { inView: [page.getByTestId('person-detail').getByRole('heading').first()] })
+      await checkEverySize(page, 'persons-detail', { inView: [page.getByTestId('person-detail').getByRole('heading').first()] })
 
       await nav(page, 'Home')
-      await check(page, size, 'home-staff', { inView: [page.locator('.tile').first(), page.locator('.tile').last()] })
+      await checkEverySize(page, 'home-staff', { inView: [page.locator('.tile').first(), page.locator('.tile').last()] })
 
       await nav(page, 'Who is this?')
       await expect(captureNow).toBeEnabled(untilDone)
-      await check(page, size, 'identify-capture', { buttons: ['Capture now'], inView: [page.locator('.gc-stage')] })
+      await checkEverySize(page, 'identify-capture', { buttons: ['Capture now'], inView: [page.locator('.gc-stage')] })
       await captureNow.click()
       await expect(page.getByTestId('identify-decision')).toBeVisible(untilDone)
-      await check(page, size, 'identify-result', { buttons: ['Identify someone else'], inView: [page.getByTestId('identify-decision')] })
+      await checkEverySize(page, 'identify-result', { buttons: ['Identify someone else'], inView: [page.getByTestId('identify-decision')] })
 
       await nav(page, 'Face match')
       await page.getByLabel('Choose a file for image 1').setInputFiles(fixture('person-a1.jpg'))
       await page.getByLabel('Choose a file for image 2').setInputFiles(fixture('person-a2.jpg'))
-      await check(page, size, 'match', { buttons: ['Compare'] })
+      await checkEverySize(page, 'match', { buttons: ['Compare'] })
       await page.getByRole('button', { name: 'Compare' }).click()
       await expect(page.getByTestId('match-decision')).toBeVisible(untilDone)
-      await check(page, size, 'match-result', { buttons: ['Compare'], inView: [page.getByTestId('match-decision'), page.locator('.gauge')] })
+      await checkEverySize(page, 'match-result', { buttons: ['Compare'], inView: [page.getByTestId('match-decision'), page.locator('.gauge')] })
 
       await nav(page, 'Outbox')
       await expect(page.getByTestId('outbox-counts')).toBeVisible()
-      await check(page, size, 'outbox', { inView: [page.getByTestId('outbox-counts')] })
+      await checkEverySize(page, 'outbox', { inView: [page.getByTestId('outbox-counts')] })
       await nav(page, 'Audit')
       await expect(page.getByTestId('audit-entries')).toBeVisible()
-      await check(page, size, 'audit', { buttons: ['Verify now', 'Show entries'] })
+      await checkEverySize(page, 'audit', { buttons: ['Verify now', 'Show entries'] })
       await nav(page, 'Admin')
       await expect(page.getByTestId('template-types')).toBeVisible(untilDone)
-      await check(page, size, 'admin')
+      await checkEverySize(page, 'admin')
       await nav(page, 'Settings')
       await expect(page.getByLabel('Idle timeout (seconds)')).toBeVisible()
-      await check(page, size, 'settings', { buttons: ['Save settings'] })
+      await checkEverySize(page, 'settings', { buttons: ['Save settings'] })
       await nav(page, 'Accounts')
       await expect(page.getByTestId('accounts')).toBeVisible()
-      await check(page, size, 'accounts', { buttons: ['Add account'] })
+      await checkEverySize(page, 'accounts', { buttons: ['Add account'] })
     })
-    } finally {
-      await browser.close()
-    }
-  })
-}
+  } finally {
+    await browser.close()
+  }
+})
 
 test('the liveness challenge fits every size: prompt, time left, picture and Cancel on screen', async () => {
   // With the tenant's algorithm asking for the active challenge, a capture goes on to it after the photo.
@@ -173,19 +192,28 @@ test('the liveness challenge fits every size: prompt, time left, picture and Can
   await host.bridge('associateLiveness', { algCode: 'HumanFaceRes', livenessCode: 'active-challenge' })
   await host.bridge('saveSettings', { livenessStepSeconds: 30 })
   const browser = await browserWithClip(tiltedCameraFile)
+  const prompt = (page: Page) => page.getByTestId('liveness-prompt')
+  /** From Home to the challenge's first prompt (the tilted clip does no step: the prompt shows until the step's time runs out). */
+  const startChallenge = async (page: Page) => {
+    await page.goto(host.launchUrl)
+    await page.locator('.tile', { hasText: 'Verify identity' }).click()
+    await page.getByLabel('Visitor’s e-mail').fill('layout.liveness@example.com')
+    await page.getByRole('button', { name: 'Continue to photo' }).click()
+    const captureNow = page.getByRole('button', { name: 'Capture now' })
+    await expect(captureNow).toBeEnabled(untilDone)
+    await captureNow.click()
+    await expect(prompt(page)).toHaveText(/^(Blink your eyes|Turn your head to your (left|right))$/, untilDone)
+  }
   try {
-    for (const size of kioskSizes) {
-      await withKiosk(browser, size, async (page) => {
-        await page.locator('.tile', { hasText: 'Verify identity' }).click()
-        await page.getByLabel('Visitor’s e-mail').fill(`layout.${size.name}@example.com`)
-        await page.getByRole('button', { name: 'Continue to photo' }).click()
-        const captureNow = page.getByRole('button', { name: 'Capture now' })
-        await expect(captureNow).toBeEnabled(untilDone)
-        await captureNow.click()
-        await expect(page.getByTestId('liveness-prompt')).toHaveText(/^(Blink your eyes|Turn your head to your (left|right))$/, untilDone)
-        await check(page, size, 'verify-liveness', { buttons: ['Cancel'], inView: [page.getByTestId('liveness-prompt'), page.getByTestId('liveness-time'), page.locator('.gc-stage')] })
-      })
-    }
+    await withKiosk(browser, kioskSizes[0], async (page) => {
+      await startChallenge(page)
+      for (const size of kioskSizes) {
+        await resize(page, size)
+        // A busy machine may outlast the step's time while checking: then the challenge starts again, unjudged.
+        if (!(await prompt(page).isVisible())) await startChallenge(page)
+        await check(page, size, 'verify-liveness', { buttons: ['Cancel'], inView: [prompt(page), page.getByTestId('liveness-time'), page.locator('.gc-stage')] })
+      }
+    })
   } finally {
     await browser.close()
     await host.bridge('disassociateLiveness', { algCode: 'HumanFaceRes', livenessCode: 'active-challenge' })
