@@ -122,9 +122,10 @@ export const liveness: BenchSection = {
       const quality = await measureCaptureLoop(tilted, origin, 1000, windowMs).finally(() => tilted.close())
       log(`liveness loop ${rate.fps.toFixed(1)} fps (${rate.msPerFrame.toFixed(1)} ms/frame, ${rate.frames} frames); quality loop ${quality.fps.toFixed(1)} fps; camera ${quality.cameraFps.toFixed(1)} fps`)
 
-      // (b) Each bona fide clip, with the step orders in turn (quick: one order per clip).
+      // (b) Each bona fide clip, with the step orders in turn (quick: the first clip, one order).
+      const clips = quick ? bonaFide.slice(0, 1) : bonaFide
       const runs: PassRun[] = []
-      for (const [i, stream] of bonaFide.entries()) {
+      for (const [i, stream] of clips.entries()) {
         for (const order of quick ? [ORDERS[i % ORDERS.length]!] : ORDERS) {
           const run = await passOnce(join(streamsDir, stream.file), order, origin)
           log(`${stream.person} ${order}: ${run.passed ? 'passed' : 'NOT passed'} in ${(run.passMs / 1000).toFixed(1)} s (photo ${run.photoMs === null ? '?' : (run.photoMs / 1000).toFixed(1)} s)`)
@@ -140,7 +141,7 @@ export const liveness: BenchSection = {
           note: `${rate.msPerFrame.toFixed(1)} ms/frame (grab at ≤ 640 px + face mesh + run); camera ${quality.cameraFps.toFixed(1)} fps; headless Chromium, fake webcam`,
         }),
         row('liveness', 'time to pass the challenge (3 steps), bona fide clips, p50', pass.p50, 'ms', { name: 'taking the photo on the same clips, p50', value: photo.p50, unit: 'ms' }, {
-          note: `${passed.length} of ${runs.length} runs passed on the page (${bonaFide.map((s) => s.person).join(', ')}; ${quick ? 'one step order each' : `${ORDERS.length} step orders each`}); step time ${STEP_SECONDS} s; the clips loop every 7.5–8.8 s`,
+          note: `${passed.length} of ${runs.length} runs passed on the page (${clips.map((s) => s.person).join(', ')}; ${quick ? 'one step order' : `${ORDERS.length} step orders each`}); step time ${STEP_SECONDS} s; the clips loop every 7.5–8.8 s`,
         }),
       ]
     } finally {
