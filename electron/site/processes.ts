@@ -63,6 +63,9 @@ export function run(command: string, args: string[], options: { cwd?: string; in
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk))
     child.once('error', reject)
     child.once('close', (code) => resolve({ code, output: Buffer.concat(chunks).toString('utf8') }))
+    // A command may exit without reading its input (pg_ctl, initdb on a refusal): writing to its
+    // closed pipe fails with EPIPE, and its exit code and output already say what happened.
+    child.stdin.on('error', () => undefined)
     child.stdin.end(options.input ?? '')
   })
 }
