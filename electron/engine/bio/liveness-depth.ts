@@ -173,8 +173,12 @@ function noseRelief(start: Gray, startMesh: Mesh, peak: Gray, plane: readonly nu
   const apart = CHEEK_PAIRS.flatMap(([left, right]) => {
     const [a, b] = [offPlane(left, 0.6), offPlane(right, 0.6)]
     return a && b ? [Math.hypot(tip[0] - (a[0] + b[0]) / 2, tip[1] - (a[1] + b[1]) / 2)] : []
-  }).sort((x, y) => x - y)
-  if (apart.length === 0) return 0
-  const mid = Math.floor(apart.length / 2)
-  return apart.length % 2 ? apart[mid]! : (apart[mid - 1]! + apart[mid]!) / 2
+  })
+  return apart.length === 0 ? 0 : median(apart)
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }

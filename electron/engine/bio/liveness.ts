@@ -5,7 +5,7 @@ import { imagePixels } from '../face/image-pixels'
 import { FaceImageError, type DetectedFace, type FacePlugin, type LivenessFace } from '../face/types'
 import { BioErrorCode, BioInputError } from './error-codes'
 import { blinkInPixels } from './liveness-eyes'
-import { grayOf, IMAGE_DEPTH_MIN, imageDepth, NOSE_RELIEF_MIN_SHARE, SURFACE_FIT_MAX, type DepthMeasure } from './liveness-depth'
+import { grayOf, IMAGE_DEPTH_MIN, imageDepth, median, NOSE_RELIEF_MIN_SHARE, SURFACE_FIT_MAX, type DepthMeasure } from './liveness-depth'
 import { REQUEST_MAX_IN_FLIGHT, REQUEST_MAX_PIXELS, RequestBudget } from './request-budget'
 import { checkSample, decodeBase64 } from './samples'
 import { dot } from './template-codec'
@@ -159,12 +159,6 @@ async function activeChallenge(request: LivenessEvaluateRequest, frames: Livenes
   const passive = passivePad(frames)
   if (!passive.passed) return refused('passive', passive.detail)
   return { passed: true, detail: `${done.join('; ')}; ${passive.detail}` }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
 function passivePad(frames: LivenessFace[][]): StepVerdict {
