@@ -11,8 +11,10 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'electron/main/index.ts'),
           // Forked as a utilityProcess by main; the web host runs the same file from source.
           engine: resolve(import.meta.dirname, 'electron/engine/cli.ts'),
-          // The engine's face worker threads start from this chunk (see engine/face/worker-entry.ts).
+          // The engine's face worker threads start from this chunk (see engine/worker-entry.ts).
           'face-worker': resolve(import.meta.dirname, 'electron/engine/face/worker.ts'),
+          // The identify cache's scan and load threads (see engine/bio/scan-pool.ts).
+          'scan-worker': resolve(import.meta.dirname, 'electron/engine/bio/scan-worker.ts'),
         },
       },
     },

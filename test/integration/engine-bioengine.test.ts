@@ -87,6 +87,19 @@ describe.each(BACKENDS)('embedded BioEngine on %s', (backend) => {
     expect(await candidates('person-a2.jpg', { thresholdValue: 100 })).toEqual([])
   })
 
+  // Issue 28: identify scans compact int8 rows, then re-scores what is near the cut-off from the
+  // stored vectors; 1:1 verify scores the stored vectors directly. On real faces they must agree.
+  it('scores every identify hit exactly as verify scores that person, on real faces', async () => {
+    for (const sample of ['person-a2.jpg', 'person-b.jpg', 'person-c.jpg', 'person-d.jpg']) {
+      const hits = await candidates(sample, { thresholdValue: 0, maxResults: 10 })
+      expect(hits.map((hit) => hit.personId).sort(), sample).toEqual([persons.ada, persons.bob].sort())
+      for (const hit of hits) {
+        const verified = await t.call('POST', `/bioengine/persons/${hit.personId}/verify`, { verifyInputs: [{ templateType: type, sample: b64(sample) }] })
+        expect(verified.body.allMatchResults[0].matchResults[0].score, `${sample} against ${hit.personId}`).toBe(hit.score)
+      }
+    }
+  })
+
   it('answers each identify input on its own: a bad input fails alone', async () => {
     const results = await identify([
       { templateType: type, sample: b64('person-a2.jpg') },

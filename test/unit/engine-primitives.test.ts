@@ -40,30 +40,42 @@ describe('template codec', () => {
 })
 
 describe('template cache', () => {
-  it('finds the best template per person above the similarity floor, best first', () => {
-    const cache = new TemplateCache(2, 1)
-    cache.put('alice', 'c1', unit(1, 0))
-    cache.put('alice', 'c2', unit(0.9, 0.1))
-    cache.put('bob', 'c1', unit(0, 1))
-    cache.put('carol', 'c1', unit(0.7, 0.7))
-    const hits = cache.search(unit(1, 0), 0.5, 10)
+  /** A cache with the full vectors it re-scores from, as the engine's store holds them. */
+  const cacheOf = (rows: Array<[string, string, Float32Array]>) => {
+    const stored = new Map(rows.map(([person, context, vector]) => [`${person}/${context}`, vector]))
+    const cache = new TemplateCache(2, async (person, context) => stored.get(`${person}/${context}`) ?? null, 1)
+    for (const [person, context, vector] of rows) cache.put(person, context, vector)
+    return { cache, stored }
+  }
+
+  it('finds the best template per person above the similarity floor, best first', async () => {
+    const { cache } = cacheOf([
+      ['alice', 'c1', unit(1, 0)],
+      ['alice', 'c2', unit(0.9, 0.1)],
+      ['bob', 'c1', unit(0, 1)],
+      ['carol', 'c1', unit(0.7, 0.7)],
+    ])
+    const hits = await cache.search(unit(1, 0), 0.5, 10)
     expect(hits.map((h) => h.personId)).toEqual(['alice', 'carol'])
     expect(hits[0]!.similarity).toBeCloseTo(1)
-    expect(cache.search(unit(1, 0), 0.5, 1)).toHaveLength(1)
-    expect(cache.search(unit(1, 0), 1.01, 10)).toEqual([])
+    expect(await cache.search(unit(1, 0), 0.5, 1)).toHaveLength(1)
+    expect(await cache.search(unit(1, 0), 1.01, 10)).toEqual([])
   })
 
-  it('keeps rows dense and correct through replace, remove and removePerson', () => {
-    const cache = new TemplateCache(2, 1)
-    cache.put('a', 'x', unit(1, 0))
-    cache.put('b', 'x', unit(0, 1))
-    cache.put('c', 'x', unit(-1, 0))
+  it('keeps rows dense and correct through replace, remove and removePerson', async () => {
+    const { cache, stored } = cacheOf([
+      ['a', 'x', unit(1, 0)],
+      ['b', 'x', unit(0, 1)],
+      ['c', 'x', unit(-1, 0)],
+    ])
+    stored.set('a/x', unit(0, -1))
     cache.put('a', 'x', unit(0, -1)) // replace in place
     expect(cache.size).toBe(3)
+    stored.delete('a/x')
     cache.remove('a', 'x') // the last row moves into the hole
     expect(cache.size).toBe(2)
-    expect(cache.search(unit(-1, 0), 0.99, 5).map((h) => h.personId)).toEqual(['c'])
-    expect(cache.search(unit(0, -1), 0.99, 5)).toEqual([])
+    expect((await cache.search(unit(-1, 0), 0.99, 5)).map((h) => h.personId)).toEqual(['c'])
+    expect(await cache.search(unit(0, -1), 0.99, 5)).toEqual([])
     cache.removePerson(['b', 'c'])
     expect(cache.size).toBe(0)
   })

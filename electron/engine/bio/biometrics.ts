@@ -8,11 +8,11 @@ import { canonicalPersonId } from '../store/person-id'
 import type { Repositories, Store } from '../store/store'
 import type { BiometricInfo } from '../store/templates'
 import { BioErrorCode, BioInputError } from './error-codes'
-import { IdentifyCaches, storedVector } from './identify-caches'
+import { IdentifyCaches } from './identify-caches'
 import { RequestBudget } from './request-budget'
 import { decodeBase64, faceFromSample, sampleFace, singleFace } from './samples'
 import { TemplateCache } from './template-cache'
-import { decodeTemplate, encodeTemplate, normalize, TemplateFormatError, type Template } from './template-codec'
+import { decodeTemplate, encodeTemplate, normalize, storedVector, TemplateFormatError, type Template } from './template-codec'
 
 export const BIO_TYPE = 'Face'
 /**
@@ -48,7 +48,12 @@ export class Biometrics {
   ) {
     for (const plugin of plugins) {
       const templateType = `${BIO_TYPE}:${plugin.name}`
-      this.installed.set(templateType, { templateType, plugin, cache: new TemplateCache(plugin.dimensions) })
+      // The compact cache re-scores its near candidates from the stored vectors themselves.
+      const fullVector = async (personId: string, context: string) => {
+        const stored = await store.templates.one(personId, templateType, context)
+        return stored ? storedVector(stored.data) : null
+      }
+      this.installed.set(templateType, { templateType, plugin, cache: new TemplateCache(plugin.dimensions, fullVector) })
     }
     this.caches = new IdentifyCaches(store, new Map([...this.installed].map(([type, i]) => [type, i.cache])))
   }

@@ -1,7 +1,7 @@
 import type { Change } from '../store/change-log'
 import type { Store } from '../store/store'
-import { decodeTemplate, normalize, TemplateFormatError } from './template-codec'
-import { TemplateCache } from './template-cache'
+import { storedVector } from './template-codec'
+import type { TemplateCache } from './template-cache'
 
 /** Changes read per statement while catching up. */
 const PAGE = 2000
@@ -95,24 +95,10 @@ export class IdentifyCaches {
       const cache = this.caches.get(templateType)
       if (!cache) continue
       // Built aside and swapped in: identify keeps searching the old rows meanwhile.
-      const fresh = new TemplateCache(cache.dimensions, 0)
+      const fresh = cache.emptyLike()
       fresh.reserve(await this.store.templates.countOfType(templateType))
-      for await (const stored of this.store.templates.allOfType(templateType, () => this.unreadable++)) {
-        const vector = storedVector(stored.data)
-        if (vector) fresh.put(stored.personId, stored.templateContext, vector)
-        else this.unreadable++
-      }
+      this.unreadable += await fresh.fill(this.store.templates.sealedPagesOfType(templateType), this.store.templates.sealKey)
       cache.adopt(fresh)
     }
-  }
-}
-
-/** A stored template's normalised vector, or null when it no longer passes validation (stored before it was checked). */
-export function storedVector(data: Buffer): Float32Array | null {
-  try {
-    return normalize(decodeTemplate(data).vector)
-  } catch (error) {
-    if (error instanceof TemplateFormatError) return null
-    throw error
   }
 }

@@ -91,7 +91,7 @@ export async function identify(bio: Biometrics, inputs: unknown[], caller: strin
           throw new BioInputError(BioErrorCode.BAD_INPUT, `maxResults must be a whole number from 1 to ${MAX_RESULTS_LIMIT}.`)
         }
         const probe = await bio.probe(installed, input, budget)
-        const hits = installed.cache.search(probe, similarityForScore(installed.plugin, threshold), maxResults)
+        const hits = await installed.cache.search(probe, similarityForScore(installed.plugin, threshold), maxResults)
         const identifyMatchResults = await Promise.all(
           hits.map(async (hit) => {
             const personUUID = await bio.personUuid(hit.personId)

@@ -85,3 +85,13 @@ export function dot(a: Float32Array, b: Float32Array): number {
   for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!
   return sum
 }
+
+/** A stored template's normalised vector, or null when it no longer passes validation (stored before it was checked). */
+export function storedVector(data: Buffer): Float32Array | null {
+  try {
+    return normalize(decodeTemplate(data).vector)
+  } catch (error) {
+    if (error instanceof TemplateFormatError) return null
+    throw error
+  }
+}

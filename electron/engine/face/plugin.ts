@@ -6,7 +6,7 @@ import type { ModelKind, WorkerInit } from './protocol'
 import { faceQuality } from './quality'
 import { l2Normalise, similarityToScore, type ScoreCalibration } from './score'
 import type { DetectedFace, FacePlugin, FacePluginOptions, LivenessFace } from './types'
-import { faceWorkerEntry } from './worker-entry'
+import { workerEntry } from '../worker-entry'
 
 /** Everything that distinguishes one face plugin from another; the machinery is shared. */
 export interface FacePluginSpec {
@@ -28,7 +28,7 @@ export interface FacePluginSpec {
  */
 export async function startFacePlugin(spec: FacePluginSpec, options: FacePluginOptions): Promise<FacePlugin> {
   if (!/^[A-Za-z0-9]+$/.test(spec.name)) throw new Error(`face plugin name must be letters and digits only: ${spec.name}`)
-  const entry = faceWorkerEntry()
+  const entry = workerEntry('face-worker', './face/worker-bootstrap.mjs')
   const init: WorkerInit = { model: spec.model }
   const pool = new FaceWorkerPool({
     name: spec.name,

@@ -6,11 +6,14 @@ import { join } from 'node:path'
 export interface Sealer {
   seal(plain: Uint8Array): Buffer
   open(sealed: Uint8Array): Buffer
+  /** The key, for this process's own cache-load threads to open templates with (bio/scan-pool.ts); never logged or sent out. */
+  readonly key: Buffer
 }
 
 export function createSealer(key: Buffer): Sealer {
   if (key.length !== 32) throw new Error('The template key must be 32 bytes.')
   return {
+    key,
     seal(plain) {
       const iv = randomBytes(12)
       const cipher = createCipheriv('aes-256-gcm', key, iv)

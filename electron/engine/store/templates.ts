@@ -28,6 +28,16 @@ interface Row {
 
 /** Rows read per statement when a whole type is loaded. */
 const PAGE_ROWS = 4000
+/** A stored template as read from the database, not yet opened. */
+export interface SealedTemplate {
+  personId: string
+  templateContext: string
+  sealed: Buffer
+}
+
+/** A cache load's pages: the first, then each after the last key read (one index range each, never a sort of the type). */
+export const TYPE_PAGE_FIRST = 'SELECT * FROM templates WHERE template_type = ? ORDER BY person_id, template_context LIMIT ?'
+export const TYPE_PAGE_AFTER = 'SELECT * FROM templates WHERE template_type = ? AND (person_id, template_context) > (?, ?) ORDER BY person_id, template_context LIMIT ?'
 
 /**
  * Encrypted templates by (person id, type, context). Person ids are stored and looked up in their
@@ -80,28 +90,25 @@ export class TemplateRepository {
   }
 
   /**
-   * Every readable template of one type, a page at a time in key order, for loading a cache. Rows
-   * sealed under another key (a data folder moved between installs) are skipped and reported,
-   * never allowed to stop start-up.
+   * Every template of one type, still sealed, a page at a time in key order, for loading a cache:
+   * the cache's threads open them with `sealKey` (one that will not open, from a data folder moved
+   * between installs, is skipped and counted there, never allowed to stop start-up).
    */
-  async *allOfType(templateType: string, onUnreadable: (personId: string) => void = () => {}): AsyncIterableIterator<StoredTemplate> {
+  async *sealedPagesOfType(templateType: string): AsyncIterableIterator<SealedTemplate[]> {
     let after: Row | undefined
     for (;;) {
       const rows: Row[] = after
-        ? await this.sql.all<Row>(
-            `SELECT * FROM templates WHERE template_type = ? AND (person_id > ? OR (person_id = ? AND template_context > ?))
-             ORDER BY person_id, template_context LIMIT ?`,
-            [templateType, after.person_id, after.person_id, after.template_context, PAGE_ROWS],
-          )
-        : await this.sql.all<Row>('SELECT * FROM templates WHERE template_type = ? ORDER BY person_id, template_context LIMIT ?', [templateType, PAGE_ROWS])
-      for (const row of rows) {
-        const template = this.readable(row)
-        if (template) yield template
-        else onUnreadable(row.person_id)
-      }
+        ? await this.sql.all<Row>(TYPE_PAGE_AFTER, [templateType, after.person_id, after.template_context, PAGE_ROWS])
+        : await this.sql.all<Row>(TYPE_PAGE_FIRST, [templateType, PAGE_ROWS])
+      if (rows.length > 0) yield rows.map((row) => ({ personId: row.person_id, templateContext: row.template_context, sealed: row.data }))
       if (rows.length < PAGE_ROWS) return
       after = rows[rows.length - 1]
     }
+  }
+
+  /** What opens sealed templates (see sealedPagesOfType). */
+  get sealKey(): Buffer {
+    return this.sealer.key
   }
 
   /** Whether (person, type, context) holds a template. */

@@ -49,6 +49,20 @@ export async function seedTemplates(dataDir: string, spec: FacePluginSpec, from:
   }
 }
 
+/** Writes these vectors as templates (one person each), as enrollment would store them. */
+export async function seedVectors(dataDir: string, spec: FacePluginSpec, entries: Array<{ personId: string; vector: Float32Array }>): Promise<void> {
+  const store = await openStore({ dataDir, sealer: createSealer(loadTemplateKey(dataDir, {})) })
+  try {
+    await store.transaction(async (tx) => {
+      for (const { personId, vector } of entries) {
+        await tx.templates.put(personId, `Face:${spec.name}`, 'bench', encodeTemplate({ plugin: spec.name, modelVersion: spec.modelVersion, quality: 0.9, vector }))
+      }
+    })
+  } finally {
+    await store.close()
+  }
+}
+
 /** A probe close to enrolled row `row` (cosine ~0.9), as a base64 template: a genuine search. */
 export function probeNear(vectors: Float32Array, spec: FacePluginSpec, row: number, random: () => number): string {
   const dims = spec.dimensions
@@ -69,16 +83,16 @@ export interface SeededStore {
 const stores = new Map<string, SeededStore>()
 
 /**
- * One seeded data folder per plugin for the whole run, grown to `count` templates on demand, so the
+ * One seeded data folder per plugin (or per key) for the whole run, grown to `count` templates on demand, so the
  * identify and load sections share the 100k seeding. Removed when the process exits.
  */
-export async function seededStore(spec: FacePluginSpec, count: number): Promise<SeededStore> {
-  let store = stores.get(spec.name)
+export async function seededStore(spec: FacePluginSpec, count: number, key = spec.name): Promise<SeededStore> {
+  let store = stores.get(key)
   if (!store) {
     const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-'))
     process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }))
     store = { dataDir, spec, count: 0, vectors: new Float32Array(0) }
-    stores.set(spec.name, store)
+    stores.set(key, store)
   }
   if (count > store.count) {
     const vectors = new Float32Array(count * spec.dimensions)

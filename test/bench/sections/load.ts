@@ -90,7 +90,11 @@ export const load: BenchSection = {
         log(`${name}: 1 connection ${single.throughput.toFixed(1)} req/s; ${CONNECTIONS} connections ${describe(loaded)}; RSS ${before.toFixed(0)} -> ${after.toFixed(0)} MB`)
         rows.push(
           row('load', `${name}: ${CONNECTIONS} connections × ${seconds} s, throughput (N=${label})`, loaded.throughput, 'req/s', { name: '1 connection, same engine', value: single.throughput, unit: 'req/s' }, {
-            target: { text: 'zero errors', met: loaded.errors === 0 },
+            // Identify scans on every core and answers the probes waiting together from one pass.
+            target:
+              name === 'identify' && !quick
+                ? { text: 'zero errors, >= 1.7x one connection', met: loaded.errors === 0 && loaded.throughput >= 1.7 * single.throughput }
+                : { text: 'zero errors', met: loaded.errors === 0 },
             note: `${loaded.errors} errors${loaded.firstError ? ` (first: ${loaded.firstError})` : ''}`,
           }),
           row('load', `${name}: p99 under ${CONNECTIONS} connections`, loaded.latency.p99, 'ms', { name: 'p99 with 1 connection', value: single.latency.p99, unit: 'ms' }),

@@ -122,4 +122,11 @@ export const sqliteMigrations: readonly string[] = [
   CREATE TABLE change_log_floor (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
   INSERT INTO change_log_floor (id, seq) VALUES (1, 0);
   `,
+  // 5: a cache load reads one type's templates a page at a time in key order. With the type alone
+  // indexed, each page walked every template of the type and sorted them (quadratic: a million
+  // took minutes); keyed by type then person and context, as on PostgreSQL, a page is a range.
+  `
+  DROP INDEX templates_by_type;
+  CREATE INDEX templates_by_type ON templates(template_type, person_id, template_context);
+  `,
 ]
