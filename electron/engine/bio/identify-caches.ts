@@ -1,5 +1,6 @@
 import type { Change } from '../store/change-log'
 import type { Store } from '../store/store'
+import { settleAfterLoad } from './scan-pool'
 import { storedVector } from './template-codec'
 import type { TemplateCache } from './template-cache'
 
@@ -100,5 +101,6 @@ export class IdentifyCaches {
       this.unreadable += await fresh.fill(this.store.templates.sealedPagesOfType(templateType), this.store.templates.sealKey)
       cache.adopt(fresh)
     }
+    settleAfterLoad()
   }
 }

@@ -1,5 +1,5 @@
 import { ROW_RANGE } from './dot-kernel'
-import type { LoadedRows } from './scan-protocol'
+import type { LoadedRows, SealedPage } from './scan-protocol'
 import { createSealer } from '../store/sealer'
 import { storedVector } from './template-codec'
 
@@ -35,15 +35,25 @@ export function quantize(vector: Float32Array, out: Int8Array | Int16Array, rang
   return { scale, error: up(squared), length: up(rounded) }
 }
 
+/** Packs sealed templates into one page (see SealedPage). */
+export function packPage(templates: readonly Uint8Array[]): SealedPage {
+  const ends = new Uint32Array(templates.length)
+  let end = 0
+  for (const [i, template] of templates.entries()) ends[i] = end += template.byteLength
+  const sealed = new Uint8Array(end)
+  for (const [i, template] of templates.entries()) sealed.set(template, ends[i]! - template.byteLength)
+  return { sealed, ends }
+}
+
 /** Opens, decodes and rounds each sealed template into its row, from row `first` on (the cache load's work, on whichever thread). */
-export function roundTemplates(memory: Int8Array, job: { rowsAt: number; stride: number; dimensions: number; first: number; key: Uint8Array; sealed: Uint8Array[] }): LoadedRows {
-  const count = job.sealed.length
+export function roundTemplates(memory: Int8Array, job: SealedPage & { rowsAt: number; stride: number; dimensions: number; first: number; key: Uint8Array }): LoadedRows {
+  const count = job.ends.length
   const sealer = createSealer(Buffer.from(job.key))
   const loaded: LoadedRows = { scales: new Float32Array(count), errors: new Float32Array(count), lengths: new Float32Array(count), unreadable: [] }
-  for (const [i, sealed] of job.sealed.entries()) {
+  for (let i = 0; i < count; i++) {
     let vector: Float32Array | null = null
     try {
-      vector = storedVector(sealer.open(sealed))
+      vector = storedVector(sealer.open(job.sealed.subarray(i === 0 ? 0 : job.ends[i - 1], job.ends[i])))
     } catch {
       // sealed under another key, or damaged: left out and counted
     }

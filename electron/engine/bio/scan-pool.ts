@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { workerEntry } from '../worker-entry'
 import type { DotKernel, WasmMemory } from './dot-kernel'
-import { roundTemplates } from './quantize'
+import { packPage, roundTemplates } from './quantize'
 import type { LoadedRows, LoadJob, ScanJob, ScanWorkerReply } from './scan-protocol'
 
 /**
@@ -50,7 +50,7 @@ class ScanPool {
   }
 
   /** Runs a job on thread `i` (the least busy when undefined); the memory goes along the first time that thread sees it. */
-  run(memoryId: number, memory: WasmMemory, job: Job, i = this.busy.indexOf(Math.min(...this.busy))): Promise<ScanWorkerReply> {
+  run(memoryId: number, memory: WasmMemory, job: Job, i = this.busy.indexOf(Math.min(...this.busy)), transfer: ArrayBuffer[] = []): Promise<ScanWorkerReply> {
     if (this.broken) return Promise.reject(this.broken)
     const id = this.nextId++
     const known = this.seen[i]!.has(memoryId)
@@ -58,7 +58,7 @@ class ScanPool {
     this.busy[i]!++
     return new Promise<ScanWorkerReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject })
-      this.workers[i]!.postMessage({ ...job, id, memoryId, ...(known ? {} : { memory }) })
+      this.workers[i]!.postMessage({ ...job, id, memoryId, ...(known ? {} : { memory }) }, transfer)
     }).then((reply) => {
       if ('error' in reply) throw new Error(reply.error)
       return reply
@@ -77,6 +77,17 @@ class ScanPool {
       }),
     )
     return this.workers.length
+  }
+
+  /** Whether no job is waiting on the threads. */
+  get idle(): boolean {
+    return this.pending.size === 0
+  }
+
+  /** Stops the threads (their heaps go with them); a new pool starts on the next use. */
+  stop(): void {
+    this.fail(new Error('identify scan threads stopped'))
+    for (const worker of this.workers) void worker.terminate()
   }
 
   /** Forgets a memory no cache scans any more, so the threads let it go. */
@@ -101,8 +112,19 @@ export interface SharedScan {
   /** Scores rows against the probes (returns the threads used). */
   scan(probes: number, probesAt: number, rowsAt: number, count: number, stride: number, outAt: number): Promise<number> | number
   /** Opens and decodes sealed templates into rows first.. (on a pool thread while the caller reads the next page). */
-  load(job: Omit<LoadJob, 'id' | 'memoryId' | 'memory' | 'kind'>): Promise<LoadedRows>
+  load(job: Omit<LoadJob, 'id' | 'memoryId' | 'memory' | 'kind' | 'sealed' | 'ends'> & { templates: readonly Uint8Array[] }): Promise<LoadedRows>
   release(): void
+}
+
+/**
+ * After a load: the threads' heaps grew with the pages they opened (about 300 MB for a million
+ * templates), and a thread gives its heap back only when it ends. Stops an idle pool; the next
+ * scan starts a fresh one.
+ */
+export function settleAfterLoad(): void {
+  if (!pool?.idle) return
+  pool.stop()
+  pool = null
 }
 
 /** Wraps a kernel so its work runs on every core (the pool starts on first use). */
@@ -121,11 +143,13 @@ export function sharedScan(kernel: DotKernel, threads = availableParallelism()):
       }
       return poolFor(count)?.scan(memoryId, kernel.memory, { probes, probesAt, rowsAt, count, stride, outAt }).catch(inPlace) ?? inPlace()
     },
-    async load(job) {
-      const inPlace = () => roundTemplates(new Int8Array(kernel.memory.buffer), job)
-      const threads = job.sealed.length >= LOAD_PAGE_MIN ? poolFor(SHARDED_MIN_ROWS) : null
+    async load({ templates, ...job }) {
+      const inPlace = () => roundTemplates(new Int8Array(kernel.memory.buffer), { ...job, ...packPage(templates) })
+      const threads = templates.length >= LOAD_PAGE_MIN ? poolFor(SHARDED_MIN_ROWS) : null
       if (!threads) return inPlace()
-      const reply = await threads.run(memoryId, kernel.memory, { ...job, kind: 'load' }).catch(() => null)
+      const page = packPage(templates)
+      const transfer = [page.sealed.buffer as ArrayBuffer, page.ends.buffer as ArrayBuffer]
+      const reply = await threads.run(memoryId, kernel.memory, { ...job, ...page, kind: 'load' }, undefined, transfer).catch(() => null)
       return reply && 'loaded' in reply && reply.loaded ? reply.loaded : inPlace()
     },
     release() {

@@ -21,14 +21,22 @@ export interface ScanJob extends OnMemory {
 }
 
 /** Opens sealed templates with `key`, decodes them and rounds them into rows first.. of the memory (one row each). */
-export interface LoadJob extends OnMemory {
+export interface LoadJob extends OnMemory, SealedPage {
   kind: 'load'
   rowsAt: number
   stride: number
   dimensions: number
   first: number
   key: Uint8Array
-  sealed: Uint8Array[]
+}
+
+/**
+ * A page of sealed templates in one buffer (template i is bytes ends[i-1]..ends[i]), handed to a
+ * thread whole: one allocation, transferred rather than copied, so the threads' heaps stay small.
+ */
+export interface SealedPage {
+  sealed: Uint8Array
+  ends: Uint32Array
 }
 
 export interface ReleaseJob {

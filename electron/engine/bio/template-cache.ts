@@ -180,7 +180,7 @@ export class TemplateCache {
         this.keys.push({ personId, context: templateContext })
         this.rowOf.set(rowKey(personId, templateContext), first + i)
       }
-      const job = { rowsAt: this.rowsAt, stride: this.stride, dimensions: this.dimensions, first, key, sealed: page.map((t) => t.sealed) }
+      const job = { rowsAt: this.rowsAt, stride: this.stride, dimensions: this.dimensions, first, key, templates: page.map((t) => t.sealed) }
       inFlight.push(
         this.scanner.load(job).then((loaded) => {
           this.scales.set(loaded.scales, first)
