@@ -158,12 +158,12 @@ let compiled: object | undefined
 export const WASM_PAGE = 65536
 
 /** A shared memory the kernel can scan: it reserves address space up to 4 GB and commits what is grown. */
-export function createKernelMemory(): WasmMemory {
+function createKernelMemory(): WasmMemory {
   return new wasm.Memory({ initial: 1, maximum: 65536, shared: true })
 }
 
 /** The compiled module (worker threads instantiate it on the same memory). */
-export function kernelModule(): object {
+function kernelModule(): object {
   compiled ??= new wasm.Module(MODULE)
   return compiled
 }

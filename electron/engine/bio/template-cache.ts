@@ -99,11 +99,6 @@ export class TemplateCache {
     return this.keys.length
   }
 
-  /** Bytes of compact rows held (what a million templates cost, beside their keys). */
-  get rowBytes(): number {
-    return this.keys.length * this.stride
-  }
-
   /** An empty cache of the same shape, reading the same store (to build a reload aside). */
   emptyLike(): TemplateCache {
     return new TemplateCache(this.dimensions, this.readVector, 0)
