@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import { describe, expect, it } from 'vitest'
-import { createDotKernel, MAX_PROBES } from '../../electron/engine/bio/dot-kernel'
+import { createDotKernel, MAX_PROBES, MAX_STRIDE, PROBE_RANGE, ROW_RANGE, WASM_PAGE } from '../../electron/engine/bio/dot-kernel'
 import { quantize } from '../../electron/engine/bio/quantize'
 import { TemplateCache, writeProbes, type CacheHit } from '../../electron/engine/bio/template-cache'
 import { dot, encodeTemplate, normalize } from '../../electron/engine/bio/template-codec'
@@ -78,6 +78,24 @@ describe('int8 SIMD dot kernel', () => {
     }
   })
 
+  it('cannot overflow: the largest rows against the largest probes at the widest stride, for every probe count', () => {
+    const kernel = createDotKernel()
+    const stride = MAX_STRIDE
+    const rowsAt = MAX_PROBES * stride * 2
+    const outAt = rowsAt + 2 * stride
+    kernel.memory.grow(Math.ceil((outAt + 2 * MAX_PROBES * 4) / WASM_PAGE))
+    const buffer = kernel.memory.buffer
+    new Int8Array(buffer, rowsAt, stride).fill(ROW_RANGE)
+    new Int8Array(buffer, rowsAt + stride, stride).fill(-ROW_RANGE)
+    for (let probes = 1; probes <= MAX_PROBES; probes++) {
+      writeProbes(new Int16Array(buffer, 0, probes * stride), Array.from({ length: probes }, () => new Int16Array(stride).fill(PROBE_RANGE)), stride)
+      kernel.scan[probes - 1]!(0, rowsAt, 2, stride, outAt)
+      const out = new Int32Array(buffer, outAt, 2 * probes)
+      expect(out[0], `${probes} probes`).toBe(ROW_RANGE * PROBE_RANGE * stride)
+      expect(out[probes], `${probes} probes`).toBe(-ROW_RANGE * PROBE_RANGE * stride)
+    }
+  })
+
   it('rounds a vector to int8 with an error bound that holds', () => {
     const random = prng(3)
     for (let i = 0; i < 50; i++) {
@@ -99,7 +117,7 @@ describe('int8 SIMD dot kernel', () => {
 
 describe('compact template cache', () => {
   for (const dims of [3, 16, 128, 1024]) {
-    it(`returns exactly the full-precision scan's hits at ${dims} dimensions, through growth, replaces and removals`, async () => {
+    it(`returns exactly the full-precision scan's hits at ${dims} dimensions, through growth, replaces, removals and whole persons removed`, async () => {
       const random = prng(dims)
       const { cache, put, remove } = cacheOver(dims, 4) // tiny start: the memory grows many times
       const rows: Row[] = []
@@ -109,6 +127,11 @@ describe('compact template cache', () => {
         put(row)
       }
       for (let i = 0; i < 100; i++) remove(rows.splice(Math.floor(random() * rows.length), 1)[0]!)
+      // Whole persons, most of them with two contexts, several at once.
+      const gone = new Set(Array.from({ length: 30 }, (_, i) => `p${i * 13}`))
+      cache.removePerson([...gone]) // their full vectors stay readable: a row left behind would be found
+      rows.splice(0, rows.length, ...rows.filter((r) => !gone.has(r.personId)))
+      expect(cache.size).toBe(rows.length)
       const replaced = rows[5]!
       replaced.vector = unitVector(dims, random)
       put(replaced)
@@ -161,6 +184,17 @@ describe('compact template cache', () => {
     )
     expect(await first).toEqual(reference(rows, probes[1]!, threshold, 10))
     expect((await second)[0]).toMatchObject({ personId: 'newcomer' })
+  })
+
+  it('finds a flat template (every value the same size) with itself: its compact score does not wrap around', async () => {
+    const dims = 1024
+    const { cache, put } = cacheOver(dims)
+    const flat = new Float32Array(dims).map((_, d) => (d % 3 === 0 ? -1 : 1) / Math.sqrt(dims))
+    put({ personId: 'flat', context: 'c', vector: flat })
+    put({ personId: 'other', context: 'c', vector: unitVector(dims, prng(5)) })
+    const hits = await cache.search(flat, 0.5, 5)
+    expect(hits.map((h) => h.personId)).toEqual(['flat'])
+    expect(hits[0]!.similarity).toBeCloseTo(1, 6)
   })
 
   it('answers searches waiting together from one pass over the rows, each as if alone', async () => {

@@ -10,24 +10,26 @@
  *     for each of `count` rows of `stride` int8 values, starting at `rows`:
  *       out[row × P + p] = Σ probe_p[i] × row[i]   (int32; stride a positive multiple of 64)
  *     The P int16 probes are interleaved by block: for each block of 16 values, probe 0's 16 values
- *     (32 bytes), then probe 1's, and so on (see writeProbes). The loop takes 4 blocks per turn.
+ *     (32 bytes), then probe 1's, and so on (see writeProbes). The loop takes 4 blocks per turn for
+ *     1 or 2 probes and 2 blocks for more, whichever measured faster here (more spills V8's registers).
  *
- * Overflow cannot happen: |row| ≤ 127 and |probe| ≤ 32767, so 2 × 127 × 32767 per dot lane pair,
- * summed over at most 4096 / 8 steps per lane, stays under 2^31 for up to 4096 dimensions.
+ * Overflow cannot happen: every partial sum is at most Σ |probe[i] × row[i]| ≤
+ * 127 × 8191 × 2048 < 2^31 (ROW_RANGE × PROBE_RANGE × MAX_STRIDE). A wider probe range would wrap
+ * on a flat vector (every value the same size) scored against itself.
  */
 
 /** Values per probe block (one v128 of int8 row values). */
 export const PROBE_BLOCK = 16
-/** Blocks per loop turn. */
-const UNROLL = 4
-/** Values per loop turn; a row's stride is a multiple of it. */
-export const KERNEL_BLOCK = PROBE_BLOCK * UNROLL
+/** Blocks per loop turn, by probe count. */
+const unroll = (probes: number) => (probes <= 2 ? 4 : 2)
+/** Values per loop turn at the widest unroll; a row's stride is a multiple of it. */
+export const KERNEL_BLOCK = PROBE_BLOCK * 4
 /** Probes scanned in one pass over the rows (one function per count, 1..MAX_PROBES). */
 export const MAX_PROBES = 8
 /** The largest stride the overflow argument above covers. */
-export const MAX_STRIDE = 4096
-/** int16 probe values: |value| ≤ PROBE_RANGE. */
-export const PROBE_RANGE = 32767
+export const MAX_STRIDE = 2048
+/** int16 probe values: |value| ≤ PROBE_RANGE (the probe's rounding is still 64x finer than a row's). */
+export const PROBE_RANGE = 8191
 /** int8 row values: |value| ≤ ROW_RANGE. */
 export const ROW_RANGE = 127
 
@@ -83,39 +85,41 @@ function signedLeb(n: number): number[] {
 // Parameters, then locals, by index.
 const PROBES = 0, ROWS = 1, COUNT = 2, STRIDE = 3, OUT = 4, P = 5, LEFT = 6, ROW = 7, LO = 8, HI = 9, ACC = 10
 
-/** The body of scan<probes>: two accumulators per probe (the row's low and high 8 values). */
+/** The body of scan<probes>: one accumulator per probe, so 8 probes' accumulators and a row's two halves fit the 16 SIMD registers. */
 function scanBody(probes: number): number[] {
-  const accs = Array.from({ length: 2 * probes }, (_, k) => ACC + k)
+  const turn = unroll(probes)
+  const accs = Array.from({ length: probes }, (_, k) => ACC + k)
   const zero = [...simd.v128Const, ...new Array<number>(16).fill(0)]
   return [
-    2, 2, I32, 3 + 2 * probes, V128, // locals: P, LEFT; ROW, LO, HI and the accumulators
+    2, 2, I32, 3 + probes, V128, // locals: P, LEFT; ROW, LO, HI and the accumulators
     op.block, op.void,
     ...get(COUNT), op.i32Eqz, op.brIf, 0,
     op.loop, op.void, // each row
     ...accs.flatMap((acc) => [...zero, ...set(acc)]),
     ...get(PROBES), ...set(P), ...get(STRIDE), ...set(LEFT),
-    op.loop, op.void, // each turn of 4 blocks of 16 values
-    ...Array.from({ length: UNROLL }, (_, u) => [
+    op.loop, op.void, // each turn of `turn` blocks of 16 values
+    ...Array.from({ length: turn }, (_, u) => [
       ...get(ROWS), ...load(PROBE_BLOCK * u), ...tee(ROW), ...simd.extendLowI8, ...set(LO),
       ...get(ROW), ...simd.extendHighI8, ...set(HI),
-      ...Array.from({ length: probes }, (_, p) => {
+      ...accs.flatMap((acc, p) => {
         const at = 32 * (u * probes + p)
         return [
-          ...get(accs[2 * p]!), ...get(LO), ...get(P), ...load(at), ...simd.i32x4DotI16, ...simd.i32x4Add, ...set(accs[2 * p]!),
-          ...get(accs[2 * p + 1]!), ...get(HI), ...get(P), ...load(at + 16), ...simd.i32x4DotI16, ...simd.i32x4Add, ...set(accs[2 * p + 1]!),
+          ...get(acc),
+          ...get(LO), ...get(P), ...load(at), ...simd.i32x4DotI16,
+          ...get(HI), ...get(P), ...load(at + 16), ...simd.i32x4DotI16,
+          ...simd.i32x4Add, ...simd.i32x4Add, ...set(acc),
         ]
-      }).flat(),
+      }),
     ]).flat(),
-    ...get(P), ...i32(32 * probes * UNROLL), op.i32Add, ...set(P),
-    ...get(ROWS), ...i32(KERNEL_BLOCK), op.i32Add, ...set(ROWS),
-    ...get(LEFT), ...i32(KERNEL_BLOCK), op.i32Sub, ...tee(LEFT), op.brIf, 0,
+    ...get(P), ...i32(32 * probes * turn), op.i32Add, ...set(P),
+    ...get(ROWS), ...i32(PROBE_BLOCK * turn), op.i32Add, ...set(ROWS),
+    ...get(LEFT), ...i32(PROBE_BLOCK * turn), op.i32Sub, ...tee(LEFT), op.brIf, 0,
     op.end,
-    ...Array.from({ length: probes }, (_, p) => [
+    ...accs.flatMap((acc, p) => [
       ...get(OUT),
-      ...get(accs[2 * p]!), ...get(accs[2 * p + 1]!), ...simd.i32x4Add, ...set(LO),
-      ...[0, 1, 2, 3].flatMap((lane) => [...get(LO), ...simd.i32x4ExtractLane, lane, ...(lane > 0 ? [op.i32Add] : [])]),
+      ...[0, 1, 2, 3].flatMap((lane) => [...get(acc), ...simd.i32x4ExtractLane, lane, ...(lane > 0 ? [op.i32Add] : [])]),
       op.i32Store, 2, ...leb(4 * p),
-    ]).flat(),
+    ]),
     ...get(OUT), ...i32(4 * probes), op.i32Add, ...set(OUT),
     ...get(COUNT), ...i32(1), op.i32Sub, ...tee(COUNT), op.brIf, 0,
     op.end,

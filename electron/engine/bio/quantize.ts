@@ -35,12 +35,12 @@ export function quantize(vector: Float32Array, out: Int8Array | Int16Array, rang
   return { scale, error: up(squared), length: up(rounded) }
 }
 
-/** Packs sealed templates into one page (see SealedPage). */
-export function packPage(templates: readonly Uint8Array[]): SealedPage {
+/** Packs sealed templates into one page (see SealedPage), in `buffer` when it is large enough. */
+export function packPage(templates: readonly Uint8Array[], buffer?: ArrayBufferLike): SealedPage {
   const ends = new Uint32Array(templates.length)
   let end = 0
   for (const [i, template] of templates.entries()) ends[i] = end += template.byteLength
-  const sealed = new Uint8Array(end)
+  const sealed = buffer && buffer.byteLength >= end ? new Uint8Array(buffer, 0, end) : new Uint8Array(end)
   for (const [i, template] of templates.entries()) sealed.set(template, ends[i]! - template.byteLength)
   return { sealed, ends }
 }

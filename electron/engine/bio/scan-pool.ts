@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { workerEntry } from '../worker-entry'
-import type { DotKernel, WasmMemory } from './dot-kernel'
+import { WASM_PAGE, type DotKernel, type WasmMemory } from './dot-kernel'
 import { packPage, roundTemplates } from './quantize'
 import type { LoadedRows, LoadJob, ScanJob, ScanWorkerReply } from './scan-protocol'
 
@@ -15,7 +15,21 @@ import type { LoadedRows, LoadJob, ScanJob, ScanWorkerReply } from './scan-proto
 export const SHARDED_MIN_ROWS = 16_384
 
 /** Pages of fewer templates are rounded on the calling thread. */
-const LOAD_PAGE_MIN = 512
+const LOAD_PAGE_MIN = 256
+
+/**
+ * Shared buffers a load's pages are packed into, reused page after page: a page handed over in a
+ * buffer of its own was freed only when the thread's heap was next collected, and the allocator
+ * kept the high-water mark of those pages resident after the load.
+ */
+const pageBuffers: SharedArrayBuffer[] = []
+
+function takePageBuffer(bytes: number): SharedArrayBuffer {
+  const at = pageBuffers.findIndex((buffer) => buffer.byteLength >= bytes)
+  if (at >= 0) return pageBuffers.splice(at, 1)[0]!
+  pageBuffers.pop() // too small for this page: let it go
+  return new SharedArrayBuffer(Math.ceil((bytes * 1.25) / WASM_PAGE) * WASM_PAGE)
+}
 
 type Job = Omit<ScanJob, 'id' | 'memoryId' | 'memory'> | Omit<LoadJob, 'id' | 'memoryId' | 'memory'>
 
@@ -50,7 +64,7 @@ class ScanPool {
   }
 
   /** Runs a job on thread `i` (the least busy when undefined); the memory goes along the first time that thread sees it. */
-  run(memoryId: number, memory: WasmMemory, job: Job, i = this.busy.indexOf(Math.min(...this.busy)), transfer: ArrayBuffer[] = []): Promise<ScanWorkerReply> {
+  run(memoryId: number, memory: WasmMemory, job: Job, i = this.busy.indexOf(Math.min(...this.busy))): Promise<ScanWorkerReply> {
     if (this.broken) return Promise.reject(this.broken)
     const id = this.nextId++
     const known = this.seen[i]!.has(memoryId)
@@ -58,7 +72,7 @@ class ScanPool {
     this.busy[i]!++
     return new Promise<ScanWorkerReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject })
-      this.workers[i]!.postMessage({ ...job, id, memoryId, ...(known ? {} : { memory }) }, transfer)
+      this.workers[i]!.postMessage({ ...job, id, memoryId, ...(known ? {} : { memory }) })
     }).then((reply) => {
       if ('error' in reply) throw new Error(reply.error)
       return reply
@@ -122,6 +136,7 @@ export interface SharedScan {
  * scan starts a fresh one.
  */
 export function settleAfterLoad(): void {
+  pageBuffers.length = 0
   if (!pool?.idle) return
   pool.stop()
   pool = null
@@ -147,10 +162,13 @@ export function sharedScan(kernel: DotKernel, threads = availableParallelism()):
       const inPlace = () => roundTemplates(new Int8Array(kernel.memory.buffer), { ...job, ...packPage(templates) })
       const threads = templates.length >= LOAD_PAGE_MIN ? poolFor(SHARDED_MIN_ROWS) : null
       if (!threads) return inPlace()
-      const page = packPage(templates)
-      const transfer = [page.sealed.buffer as ArrayBuffer, page.ends.buffer as ArrayBuffer]
-      const reply = await threads.run(memoryId, kernel.memory, { ...job, ...page, kind: 'load' }, undefined, transfer).catch(() => null)
-      return reply && 'loaded' in reply && reply.loaded ? reply.loaded : inPlace()
+      const buffer = takePageBuffer(templates.reduce((bytes, template) => bytes + template.byteLength, 0))
+      try {
+        const reply = await threads.run(memoryId, kernel.memory, { ...job, ...packPage(templates, buffer), kind: 'load' }).catch(() => null)
+        return reply && 'loaded' in reply && reply.loaded ? reply.loaded : inPlace()
+      } finally {
+        pageBuffers.push(buffer)
+      }
     },
     release() {
       pool?.release(memoryId)

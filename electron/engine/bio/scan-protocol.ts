@@ -32,7 +32,7 @@ export interface LoadJob extends OnMemory, SealedPage {
 
 /**
  * A page of sealed templates in one buffer (template i is bytes ends[i-1]..ends[i]), handed to a
- * thread whole: one allocation, transferred rather than copied, so the threads' heaps stay small.
+ * thread whole; the sealed bytes are in a shared buffer reused from page to page (scan-pool.ts).
  */
 export interface SealedPage {
   sealed: Uint8Array

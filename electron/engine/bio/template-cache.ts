@@ -1,5 +1,6 @@
 import { createDotKernel, KERNEL_BLOCK, MAX_PROBES, PROBE_BLOCK, MAX_STRIDE, PROBE_RANGE, ROW_RANGE, WASM_PAGE, type DotKernel } from './dot-kernel'
 import { quantize } from './quantize'
+import { RowKeys } from './row-keys'
 import { sharedScan, type SharedScan } from './scan-pool'
 import type { SealedTemplate } from '../store/templates'
 import { dot } from './template-codec'
@@ -77,9 +78,10 @@ export class TemplateCache {
   private scales = new Float32Array(0)
   private errors = new Float32Array(0)
   private lengths = new Float32Array(0)
-  private keys: Array<{ personId: string; context: string }> = []
-  private rowOf = new Map<string, number>()
+  private keys = new RowKeys()
   private readonly waiting: Waiting[] = []
+  /** collect()'s per-row upper bounds, reused from search to search (a million rows are 8 MB). */
+  private upper = new Float64Array(0)
   private scheduled = false
   /** Passes over the rows (those split across threads), probes scanned in them and full vectors read to re-score: what searches cost. */
   readonly work = { passes: 0, probes: 0, reads: 0, threaded: 0 }
@@ -96,7 +98,7 @@ export class TemplateCache {
   }
 
   get size(): number {
-    return this.keys.length
+    return this.keys.size
   }
 
   /** An empty cache of the same shape, reading the same store (to build a reload aside). */
@@ -113,7 +115,7 @@ export class TemplateCache {
     this.bytes = new Int8Array(this.kernel.memory.buffer)
     const grown = (old: Float32Array) => {
       const next = new Float32Array(rows)
-      next.set(old.subarray(0, this.keys.length))
+      next.set(old.subarray(0, this.keys.size))
       return next
     }
     this.scales = grown(this.scales)
@@ -125,13 +127,10 @@ export class TemplateCache {
   put(personId: string, context: string, vector: Float32Array): void {
     if (vector.length !== this.dimensions) throw new Error(`vector has ${vector.length} dimensions, cache ${this.dimensions}`)
     if (this.scanning) return void this.deferred.push(() => this.put(personId, context, vector))
-    const key = rowKey(personId, context)
-    let row = this.rowOf.get(key)
-    if (row === undefined) {
-      row = this.keys.length
-      if (row + 1 > this.capacity) this.reserve(Math.max(1024, Math.ceil(this.capacity * 1.5)))
-      this.keys.push({ personId, context })
-      this.rowOf.set(key, row)
+    let row = this.keys.find(personId, context)
+    if (row < 0) {
+      if (this.keys.size + 1 > this.capacity) this.reserve(Math.max(1024, Math.ceil(this.capacity * 1.5)))
+      row = this.keys.add(personId, context)
     }
     const values = this.bytes.subarray(this.rowsAt + row * this.stride, this.rowsAt + (row + 1) * this.stride)
     const { scale, error, length } = quantize(vector, values, ROW_RANGE)
@@ -142,21 +141,17 @@ export class TemplateCache {
 
   remove(personId: string, context: string): void {
     if (this.scanning) return void this.deferred.push(() => this.remove(personId, context))
-    const key = rowKey(personId, context)
-    const row = this.rowOf.get(key)
-    if (row === undefined) return
-    const last = this.keys.length - 1
-    if (row !== last) {
-      const moved = this.keys[last]!
-      this.bytes.copyWithin(this.rowsAt + row * this.stride, this.rowsAt + last * this.stride, this.rowsAt + (last + 1) * this.stride)
-      this.scales[row] = this.scales[last]!
-      this.errors[row] = this.errors[last]!
-      this.lengths[row] = this.lengths[last]!
-      this.keys[row] = moved
-      this.rowOf.set(rowKey(moved.personId, moved.context), row)
-    }
-    this.keys.pop()
-    this.rowOf.delete(key)
+    const row = this.keys.find(personId, context)
+    if (row >= 0) this.removeRow(row)
+  }
+
+  private removeRow(row: number): void {
+    const last = this.keys.remove(row)
+    if (last < 0) return
+    this.bytes.copyWithin(this.rowsAt + row * this.stride, this.rowsAt + last * this.stride, this.rowsAt + (last + 1) * this.stride)
+    this.scales[row] = this.scales[last]!
+    this.errors[row] = this.errors[last]!
+    this.lengths[row] = this.lengths[last]!
   }
 
   /**
@@ -165,23 +160,20 @@ export class TemplateCache {
    * templates could not be opened or read (left out).
    */
   async fill(pages: AsyncIterable<readonly SealedTemplate[]>, key: Uint8Array): Promise<number> {
-    if (this.keys.length > 0 || this.scanning) throw new Error('fill() builds an empty cache aside')
+    if (this.keys.size > 0 || this.scanning) throw new Error('fill() builds an empty cache aside')
     const inFlight: Array<Promise<void>> = []
     const unreadable: Array<{ personId: string; context: string }> = []
     for await (const page of pages) {
-      const first = this.keys.length
+      const first = this.keys.size
       this.reserve(first + page.length)
-      for (const [i, { personId, templateContext }] of page.entries()) {
-        this.keys.push({ personId, context: templateContext })
-        this.rowOf.set(rowKey(personId, templateContext), first + i)
-      }
+      for (const { personId, templateContext } of page) this.keys.add(personId, templateContext)
       const job = { rowsAt: this.rowsAt, stride: this.stride, dimensions: this.dimensions, first, key, templates: page.map((t) => t.sealed) }
       inFlight.push(
         this.scanner.load(job).then((loaded) => {
           this.scales.set(loaded.scales, first)
           this.errors.set(loaded.errors, first)
           this.lengths.set(loaded.lengths, first)
-          for (const i of loaded.unreadable) unreadable.push(this.keys[first + i]!)
+          for (const i of loaded.unreadable) unreadable.push({ personId: this.keys.personId(first + i), context: this.keys.context(first + i) })
         }),
       )
       if (inFlight.length >= LOAD_PAGES_IN_FLIGHT) await inFlight.shift()
@@ -193,8 +185,10 @@ export class TemplateCache {
 
   /** Removes every template of these person ids. */
   removePerson(personIds: string[]): void {
-    const ids = new Set(personIds)
-    for (const { personId, context } of this.keys.filter((k) => ids.has(k.personId))) this.remove(personId, context)
+    for (const personId of personIds) {
+      // Highest row first: removing it moves only a row after it.
+      for (const row of this.keys.rowsOf(personId).sort((a, b) => b - a)) this.removeRow(row)
+    }
   }
 
   /** Takes over another cache's rows (built aside while this one kept serving), leaving that one empty. */
@@ -202,7 +196,7 @@ export class TemplateCache {
     if (other.dimensions !== this.dimensions) throw new Error(`cache of ${other.dimensions} dimensions, this one ${this.dimensions}`)
     if (this.scanning) return void this.deferred.push(() => this.adopt(other))
     this.scanner.release()
-    ;({ kernel: this.kernel, bytes: this.bytes, scanner: this.scanner, capacity: this.capacity, scales: this.scales, errors: this.errors, lengths: this.lengths, keys: this.keys, rowOf: this.rowOf } = other)
+    ;({ kernel: this.kernel, bytes: this.bytes, scanner: this.scanner, capacity: this.capacity, scales: this.scales, errors: this.errors, lengths: this.lengths, keys: this.keys } = other)
     other.kernel = createDotKernel()
     other.bytes = new Int8Array(other.kernel.memory.buffer)
     other.scanner = sharedScan(other.kernel)
@@ -210,14 +204,12 @@ export class TemplateCache {
     other.scales = new Float32Array(0)
     other.errors = new Float32Array(0)
     other.lengths = new Float32Array(0)
-    other.keys = []
-    other.rowOf = new Map()
+    other.keys = new RowKeys()
   }
 
   clear(): void {
     if (this.scanning) return void this.deferred.push(() => this.clear())
-    this.keys = []
-    this.rowOf.clear()
+    this.keys.clear()
   }
 
   /**
@@ -226,7 +218,7 @@ export class TemplateCache {
    */
   search(probe: Float32Array, minSimilarity: number, maxResults: number): Promise<CacheHit[]> {
     if (probe.length !== this.dimensions) return Promise.reject(new Error(`probe has ${probe.length} dimensions, cache ${this.dimensions}`))
-    if (this.keys.length === 0) return Promise.resolve([])
+    if (this.keys.size === 0) return Promise.resolve([])
     return new Promise((resolve, reject) => {
       this.waiting.push({ probe: probeOf(probe, this.stride), minSimilarity, maxResults, wanted: Math.max(COLLECT_ROWS, 16 * maxResults), resolve, reject })
       this.schedule()
@@ -259,7 +251,7 @@ export class TemplateCache {
 
   /** Scans the rows once for these searches, collects each one's candidates, then re-scores them. */
   private async pass(searches: Waiting[]): Promise<void> {
-    const count = this.keys.length
+    const count = this.keys.size
     const probes = searches.length
     writeProbes(new Int16Array(this.bytes.buffer, 0, probes * this.stride), searches.map((s) => s.probe.values), this.stride)
     const scoresAt = this.rowsAt + this.capacity * this.stride
@@ -285,8 +277,9 @@ export class TemplateCache {
    */
   private collect(search: Waiting, dots: Int32Array, p: number, probes: number): { candidates: Candidate[]; bar: number } {
     const { probe, minSimilarity } = search
-    const count = this.keys.length
-    const upper = new Float64Array(count)
+    const count = this.keys.size
+    if (this.upper.length < count) this.upper = new Float64Array(this.capacity)
+    const upper = this.upper
     const histogram = new Int32Array(BUCKETS)
     let passing = 0
     for (let row = 0; row < count; row++) {
@@ -309,7 +302,7 @@ export class TemplateCache {
     }
     const candidates: Candidate[] = []
     for (let row = 0; row < count; row++) {
-      if (upper[row]! >= bar) candidates.push({ ...this.keys[row]!, upper: upper[row]! })
+      if (upper[row]! >= bar) candidates.push({ personId: this.keys.personId(row), context: this.keys.context(row), upper: upper[row]! })
     }
     candidates.sort((a, b) => b.upper - a.upper)
     return { candidates, bar }
@@ -362,8 +355,4 @@ export function writeProbes(out: Int16Array, probes: Int16Array[], stride: numbe
   for (let block = 0; block < stride; block += PROBE_BLOCK) {
     for (const [p, values] of probes.entries()) out.set(values.subarray(block, block + PROBE_BLOCK), block * count + p * PROBE_BLOCK)
   }
-}
-
-function rowKey(personId: string, context: string): string {
-  return `${personId}\u0000${context}`
 }
