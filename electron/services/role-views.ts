@@ -3,7 +3,7 @@ import type { KioskEvent } from '../shared/events'
 import type { OutboxState } from '../shared/outbox'
 import { roleAllows, type Role } from '../shared/staff'
 import { KioskError } from '../shared/errors'
-import type { VerifyVisitorResult } from '../shared/workflows'
+import type { EnrollVisitorResult, VerifyVisitorResult } from '../shared/workflows'
 import type { Handlers } from './dispatch'
 
 /**
@@ -19,14 +19,23 @@ export function outboxFor(role: Role, state: OutboxState): OutboxState {
 
 /**
  * A visitor's verification: confirmed, or not; an unknown e-mail, one without a face and a
- * different face all read 'no-match' without a score, and no person record comes back.
+ * different face all read 'no-match', and no person record comes back. No score either way, nor
+ * the liveness outcome: a visitor reads the decision, staff the numbers and the check's limits.
  */
 export function verifyFor(role: Role, result: VerifyVisitorResult): VerifyVisitorResult {
   if (roleAllows(role, 'operator')) return result
   const match = result.decision === 'match'
   // Offline, a record's age would tell that the e-mail is known here: shown only with a match.
   const offline = result.offline && (match ? result.offline : { ...result.offline, recordAt: null })
-  return { ...result, decision: match ? 'match' : 'no-match', score: match ? result.score : null, person: null, ...(offline && { offline }) }
+  return { ...result, decision: match ? 'match' : 'no-match', score: null, person: null, liveness: null, ...(offline && { offline }) }
+}
+
+/** A visitor's enrollment: done, or saved for later; the photo quality, server status, queue reason and liveness outcome are for staff. */
+export function enrollFor(role: Role, result: EnrollVisitorResult): EnrollVisitorResult {
+  if (roleAllows(role, 'operator')) return result
+  if (result.outcome === 'enrolled') return { ...result, quality: null, enrollmentStatus: null, liveness: null }
+  if (result.outcome === 'queued') return { ...result, reason: '', liveness: null }
+  return result
 }
 
 /** A visitor sees whether the engine runs, not where, as which process, or its last error. */
@@ -45,6 +54,7 @@ export function roleViews(handlers: Handlers): Handlers {
     ...handlers,
     getOutbox: async (input, call) => outboxFor(call.actor.role, await handlers.getOutbox(input, call)),
     getEngineStatus: async (input, call) => engineFor(call.actor.role, await handlers.getEngineStatus(input, call)),
+    enrollVisitor: async (input, call) => enrollFor(call.actor.role, await handlers.enrollVisitor(input, call)),
     verifyVisitor: async (input, call) => {
       // A visitor names themselves by e-mail; trying person ids is for staff.
       if (input.personUuid !== undefined && !roleAllows(call.actor.role, 'operator')) throw new KioskError('FORBIDDEN', 'Staff must sign in to do this.')

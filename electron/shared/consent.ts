@@ -4,8 +4,7 @@
  * whenever the text changes. Removing a visitor is the withdrawal of this consent.
  */
 export const CONSENT = Object.freeze({
-  version: '2026-11-1',
-  text:
-    'The kiosk will store a face template for this visitor, used only to recognise them at this site. ' +
-    'The visitor can ask staff to remove it at any time.',
+  version: '2026-11-2',
+  // Written to the visitor, who usually enrolls alone; staff who enroll someone show them this.
+  text: 'The kiosk will keep a template of your face, used only to recognise you at this site. You can ask staff to remove it at any time.',
 })

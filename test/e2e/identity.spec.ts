@@ -6,6 +6,7 @@ import { projectRoot } from '../support/process'
 import { capture, untilDone } from '../support/capture'
 import { checkScreen } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
+import { consentBox } from '../support/consent'
 
 // Nobody may become someone else, tried at the screen as a visitor and as staff would. The fake
 // webcam shows the face in test/fixtures/generated/face.png; the records it collides with are
@@ -42,7 +43,7 @@ async function enrollAtScreen(page: Page, userId: string, as: 'visitor' | 'staff
   }
   await page.locator('.tiles').getByRole('button', { name: /^Enroll visitor/ }).click()
   await page.getByLabel('Visitor’s e-mail').fill(userId)
-  await page.getByLabel('The visitor has read this and agrees').check()
+  await consentBox(page, as).check()
   await page.getByRole('button', { name: 'Continue to photos' }).click()
   await capture(page.getByRole('heading', { name: 'Check the photos' }))
   await page.getByRole('button', { name: `Enroll ${userId}` }).click()

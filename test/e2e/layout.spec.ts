@@ -8,6 +8,7 @@ import { expectFits, expectInView, expectTouchTargets, kioskSizes, layoutFacts, 
 import { projectRoot } from '../support/process'
 import { checkScreenAt } from '../support/screens'
 import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
+import { consentBox } from '../support/consent'
 
 // Every screen at every kiosk display the issue names, on the web host with the embedded engine:
 // no page scrolling, the primary action and the result on screen, touch targets of 44 px, axe
@@ -99,7 +100,7 @@ test(`every screen fits every size: ${kioskSizes.map((size) => size.name).join('
       await heading(page, 'Enroll visitor')
       await checkEverySize(page, 'enroll', { buttons: ['Continue to photos'] })
       await page.getByLabel('Visitor’s e-mail').fill(email)
-      await page.getByLabel('The visitor has read this and agrees').check()
+      await consentBox(page).check()
       await page.getByRole('button', { name: 'Continue to photos' }).click()
       const captureNow = page.getByRole('button', { name: 'Capture now' })
       await expect(captureNow).toBeEnabled(untilDone)
@@ -221,7 +222,7 @@ test('a 250-character e-mail wraps: the page never grows wider than the window',
     }
     await page.locator('.tile', { hasText: 'Enroll visitor' }).click()
     await page.getByLabel('Visitor’s e-mail').fill(LONG_EMAIL)
-    await page.getByLabel('The visitor has read this and agrees').check()
+    await consentBox(page).check()
     await page.getByRole('button', { name: 'Continue to photos' }).click()
     await expect(page.getByRole('heading', { name: `Take 3 photos of ${LONG_EMAIL}` })).toBeVisible()
     await noWiderThanWindow('enroll capture')

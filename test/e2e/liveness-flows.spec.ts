@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { tiltedCameraFile } from '../../playwright.config'
 import { browserWithClip, untilDone } from '../support/capture'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
+import { consentBox } from '../support/consent'
 
 // The liveness step in the kiosk's own flows, on the web host with the real services and embedded
 // engine. The fake webcam plays a still photo (tilted, so photos are taken with "Capture now"): it
@@ -78,7 +79,7 @@ test('with the active challenge: a visitor has no way around it, a still photo i
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Enroll visitor', exact: true }).click()
       const email = 'override.live@example.com'
       await page.getByLabel('Visitor’s e-mail').fill(email)
-      await page.getByLabel('The visitor has read this and agrees').check()
+      await consentBox(page, 'staff').check()
       await page.getByRole('button', { name: 'Continue to photos' }).click()
       for (let photo = 0; photo < 3; photo++) await captureNow(page)
       await expect(page.getByTestId('liveness-prompt')).toHaveText(/\S/, untilDone)

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObje
 import { LIVENESS_LIMITS, type LivenessChallenge, type LivenessEvidence, type LivenessOverride } from '../../../electron/shared/liveness'
 import type { FaceDetector } from '../camera/detector'
 import { useLivenessLoop } from '../camera/useLivenessLoop'
+import { useSession } from '../store/session'
 import { LivenessOverrideDialog } from './LivenessOverrideDialog'
 import { Busy, Button, ErrorNotice, Notice } from './ui'
 
@@ -31,6 +32,8 @@ export interface LivenessCheckProps {
  * left) while the camera keeps running. When nothing is required it finishes at once, saying nothing.
  */
 export function LivenessCheck({ video, detector, cameraRunning, start, fromFile, allowOverride, onFinished }: LivenessCheckProps) {
+  // The check's limits are for staff, who decide what it is good for; a visitor reads what it does.
+  const staff = useSession((s) => s.role !== 'visitor')
   const [challenge, setChallenge] = useState<LivenessChallenge | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [attempt, setAttempt] = useState(0)
@@ -134,8 +137,13 @@ export function LivenessCheck({ video, detector, cameraRunning, start, fromFile,
       ) : null}
       <details className="lv-about">
         <summary>What is this?</summary>
-        <p>The kiosk checks that a live person is in front of the camera, not a photo. The frames are checked again by the kiosk’s own services, not here.</p>
-        <p data-testid="liveness-limits">{LIVENESS_LIMITS}</p>
+        <p>The kiosk checks that a live person is in front of the camera, not a photo.</p>
+        {staff ? (
+          <>
+            <p>The frames are checked again by the kiosk’s own services, not here.</p>
+            <p data-testid="liveness-limits">{LIVENESS_LIMITS}</p>
+          </>
+        ) : null}
       </details>
       {overrideButton ? <div className="actions">{overrideButton}</div> : null}
       {dialog}

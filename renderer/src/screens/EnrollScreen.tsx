@@ -75,7 +75,7 @@ export function EnrollScreen() {
             <legend>Consent</legend>
             <p>{CONSENT.text}</p>
             <label>
-              <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} /> The visitor has read this and agrees
+              <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} /> {staff ? 'The visitor has read this and agrees' : 'I have read this and agree'}
             </label>
           </fieldset>
           <div className="actions">
@@ -83,7 +83,7 @@ export function EnrollScreen() {
               Continue to photos
             </Button>
           </div>
-          {!consent ? <p className="hint">The visitor must agree before any photo is taken.</p> : null}
+          {!consent ? <p className="hint">{staff ? 'The visitor must agree before any photo is taken.' : 'Tick the box to agree before any photo is taken.'}</p> : null}
         </form>
       ) : null}
 
