@@ -39,16 +39,18 @@ export function App() {
     const timer = setInterval(() => void load(), SESSION_POLL_MS)
     return () => clearInterval(timer)
   }, [load])
-  // Idle: "Still there?" first; then signed out, back to Home, and every screen's visitor data is dropped with its component.
-  const idle = useIdleTimeout(idleTimeoutSeconds, reset)
-  // Staff typing or pointing make no call: tell the services they are still there, now and then.
   const staff = role !== 'visitor'
+  const allowed = roleAllows(role, screenRole(screen))
+  // Idle: "Still there?" first; then signed out, back to Home, and every screen's visitor data is
+  // dropped with its component. A visitor's Home has nothing to reset, so the clock does not run there.
+  const somethingToReset = staff || firstRun || (allowed && screen !== 'home')
+  const idle = useIdleTimeout(somethingToReset ? idleTimeoutSeconds : null, reset)
+  // Staff typing or pointing make no call: tell the services they are still there, now and then.
   useActivityPing(staff, Math.max(5, Math.floor((idleTimeoutSeconds ?? 90) / 3)) * 1000, keepSession)
 
   const main = useRef<HTMLElement>(null)
   const mainTabIndex = useFocusableWhenScrolling(main)
 
-  const allowed = roleAllows(role, screenRole(screen))
   const Screen = firstRun ? FirstRunScreen : allowed ? screenComponents[screen] : HomeScreen
   const title = firstRun ? 'Set up the kiosk' : screenTitle(allowed ? screen : 'home')
   useEffect(() => {

@@ -169,6 +169,56 @@ test('identifies the enrolled visitor from the camera', async ({ page }) => {
   await page.screenshot({ path: 'test-results/screens/identify.png', fullPage: true })
 })
 
+test('idle: "Still there?" only where a reset would lose something: mid-way through a screen or signed in, never on a visitor’s Home', async ({ page }) => {
+  await host.bridge('saveSettings', { idleTimeoutSeconds: 15 })
+  const dialog = page.getByRole('alertdialog', { name: 'Still there?' })
+  // The page's clock is Playwright's, paused: the test moves it on instead of waiting.
+  const pause = async () => page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100)
+  const idleFor = async (ms: number) => {
+    await page.clock.runFor(ms)
+    // What the jump's timers changed has rendered (React schedules through message ports, which the clock leaves real).
+    for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise<void>((done) => { const channel = new MessageChannel(); channel.port1.onmessage = () => done(); channel.port2.postMessage(0) }))
+  }
+  const asked = async () => (await dialog.count()) > 0
+  /** Second by second, whether "Still there?" comes within `ms` of idling. */
+  const askedWithin = async (ms: number) => {
+    for (let waited = 0; waited < ms; waited += 1000) {
+      await idleFor(1000)
+      if (await asked()) return true
+    }
+    return false
+  }
+  try {
+    await page.clock.install()
+    await page.goto(host.launchUrl)
+    await expect(page.locator('.tiles')).toBeVisible()
+    await pause()
+    await idleFor(8_000)
+    expect(await asked()).toBe(false)
+    // Half-way through Enroll: asked first, with the form still there.
+    await page.locator('.tiles').getByRole('button', { name: /^Enroll visitor/ }).click()
+    await page.getByLabel('Visitor’s e-mail').fill('half.way@example.com')
+    expect(await askedWithin(14_000)).toBe(true)
+    await expect(page.getByLabel('Visitor’s e-mail')).toHaveValue('half.way@example.com')
+    // Nobody answers: back to Home, the form gone, and Home asks nothing however long it stays.
+    await idleFor(15_000)
+    await expect(page.locator('.tiles')).toBeVisible()
+    await expect(page.getByLabel('Visitor’s e-mail')).toHaveCount(0)
+    for (let cycle = 0; cycle < 3; cycle++) {
+      await idleFor(8_000)
+      expect(await asked(), `cycle ${cycle}`).toBe(false)
+    }
+    // Staff signed in on Home: a reset would sign them out, so they are asked.
+    await page.clock.resume()
+    await signInAs(page)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Home', exact: true }).click()
+    await pause()
+    expect(await askedWithin(14_000)).toBe(true)
+  } finally {
+    await host.bridge('saveSettings', { idleTimeoutSeconds: 90 })
+  }
+})
+
 test('idle: "Still there?" counts down 10 s before the reset; "I’m still here" keeps the result on screen; a face in view counts as presence', async ({ page }) => {
   await host.bridge('saveSettings', { idleTimeoutSeconds: 15 })
   try {
