@@ -17,12 +17,17 @@ export function roleAllows(held: Role, needed: Role): boolean {
   return rank[held] >= rank[needed]
 }
 
-/** Account names: what staff type to sign in; shown in the audit trail. */
+/** Account names: what staff type to sign in; shown in the audit trail. NFC, so a decomposed "É" is the same letter. */
 export const accountName = z
   .string()
   .trim()
+  .normalize('NFC')
   .regex(/^[\p{L}\p{N}._ -]{2,64}$/u, 'use 2–64 letters, digits, spaces, dots, dashes or underscores')
 /** A PIN or password: at least 6 characters (a 6-digit PIN is the shortest accepted). */
+/** How account names compare: NFC and case-folded, so "élise", "ÉLISE" and a decomposed "Élise" are one account. */
+export function accountKey(name: string): string {
+  return name.normalize('NFC').toLowerCase()
+}
 export const accountSecret = z.string().min(6, 'use at least 6 characters').max(128, 'use at most 128 characters')
 
 export const signInInput = z.strictObject({ name: accountName, secret: z.string().min(1).max(128) })

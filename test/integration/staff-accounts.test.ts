@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openAccounts } from '../../electron/services/staff/accounts'
 import { Sessions } from '../../electron/services/staff/sessions'
+import { signInInput } from '../../electron/shared/staff'
 
 // Staff accounts on a real SQLite file, and the session table, each with a clock the test moves.
 describe('staff accounts', () => {
@@ -29,6 +30,21 @@ describe('staff accounts', () => {
     await expect(reopened.verify('ada', 'correct horse 1')).resolves.toMatchObject({ name: 'Ada', role: 'admin' })
     await expect(reopened.verify('Otto', 'correct horse 1')).resolves.toMatchObject({ role: 'operator' })
     reopened.close()
+  })
+
+  it('knows a name whatever its case or Unicode form: "Élise" signs in as "élise" or with a decomposed É, and no second "ÉLISE" can be made', async () => {
+    const { open } = setup()
+    const accounts = open()
+    await accounts.createFirst(signInInput.parse({ name: 'Élise', secret: 'right-secret' }).name, 'right-secret')
+    for (const typed of ['élise', 'ÉLISE', 'E\u0301lise', ' e\u0301LISE ']) {
+      const { name } = signInInput.parse({ name: typed, secret: 'right-secret' })
+      await expect(accounts.verify(name, 'right-secret'), typed).resolves.toMatchObject({ name: 'Élise', role: 'admin' })
+    }
+    await expect(accounts.create('ÉLISE', 'operator', 'another-secret')).rejects.toMatchObject({ code: 'REJECTED' })
+    // Failures count against the account, whichever form was typed.
+    for (let i = 0; i < 3; i++) await expect(accounts.verify('élise', 'wrong')).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    await expect(accounts.verify('ÉLISE', 'right-secret')).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' })
+    accounts.close()
   })
 
   it('backs off exponentially after failures, across a restart, and answers an unknown name the same way', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
-import type { AccountView, StaffRole } from '../../shared/staff'
+import { accountKey, type AccountView, type StaffRole } from '../../shared/staff'
 import { KioskError } from '../../shared/errors'
 import { openPrivateDatabase, type Db } from '../private-database'
 
@@ -86,7 +86,9 @@ export function openAccounts(options: AccountsOptions): Accounts {
   const unknownFailures = new Map<string, { failures: number; lockedUntil: number }>()
   const decoySalt = randomBytes(16)
 
-  const get = db.prepare<[string], Row>('SELECT * FROM accounts WHERE name = ?')
+  // SQLite's NOCASE folds ASCII only: names are compared by accountKey (a handful of rows, scanned).
+  db.function('account_key', { deterministic: true }, (name) => accountKey(String(name)))
+  const get = db.prepare<[string], Row>('SELECT * FROM accounts WHERE account_key(name) = account_key(?)')
   const all = db.prepare<[], Row>('SELECT * FROM accounts ORDER BY created_at, name')
   const countStmt = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM accounts')
   const insert = db.prepare('INSERT INTO accounts (name, role, salt, hash, params, created_at) VALUES (?, ?, ?, ?, ?, ?)')
@@ -135,12 +137,12 @@ export function openAccounts(options: AccountsOptions): Accounts {
         const activeAdmins = all.all().filter((r) => r.role === 'admin' && r.disabled === 0)
         if (activeAdmins.length <= 1) throw new KioskError('REJECTED', 'This is the last active administrator: add another before disabling it.')
       }
-      setDisabledStmt.run(disabled ? 1 : 0, name)
+      setDisabledStmt.run(disabled ? 1 : 0, get.get(name)!.name)
       return view(get.get(name)!)
     },
     async verify(name, secret) {
       const row = get.get(name)
-      const key = name.toLowerCase()
+      const key = accountKey(name)
       const pending = row ? { failures: row.failures, lockedUntil: row.locked_until } : unknownFailures.get(key)
       if (pending && pending.lockedUntil > now()) locked(pending.lockedUntil)
       const params = row ? (JSON.parse(row.params) as Params) : PARAMS
