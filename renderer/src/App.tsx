@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useLayoutEffect, useRef } from 'react'
 import { roleAllows } from '../../electron/shared/staff'
 import { kiosk } from './bridge/kiosk'
 import { NavBar } from './components/NavBar'
@@ -53,6 +53,11 @@ export function App() {
 
   const Screen = firstRun ? FirstRunScreen : allowed ? screenComponents[screen] : HomeScreen
   const title = firstRun ? 'Set up the kiosk' : screenTitle(allowed ? screen : 'home')
+  const screenKey = `${firstRun ? 'first-run' : allowed ? screen : 'home'}-${generation}`
+  // The area that scrolls outlives its screens: each one opens at its top.
+  useLayoutEffect(() => {
+    main.current?.scrollTo(0, 0)
+  }, [screenKey])
   useEffect(() => {
     document.title = `${title} — Identity Kiosk`
   }, [title])
@@ -61,7 +66,7 @@ export function App() {
       <NavBar />
       <OfflineBanner />
       <main ref={main} className="content" aria-labelledby="screen-title" tabIndex={mainTabIndex}>
-        <Screen key={`${firstRun ? 'first-run' : allowed ? screen : 'home'}-${generation}`} />
+        <Screen key={screenKey} />
       </main>
       <StatusBar />
       {idle.phase.kind === 'warning' ? <StillThereDialog secondsLeft={idle.phase.secondsLeft} onStillHere={idle.stillHere} /> : null}

@@ -558,3 +558,17 @@ test('Outbox: a parked enrollment raises a notice on every staff screen, never s
   await page.getByRole('dialog', { name: `Discard the enrollment of ${userId}?` }).getByRole('button', { name: 'Discard enrollment' }).click()
   await expect(notice).toHaveCount(0)
 })
+
+test('each staff screen opens at its top, not where the last one was scrolled to', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 })
+  await openStaffScreen(page, 'Settings')
+  const main = page.locator('main')
+  await main.evaluate((element) => element.scrollTo(0, element.scrollHeight))
+  await expect.poll(() => main.evaluate((element) => element.scrollTop)).toBeGreaterThan(0)
+  for (const title of ['Admin', 'Persons'] as const) {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+    expect(await main.evaluate((element) => element.scrollTop), title).toBe(0)
+    await main.evaluate((element) => element.scrollTo(0, element.scrollHeight))
+  }
+})
