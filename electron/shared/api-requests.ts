@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { email } from './email'
 
 /**
  * What a caller sends the person server and the BioEngine: path parameters, queries and bodies.
@@ -34,7 +35,6 @@ export const personUuid = z
 export const bioPersonId = z.string().regex(/^(?!\.+$)[A-Za-z0-9@._+-]{1,128}$/, 'must be 1–128 letters, digits or @._+-')
 export const templateType = z.string().regex(/^[A-Za-z]{1,32}:[A-Za-z0-9]{1,64}$/, 'must look like BioType:Plugin')
 export const templateContext = z.string().regex(/^(?!\.+$)[A-Za-z0-9@._:+-]{1,128}$/, 'must be 1–128 letters, digits or @._:+-')
-export const email = z.email('must be an e-mail address').max(254)
 const pluginName = z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'must be 1–64 letters or digits')
 
 const wholeNumber = z.string().regex(/^\d{1,9}$/, 'must be a whole number')

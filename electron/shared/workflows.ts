@@ -12,6 +12,7 @@ import {
 } from './api-models'
 import { livenessEvidenceInput, livenessOutcomeSchema, livenessOverrideInput } from './liveness'
 import { templateType } from './settings'
+import { email } from './email'
 
 /**
  * Inputs and results of the kiosk's workflows: what the renderer sends and gets back through
@@ -19,7 +20,6 @@ import { templateType } from './settings'
  */
 
 const base64Image = z.string().min(16, 'an image is required').max(8 * 1024 * 1024, 'the image is too large')
-const email = z.email('enter a valid e-mail address').max(254)
 const personUuid = z.uuid('not a person id')
 const code = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, dot, dash or underscore (1–64)')
 

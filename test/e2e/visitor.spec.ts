@@ -54,7 +54,7 @@ test('enrolls a visitor end to end with consent and the camera; the focus follow
   await email.fill('not-an-email')
   await consentBox(page).check()
   await page.getByRole('button', { name: 'Continue to photos' }).click()
-  await expect(page.getByText('Enter the visitor’s e-mail address, like name@example.com.')).toBeVisible()
+  await expect(page.getByText('An e-mail address has one @ between the name and the domain, like name@example.com.')).toBeVisible()
   await expect(email).toBeFocused()
   await email.fill(VISITOR)
   await axe(page)
@@ -107,10 +107,10 @@ test('Enroll and Verify check the e-mail with the contract’s rules before any 
   await page.getByRole('button', { name: 'Continue to photo' }).click()
   await expect(email).toHaveAccessibleDescription('The e-mail address is missing. Enter the visitor’s e-mail address.')
   await expect(email).toBeFocused()
-  // A one-letter top-level domain: the services' schema refuses it, so the form does, before the photo.
+  // A one-letter top-level domain: the services' schema refuses it, so the form does, before the photo, naming the rule.
   await email.fill('visitor@example.c')
   await page.getByRole('button', { name: 'Continue to photo' }).click()
-  await expect(email).toHaveAccessibleDescription('Enter the visitor’s e-mail address, like name@example.com.')
+  await expect(email).toHaveAccessibleDescription('The part after the @ must be a domain, like example.com.')
   await expect(capturePanel).toHaveCount(0)
   await axe(page)
 
@@ -118,7 +118,7 @@ test('Enroll and Verify check the e-mail with the contract’s rules before any 
   await page.getByLabel('Visitor’s e-mail').fill('visitor@example.c')
   await consentBox(page).check()
   await page.getByRole('button', { name: 'Continue to photos' }).click()
-  await expect(page.getByLabel('Visitor’s e-mail')).toHaveAccessibleDescription('Enter the visitor’s e-mail address, like name@example.com.')
+  await expect(page.getByLabel('Visitor’s e-mail')).toHaveAccessibleDescription('The part after the @ must be a domain, like example.com.')
   await expect(capturePanel).toHaveCount(0)
   await expect(page.getByText(/Invalid input/)).toHaveCount(0)
 })

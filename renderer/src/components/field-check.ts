@@ -1,3 +1,4 @@
+import { emailRuleBroken } from '../../../electron/shared/email'
 import type { ZodType } from 'zod'
 
 /**
@@ -11,8 +12,8 @@ export function checkField(schema: ZodType, value: string): 'missing' | 'invalid
 }
 
 /** The plain words for the visitor's e-mail field (Enroll, Verify). */
-export function emailProblem(verdict: 'missing' | 'invalid' | null): string | null {
+export function emailProblem(verdict: 'missing' | 'invalid' | null, value = ''): string | null {
   if (verdict === 'missing') return 'The e-mail address is missing. Enter the visitor’s e-mail address.'
-  if (verdict === 'invalid') return 'Enter the visitor’s e-mail address, like name@example.com.'
+  if (verdict === 'invalid') return emailRuleBroken(value.trim()) ?? 'Enter the visitor’s e-mail address, like name@example.com.'
   return null
 }

@@ -38,7 +38,7 @@ export function EnrollScreen() {
 
   // The e-mail is checked with the contract's schema before any photo is taken.
   const continueToCapture = () => {
-    const problem = emailProblem(checkField(emailField, email))
+    const problem = emailProblem(checkField(emailField, email), email)
     setEmailError(problem)
     if (problem) {
       emailInput.current?.focus()

@@ -25,7 +25,7 @@ export function VerifyScreen() {
 
   // The e-mail is checked with the contract's schema before the photo is taken; empty says so.
   const continueToCapture = () => {
-    const problem = emailProblem(checkField(emailField, email))
+    const problem = emailProblem(checkField(emailField, email), email)
     setEmailError(problem)
     if (problem) emailInput.current?.focus()
     else setStep('capture')

@@ -1,0 +1,36 @@
+import { z } from 'zod'
+
+/**
+ * The e-mail rule every part of the kiosk uses (the person server's userId is an e-mail address):
+ * internationalised addresses are accepted (letters of any script, RFC 6531), and a refusal names
+ * the rule broken, in words the form can show as they are.
+ */
+const LOCAL_MAX = 64
+const ADDRESS_MAX = 254
+const LOCAL = /^[\p{L}\p{M}\p{N}_'+.-]+$/u
+const DOMAIN = /^(?:[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]*[\p{L}\p{M}\p{N}])?\.)+\p{L}[\p{L}\p{M}\p{N}-]*[\p{L}\p{M}\p{N}]$/u
+
+/** Which rule `address` breaks, in plain words; null when it is an e-mail address. */
+export function emailRuleBroken(address: string): string | null {
+  const at = address.lastIndexOf('@')
+  if (at <= 0 || at !== address.indexOf('@') || at === address.length - 1) return 'An e-mail address has one @ between the name and the domain, like name@example.com.'
+  const local = address.slice(0, at)
+  const domain = address.slice(at + 1)
+  const localLength = [...local].length
+  if (localLength > LOCAL_MAX) return `The part before the @ has ${localLength} characters; it can have at most ${LOCAL_MAX}.`
+  const length = [...address].length
+  if (length > ADDRESS_MAX) return `The address has ${length} characters; it can have at most ${ADDRESS_MAX}.`
+  if (local.startsWith('.') || local.endsWith('.') || local.includes('..')) return 'The part before the @ cannot start or end with a dot, or have two dots in a row.'
+  if (!LOCAL.test(local)) return "The part before the @ can have letters, digits and . _ ' + - only."
+  if (!DOMAIN.test(domain)) return 'The part after the @ must be a domain, like example.com.'
+  return null
+}
+
+/** An e-mail address (trimmed), refused with the rule it breaks. */
+export const email = z
+  .string()
+  .trim()
+  .superRefine((value, context) => {
+    const broken = emailRuleBroken(value)
+    if (broken) context.addIssue({ code: 'custom', message: broken })
+  })
