@@ -228,6 +228,23 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
     await outbox.close()
   })
 
+  it('says "offline" only for a second failed probe from the start, at once after being online, and "online again" only after saying it', async () => {
+    const answers = [false, true, false, false, true]
+    const lines: string[] = []
+    let probes = 0
+    const outbox = open(newDir(), testKey(), { probe: async () => answers[Math.min(probes++, answers.length - 1)]!, log: (line) => lines.push(line) })
+    const states: Array<boolean | null> = []
+    outbox.onChange((state) => states.push(state.online))
+    outbox.start()
+    // Probes come offlineProbeMs apart while offline; onlineProbeMs (5 s) after a success.
+    await waitFor(() => probes >= answers.length, 20_000, 'five probes')
+    await outbox.stop()
+    await outbox.close()
+    // A first probe racing the servers' start says nothing (the state still reads offline).
+    expect(states[0]).toBe(false)
+    expect(lines.filter((line) => /outbox: (offline|online again)/.test(line))).toEqual(['outbox: offline (health probe failed)', 'outbox: online again; 0 item(s) due now'])
+  })
+
   it('pushes its state to listeners as it changes, and stops when unsubscribed', async () => {
     const dir = newDir()
     current = online

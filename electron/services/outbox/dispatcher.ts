@@ -67,6 +67,9 @@ export interface DispatcherOptions {
 export class Dispatcher {
   /** The last probe's verdict; null before the first one. */
   online: boolean | null = null
+  /** Probes failed in a row, and whether "offline" was said for them (see runProbe). */
+  private failedProbes = 0
+  private saidOffline = false
   private running = false
   /** Each start() runs its own loop; a loop that outlived stop()'s grace period sees a newer generation and ends. */
   private generation = 0
@@ -243,9 +246,19 @@ export class Dispatcher {
         const due = this.o.store.makeDue(now, CONNECTIVITY_CODES)
         this.holdUntil = 0
         this.consecutiveFailures = 0
-        if (was === false) this.o.log(`outbox: online again; ${due} item(s) due now`)
+        if (this.saidOffline) this.o.log(`outbox: online again; ${due} item(s) due now`)
       }
-    } else if (was !== false) this.o.log('outbox: offline (health probe failed)')
+      this.failedProbes = 0
+      this.saidOffline = false
+    } else {
+      // The first probe can race the servers' own start (the kiosk's engine a moment past ready):
+      // "offline" is said at once after being online, else from the second failure in a row.
+      this.failedProbes++
+      if (!this.saidOffline && (was === true || this.failedProbes >= 2)) {
+        this.saidOffline = true
+        this.o.log('outbox: offline (health probe failed)')
+      }
+    }
     if (was !== ok) this.o.changed()
   }
 
