@@ -100,15 +100,10 @@ async function autoCaptures(page: Page) {
   const log = watch(page)
   await openHarness(page, 2)
   await waitForDetector(page)
-  // Every guidance text shown, recorded in the page as it changes (not sampled on a timer).
-  await guidance(page).evaluate((element) => {
-    const seen = new Set([element.textContent ?? ''])
-    ;(window as unknown as { guidanceSeen: Set<string> }).guidanceSeen = seen
-    new MutationObserver(() => seen.add(element.textContent ?? '')).observe(element, { childList: true, characterData: true, subtree: true })
-  })
   // No "Capture now" here: both photos must come from auto-capture.
   await page.waitForFunction(() => (window as unknown as { captureHarness: { done: unknown[] } }).captureHarness.done.length > 0)
-  const seen = new Set(await page.evaluate(() => [...(window as unknown as { guidanceSeen: Set<string> }).guidanceSeen]))
+  // Every guidance text shown since the page loaded, recorded by the harness as it changed.
+  const seen = new Set(await harness<string[]>(page, 'guidanceSeen'))
   console.log(`capture guidance seen: ${[...seen].map((s) => JSON.stringify(s)).join(', ')}`)
   expect(await harness<number>(page, 'done.length'), log.join('\n')).toBe(1)
   expect([...seen]).toContain('Hold still…')

@@ -19,6 +19,8 @@ interface HarnessState {
   /** What each completed capture would send about liveness (evidence frames, override, or nothing). */
   liveness: LivenessSend[]
   cancelled: number
+  /** Every guidance text shown since the page loaded, in order: recorded here, so none is missed between a test's polls. */
+  guidanceSeen: string[]
   /** Every camera stream the page opened, to check they were stopped. */
   streams: MediaStream[]
   stats: typeof loopStats
@@ -31,6 +33,7 @@ const state: HarnessState = {
   done: [],
   liveness: [],
   cancelled: 0,
+  guidanceSeen: [],
   streams: [],
   stats: loopStats,
   async countFaces(url) {
@@ -110,6 +113,10 @@ function Harness() {
 
 const root = document.getElementById('root')
 if (!root) throw new Error('capture-harness.html has no #root element')
+new MutationObserver(() => {
+  const text = root.querySelector('[data-testid="capture-guidance"]')?.textContent
+  if (text !== undefined && text !== null && state.guidanceSeen.at(-1) !== text) state.guidanceSeen.push(text)
+}).observe(root, { childList: true, characterData: true, subtree: true })
 createRoot(root).render(
   <StrictMode>
     <Harness />
