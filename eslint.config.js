@@ -1,6 +1,7 @@
 import { builtinModules } from 'node:module'
 import js from '@eslint/js'
 import globals from 'globals'
+import i18next from 'eslint-plugin-i18next'
 import tseslint from 'typescript-eslint'
 
 const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), ...builtinModules.map((m) => `node:${m}`)]
@@ -54,6 +55,13 @@ export const boundaries = [
   },
 ]
 
+/** Every renderer file a visitor's screens render (staff-only screens may stay English for now). */
+export const visitorFacing = [
+  'renderer/src/App.tsx',
+  'renderer/src/screens/{HomeScreen,EnrollScreen,VerifyScreen,ScreenFrame}.tsx',
+  'renderer/src/components/{GuidedCapture,LivenessCheck,LivenessResult,CaptureThumbnails,StillThereDialog,OfflineBanner,OfflineDecision,StatusBar,NavBar,LanguageChoice,ui}.tsx',
+]
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/fixtures/generated/**'] },
   js.configs.recommended,
@@ -69,4 +77,13 @@ export default tseslint.config(
   // Tests read JSON replies loosely and pin them down with assertions.
   { files: ['test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   ...boundaries,
+  {
+    // What a visitor reads comes from the translations (renderer/src/i18n), never from a literal:
+    // words in JSX text or in a wording attribute fail here.
+    files: visitorFacing,
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': ['error', { mode: 'jsx-only', 'should-validate-template': true, 'jsx-attributes': { include: ['title', 'label', 'alt', 'aria-label', 'placeholder', 'hint', 'purpose'] } }],
+    },
+  },
 )

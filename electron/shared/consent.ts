@@ -1,10 +1,10 @@
 /**
- * The consent a visitor gives before any photo is taken. The version is recorded with each
- * enrollment (audit entry: version, time, the account that collected it); change the version
- * whenever the text changes. Removing a visitor is the withdrawal of this consent.
+ * The consent a visitor gives before any photo is taken. Its words are in each visitor language
+ * (renderer/src/i18n/locales/*.json, key `consent.text`), all saying the same thing. The version
+ * is recorded with each enrollment (audit entry: version, time, the account that collected it);
+ * change it whenever the words change in any language. Removing a visitor is the withdrawal of
+ * this consent.
  */
 export const CONSENT = Object.freeze({
   version: '2026-11-2',
-  // Written to the visitor, who usually enrolls alone; staff who enroll someone show them this.
-  text: 'The kiosk will keep a template of your face, used only to recognise you at this site. You can ask staff to remove it at any time.',
 })

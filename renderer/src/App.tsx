@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
 import { roleAllows } from '../../electron/shared/staff'
 import { kiosk } from './bridge/kiosk'
 import { NavBar } from './components/NavBar'
@@ -6,6 +7,7 @@ import { OfflineBanner } from './components/OfflineBanner'
 import { StatusBar } from './components/StatusBar'
 import { StillThereDialog } from './components/StillThereDialog'
 import { useFocusableWhenScrolling } from './components/useFocusableWhenScrolling'
+import { DEFAULT_LANGUAGE } from './i18n'
 import { useActivityPing, useIdleTimeout } from './components/useIdleTimeout'
 import { screenComponents } from './screens'
 import { FirstRunScreen } from './screens/FirstRunScreen'
@@ -20,6 +22,7 @@ const SESSION_POLL_MS = 5000
 const keepSession = () => void kiosk.keepSession({}).catch(() => {})
 
 export function App() {
+  const { t, i18n } = useTranslation(['visitor', 'staff'])
   const screen = useNavigation((s) => s.screen)
   const follow = useLive((s) => s.follow)
   const { generation, reset, role, firstRun, idleTimeoutSeconds, load } = useSession()
@@ -42,8 +45,9 @@ export function App() {
   const staff = role !== 'visitor'
   const allowed = roleAllows(role, screenRole(screen))
   // Idle: "Still there?" first; then signed out, back to Home, and every screen's visitor data is
-  // dropped with its component. A visitor's Home has nothing to reset, so the clock does not run there.
-  const somethingToReset = staff || firstRun || (allowed && screen !== 'home')
+  // dropped with its component. A visitor's Home has nothing to reset, so the clock does not run
+  // there, unless a language was chosen: the next visitor starts in the kiosk's own.
+  const somethingToReset = staff || firstRun || (allowed && screen !== 'home') || i18n.language !== DEFAULT_LANGUAGE
   const idle = useIdleTimeout(somethingToReset ? idleTimeoutSeconds : null, reset)
   // Staff typing or pointing make no call: tell the services they are still there, now and then.
   useActivityPing(staff, Math.max(5, Math.floor((idleTimeoutSeconds ?? 90) / 3)) * 1000, keepSession)
@@ -52,15 +56,15 @@ export function App() {
   const mainTabIndex = useFocusableWhenScrolling(main)
 
   const Screen = firstRun ? FirstRunScreen : allowed ? screenComponents[screen] : HomeScreen
-  const title = firstRun ? 'Set up the kiosk' : screenTitle(allowed ? screen : 'home')
+  const title = firstRun ? t('staff:screens.firstRun') : screenTitle(allowed ? screen : 'home')
   const screenKey = `${firstRun ? 'first-run' : allowed ? screen : 'home'}-${generation}`
   // The area that scrolls outlives its screens: each one opens at its top.
   useLayoutEffect(() => {
     main.current?.scrollTo(0, 0)
   }, [screenKey])
   useEffect(() => {
-    document.title = `${title} — Identity Kiosk`
-  }, [title])
+    document.title = `${title} — ${t('app.name')}`
+  }, [title, t])
   return (
     <div className="app">
       <NavBar />

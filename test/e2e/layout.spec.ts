@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
 import { CONSENT } from '../../electron/shared/consent'
+import ar from '../../renderer/src/i18n/locales/ar.json' with { type: 'json' }
 import { tiltedCameraFile } from '../../playwright.config'
 import { browserWithClip, untilDone } from '../support/capture'
 import { expectFits, expectInView, expectTouchTargets, kioskSizes, layoutFacts, type KioskSize } from '../support/layout'
@@ -84,7 +85,7 @@ async function checkEverySize(page: Page, name: string, options: Parameters<type
   await resize(page, kioskSizes[0])
 }
 
-const nav = (page: Page, title: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
+const nav = (page: Page, title: string) => page.getByRole('navigation').getByRole('button', { name: title, exact: true }).click()
 const heading = (page: Page, text: string) => expect(page.getByRole('heading', { level: 1 })).toHaveText(text)
 
 test(`every screen fits every size: ${kioskSizes.map((size) => size.name).join(', ')}`, async () => {
@@ -181,6 +182,47 @@ test(`every screen fits every size: ${kioskSizes.map((size) => size.name).join('
       await nav(page, 'Accounts')
       await expect(page.getByTestId('accounts')).toBeVisible()
       await checkEverySize(page, 'accounts', { buttons: ['Add account'] })
+    })
+  } finally {
+    await browser.close()
+  }
+})
+
+test('in Arabic the visitor screens read right to left and fit every size, axe clean', async () => {
+  const browser = await browserWithClip(tiltedCameraFile)
+  try {
+    await withKiosk(browser, kioskSizes[0], async (page) => {
+      await page.getByRole('button', { name: 'العربية' }).click()
+      await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+      await expect(page.locator('html')).toHaveAttribute('lang', 'ar')
+      await heading(page, ar.home.welcome)
+      await expect(page.getByTestId('engine-state')).toHaveText(ar.status.ready)
+      // Right to left: the first tile starts at the right-hand side.
+      const [first, second] = await page.locator('.tile').evaluateAll((tiles) => tiles.map((tile) => tile.getBoundingClientRect().left))
+      expect(first!).toBeGreaterThan(second!)
+      await checkEverySize(page, 'ar-home', { buttons: [ar.home.staffSignIn], inView: [page.locator('.tile').first(), page.locator('.tile').last()] })
+      await page.locator('.tile', { hasText: ar.screens.enroll }).click()
+      await heading(page, ar.screens.enroll)
+      await expect(page.getByRole('button', { name: ar.enroll.continue })).toBeDisabled()
+      await page.getByLabel(ar.consent.agree, { exact: true }).check()
+      await page.getByRole('button', { name: ar.enroll.continue }).click()
+      await expect(page.getByText(ar.email.missing)).toBeVisible()
+      await checkEverySize(page, 'ar-enroll', { buttons: [ar.enroll.continue], inView: [page.getByText(ar.email.missing)] })
+      await page.getByLabel(ar.common.email).fill('arabic.layout@example.com')
+      await page.getByRole('button', { name: ar.enroll.continue }).click()
+      const captureNow = page.getByRole('button', { name: ar.capture.captureNow })
+      await expect(captureNow).toBeEnabled(untilDone)
+      await checkEverySize(page, 'ar-enroll-capture', { buttons: [ar.capture.captureNow, ar.common.cancel], inView: [page.locator('.gc-stage'), page.getByTestId('capture-guidance')] })
+      // Big displays get a big picture: most of a portrait screen's width, over 1000 px on a 1920 one (it was 640).
+      for (const size of kioskSizes.filter((s) => s.name === '1920x1080' || s.name === '1080x1920')) {
+        await resize(page, size)
+        const width = await page.locator('.gc-stage').evaluate((stage) => stage.getBoundingClientRect().width)
+        expect(width, size.name).toBeGreaterThan(Math.min(0.9 * size.width, 1000))
+      }
+      await resize(page, kioskSizes[0])
+      await nav(page, ar.screens.verify)
+      await heading(page, ar.screens.verify)
+      await checkEverySize(page, 'ar-verify', { buttons: [ar.verify.continue] })
     })
   } finally {
     await browser.close()

@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { CONSENT } from '../../electron/shared/consent'
+import fr from '../../renderer/src/i18n/locales/fr.json' with { type: 'json' }
 import { projectRoot } from '../support/process'
 import { tiltedCameraFile } from '../../playwright.config'
 import { browserWithClip, capture, untilDone } from '../support/capture'
@@ -74,6 +75,45 @@ test('enrolls a visitor end to end with consent and the camera; the focus follow
   await expect(page.locator('#result-title')).toHaveText(`${VISITOR} is enrolled.`)
   await axe(page)
   await page.screenshot({ path: 'test-results/screens/enroll-done.png', fullPage: true })
+})
+
+test('a visitor who chooses French reads French from the first word to the result', async ({ page }) => {
+  // Every guidance line the capture shows, recorded in the page as it changes.
+  await page.addInitScript(() => {
+    const seen: string[] = ((window as unknown as { guidanceSeen: string[] }).guidanceSeen = [])
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="capture-guidance"]')?.textContent
+      if (text && seen.at(-1) !== text) seen.push(text)
+    }).observe(document, { childList: true, characterData: true, subtree: true })
+  })
+  await page.goto(host.launchUrl)
+  await page.getByRole('button', { name: 'Français' }).click()
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(fr.home.welcome)
+  const nav = page.getByRole('navigation', { name: fr.app.mainNav })
+  // Enroll: the consent and the e-mail's rules in French.
+  await page.locator('.tiles').getByRole('button', { name: new RegExp(`^${fr.screens.enroll}`) }).click()
+  await expect(page.getByText(fr.consent.text)).toBeVisible()
+  await page.getByLabel(fr.common.email).fill('pas-une-adresse')
+  await page.getByLabel(fr.consent.agree, { exact: true }).check()
+  await page.getByRole('button', { name: fr.enroll.continue }).click()
+  await expect(page.getByText(fr.email.oneAt)).toBeVisible()
+  await axe(page)
+  // Verify the visitor enrolled above: guidance and decision in French.
+  await nav.getByRole('button', { name: fr.screens.verify, exact: true }).click()
+  await page.getByLabel(fr.common.email).fill(VISITOR)
+  await page.getByRole('button', { name: fr.verify.continue }).click()
+  await expect(page.getByRole('heading', { name: `Photo de ${VISITOR}` })).toBeVisible()
+  await expect(page.getByTestId('verify-decision')).toHaveText(`Vous êtes bien ${VISITOR}.`, untilDone)
+  await expect(page.getByText(fr.verify.matchTitle)).toBeVisible()
+  const french = [...Object.values(fr.guidance), ...Object.values(fr.capture)].map(
+    (text) => new RegExp(`^${text.split(/\{\{\w+\}\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`),
+  )
+  const seen = await page.evaluate(() => (window as unknown as { guidanceSeen: string[] }).guidanceSeen)
+  expect(seen.length).toBeGreaterThan(1)
+  expect(seen.filter((line) => !french.some((pattern) => pattern.test(line)))).toEqual([])
+  await axe(page)
+  await expect(page.getByTestId('engine-state')).toHaveText(fr.status.ready)
 })
 
 test('verifies the same visitor, and refuses a different person', async ({ page }) => {
@@ -208,6 +248,23 @@ test('idle: "Still there?" only where a reset would lose something: mid-way thro
       await idleFor(8_000)
       expect(await asked(), `cycle ${cycle}`).toBe(false)
     }
+    // A language chosen on Home is something to reset: asked in that language, then back to the kiosk's own.
+    await page.getByRole('button', { name: 'Español' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bienvenido')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es')
+    const spanishDialog = page.getByRole('alertdialog', { name: '¿Sigue ahí?' })
+    let askedInSpanish = false
+    for (let waited = 0; waited < 14_000 && !askedInSpanish; waited += 1000) {
+      await idleFor(1000)
+      askedInSpanish = (await spanishDialog.count()) > 0
+    }
+    expect(askedInSpanish).toBe(true)
+    await idleFor(15_000)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+    await expect(page.getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true')
+    await idleFor(16_000)
+    expect(await asked()).toBe(false)
     // Staff signed in on Home: a reset would sign them out, so they are asked.
     await page.clock.resume()
     await signInAs(page)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_STEP_FRAMES, type ChallengeStep } from '../../electron/shared/liveness'
 import type { Mesh } from '../../electron/shared/liveness-motion'
-import { FRAMES_KEPT, LivenessRun, PASSIVE_FRAMES, PASSIVE_GAP_MS, STEP_PROMPTS, TURN_SEND_MARGIN, WATCH_FRAMES, type MotionChecks } from '../../renderer/src/camera/liveness-run'
+import { FRAMES_KEPT, LivenessRun, PASSIVE_FRAMES, PASSIVE_GAP_MS, stepPrompt, TURN_SEND_MARGIN, WATCH_FRAMES, type MotionChecks } from '../../renderer/src/camera/liveness-run'
 
 // The page's sequencing of a liveness challenge: which prompt, when a step is done, which frames are
 // kept. The motion maths is liveness-motion's (tested on its own); here a synthetic mesh carries its
@@ -45,7 +45,7 @@ describe('liveness run', () => {
     // Seen at frame 2 (0.35 against the start's 0.5); the run goes on until the head is back a quarter of the way (0.35 of 0.2 out).
     const right = feed(run, [mesh(1), mesh(1, 0.45), mesh(1, 0.35), mesh(1, 0.3), mesh(1, 0.35)])
     expect(right).toEqual(frames('turn-right', [0, 1, 2, 3, 4]))
-    expect(run.view()).toMatchObject({ prompt: STEP_PROMPTS.blink, step: 'blink', stepNumber: 2 })
+    expect(run.view()).toMatchObject({ prompt: stepPrompt('blink'), step: 'blink', stepNumber: 2 })
     expect(run.view().prompt).toBe('Blink your eyes')
 
     // A blink: from the start, every frame until the eyes are open again.

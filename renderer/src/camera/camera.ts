@@ -1,4 +1,5 @@
 /** The camera: opening a stream, listing cameras, stopping, and saying in plain words what went wrong. */
+import { t } from '../i18n'
 
 export async function openCamera(deviceId?: string): Promise<MediaStream> {
   if (!navigator.mediaDevices?.getUserMedia) {
@@ -28,30 +29,27 @@ export interface CameraProblem {
   message: string
 }
 
+type ProblemKey = 'stopped' | 'denied' | 'notFound' | 'busy' | 'noAccess' | 'other'
+const problem = (key: ProblemKey): CameraProblem => ({ title: t(`cameraProblem.${key}Title`), message: t(`cameraProblem.${key}`) })
+
 /** The camera stopped delivering pictures while in use. */
-export const cameraLost: CameraProblem = {
-  title: 'The camera stopped',
-  message: 'The camera was disconnected or taken by another program. Reconnect it (or close the other program), then press “Try again”.',
-}
+export const cameraLost = (): CameraProblem => problem('stopped')
 
 export function describeCameraError(error: unknown): CameraProblem {
   const name = error instanceof DOMException || error instanceof Error ? error.name : ''
   switch (name) {
     case 'NotAllowedError':
     case 'SecurityError':
-      return {
-        title: 'Camera permission denied',
-        message: 'The kiosk is not allowed to use the camera. Allow camera access for this app (in the browser’s site settings or the computer’s privacy settings), then press “Try again”.',
-      }
+      return problem('denied')
     case 'NotFoundError':
     case 'OverconstrainedError':
-      return { title: 'No camera found', message: 'No camera was found. Connect a camera (or choose another one), then press “Try again”.' }
+      return problem('notFound')
     case 'NotReadableError':
     case 'AbortError':
-      return { title: 'Camera busy', message: 'The camera could not be started: another program may be using it. Close that program, then press “Try again”.' }
+      return problem('busy')
     case 'NotSupportedError':
-      return { title: 'No camera access', message: 'This window cannot use a camera. Open the kiosk from its own app or its launch link, then press “Try again”.' }
+      return problem('noAccess')
     default:
-      return { title: 'Camera problem', message: 'The camera could not be started. Check that it is connected, then press “Try again”; if it keeps failing, ask staff.' }
+      return problem('other')
   }
 }

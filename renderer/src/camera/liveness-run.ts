@@ -1,6 +1,7 @@
 import type { ChallengeStep, EvidenceStep, LivenessChallenge } from '../../../electron/shared/liveness'
 import { MAX_EVIDENCE_FRAMES, MAX_STEP_FRAMES } from '../../../electron/shared/liveness'
 import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, turnSign, type FrameSignals, type Mesh, type StepVerdict } from '../../../electron/shared/liveness-motion'
+import { t } from '../i18n'
 
 /**
  * The page's side of a liveness challenge, as a pure state machine fed one face-mesh observation
@@ -16,13 +17,8 @@ import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, turnSign, type FrameSignal
  * the step starts over. Passive only: PASSIVE_FRAMES frames PASSIVE_GAP_MS apart.
  */
 
-/** The words the person reads for each step; the e2e tests drive the page by them. */
-export const STEP_PROMPTS: Record<EvidenceStep, string> = {
-  blink: 'Blink your eyes',
-  'turn-left': 'Turn your head to your left',
-  'turn-right': 'Turn your head to your right',
-  passive: 'Look at the camera and hold still',
-}
+/** The words the person reads for each step, in their language; the e2e tests drive the page by them. */
+export const stepPrompt = (step: EvidenceStep): string => t(`liveness.prompt.${step}`)
 
 /**
  * For a turn the page asks a little more than the engine (which measures the JPEG of the same
@@ -164,7 +160,7 @@ export class LivenessRun {
     return {
       status: this.status,
       step,
-      prompt: STEP_PROMPTS[step],
+      prompt: stepPrompt(step),
       stepNumber: Math.min(this.index + 1, this.steps.length),
       stepCount: this.steps.length,
       secondsLeft: Math.max(0, Math.ceil((this.stepMs - elapsed) / 1000)),
@@ -181,7 +177,7 @@ export class LivenessRun {
     const step = this.steps[this.index]!
     const faces = meshes.length
     const mesh = faces === 1 && meshes[0]!.length >= MESH_POINTS ? meshes[0]! : null
-    this.hint = mesh ? null : faces > 1 ? 'Only one person in front of the camera, please.' : 'Look at the camera with your face inside the oval.'
+    this.hint = mesh ? null : faces > 1 ? t('guidance.onePerson') : t('guidance.noFace')
 
     if (mesh) this.openness = [...this.openness.slice(1 - OPEN_LEVEL_FRAMES), this.checks.frameSignals(mesh).openness]
     if (!mesh) this.restart()

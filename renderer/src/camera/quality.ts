@@ -84,7 +84,7 @@ export interface Verdict {
   check: CheckId
   ok: boolean
   /** What the visitor should do; null when the check passes. */
-  guidance: string | null
+  guidance: GuidanceKey | null
   /** 0..1: 1 is ideal, about 0.5 at the pass/fail limit, 0 far off. */
   score: number
 }
@@ -111,28 +111,30 @@ export const THRESHOLDS = {
 /** The inner face crop is resampled to this width before sharpness and brightness are measured. */
 export const CROP_WIDTH = 96
 
+/** What a failed check asks of the person: keys of the visitor catalogue (the loop shows them in the visitor's language). */
 export const GUIDANCE = {
-  noFace: 'Look at the camera with your face inside the oval.',
-  tooDark: 'More light, please: face a window or a lamp.',
-  manyFaces: 'Only one person in view, please.',
-  tooFar: 'Move closer to the camera.',
-  tooClose: 'Move back a little.',
-  offCentre: 'Move so your face is in the middle of the oval.',
-  yaw: 'Look straight at the camera.',
-  pitch: 'Keep your chin level: not up, not down.',
-  roll: 'Hold your head upright, not tilted.',
-  moving: 'Hold still.',
-  blurred: 'Hold still: the picture is blurred.',
-  dark: 'More light, please: face a window or a lamp.',
-  bright: 'Too much light: move out of direct light.',
+  noFace: 'guidance.noFace',
+  tooDark: 'guidance.tooDark',
+  manyFaces: 'guidance.manyFaces',
+  tooFar: 'guidance.tooFar',
+  tooClose: 'guidance.tooClose',
+  offCentre: 'guidance.offCentre',
+  yaw: 'guidance.yaw',
+  pitch: 'guidance.pitch',
+  roll: 'guidance.roll',
+  moving: 'guidance.moving',
+  blurred: 'guidance.blurred',
+  dark: 'guidance.dark',
+  bright: 'guidance.bright',
 } as const
+export type GuidanceKey = (typeof GUIDANCE)[keyof typeof GUIDANCE]
 
 const clamp01 = (value: number) => Math.min(1, Math.max(0, value))
 /** 1 at zero, 0.5 at the limit, 0 at twice the limit. */
 const withinScore = (value: number, limit: number) => clamp01(1 - Math.abs(value) / (2 * limit))
 
 const pass = (check: CheckId, score: number): Verdict => ({ check, ok: true, guidance: null, score: clamp01(score) })
-const fail = (check: CheckId, guidance: string, score: number): Verdict => ({ check, ok: false, guidance, score: clamp01(score) })
+const fail = (check: CheckId, guidance: GuidanceKey, score: number): Verdict => ({ check, ok: false, guidance, score: clamp01(score) })
 
 export function checkFaceCount(count: number, frameLuma?: number): Verdict {
   if (count === 1) return pass('face-count', 1)

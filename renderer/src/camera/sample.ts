@@ -1,3 +1,5 @@
+import { t } from '../i18n'
+
 /** A photo taken by the guided capture (or chosen from a file by staff), ready to send. */
 export interface CapturedSample {
   /** JPEG or PNG, base64 without a data: prefix; within the image limits (checked with checkImage). */
@@ -25,6 +27,6 @@ const GOOD = 0.6
  * gave one photo two different numbers, so the capture says in words whether the checks passed.
  */
 export function qualityWords(sample: Pick<CapturedSample, 'quality' | 'source'>): string {
-  if (sample.source === 'file' || sample.quality === null) return 'From a file'
-  return sample.quality >= GOOD ? 'Good photo' : 'Could be sharper or straighter: retake it if you can'
+  if (sample.source === 'file' || sample.quality === null) return t('staff:capture.fromFile')
+  return sample.quality >= GOOD ? t('capture.good') : t('capture.couldBeBetter')
 }

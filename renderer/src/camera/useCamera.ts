@@ -43,7 +43,7 @@ export function useCamera(video: RefObject<HTMLVideoElement | null>, active: boo
         streamRef.current = stream
         // Unplugged or taken over by another program (stop() by us does not fire this).
         stream.getVideoTracks()[0]?.addEventListener('ended', () => {
-          if (current) setState({ kind: 'error', problem: cameraLost })
+          if (current) setState({ kind: 'error', problem: cameraLost() })
         })
         const element = video.current
         if (!element) return stopStream(stream)

@@ -6,6 +6,7 @@ import { FRAMES_KEPT, LivenessRun, type RunView } from './liveness-run'
 import { armNextFrame } from './next-frame'
 import { notePresence } from './presence'
 import { FpsMeter, recordLivenessFrame, resetLoopStats } from './stats'
+import { t } from '../i18n'
 
 /**
  * Evidence frames at most this wide: what the engine recomputes from, and what the page's mesh runs
@@ -112,7 +113,10 @@ export function useLivenessLoop({ video, detector, challenge, running, onFinishe
             await step()
           } catch (error) {
             nextFrame.cancel()
-            if (!stopped) handlers.current.onProblem(`The liveness check stopped: ${error instanceof Error ? error.message : String(error)}.`)
+            if (!stopped) {
+              console.error('The liveness check stopped:', error)
+              handlers.current.onProblem(t('liveness.stopped'))
+            }
             return
           }
         }

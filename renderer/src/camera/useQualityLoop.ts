@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react'
+import { t } from '../i18n'
 import { AutoCapture } from './auto-capture'
 import type { FaceDetector } from './detector'
 import { FrameAnalyzer } from './frame-analyzer'
@@ -90,9 +91,9 @@ export function useQualityLoop({ video, detector, running, onCapture, onGuidance
         handlers.current.onCapture(snapshot, quality)
         guide.release() // the capture's own message is shown; the next one replaces it at once
       } else if (decision.state === 'steady') {
-        guide.propose('Hold still…', now, true)
+        guide.propose(t('capture.holdStill'), now, true)
       } else if (decision.state === 'waiting' && assessment.failing?.guidance) {
-        guide.propose(assessment.failing.guidance, now)
+        guide.propose(t(assessment.failing.guidance), now)
       }
       recordFrame(analysis, performance.now() - started)
       const rate = meter.tick(now)
@@ -111,7 +112,10 @@ export function useQualityLoop({ video, detector, running, onCapture, onGuidance
           } catch (error) {
             nextFrame.cancel()
             // One bad frame (e.g. the camera switching) is not worth stopping for; a broken detector is.
-            if (!stopped) handlers.current.onProblem(`Face guidance stopped: ${error instanceof Error ? error.message : String(error)}. Use “Capture now”.`)
+            if (!stopped) {
+              console.error('Face guidance stopped:', error)
+              handlers.current.onProblem(t('capture.guidanceStopped'))
+            }
             return
           }
         }

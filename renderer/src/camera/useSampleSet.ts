@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { encodeFrame } from './encode'
 import type { CapturedSample } from './sample'
+import { t } from '../i18n'
 
 export interface SampleSet {
   phase: 'capturing' | 'done'
@@ -52,10 +53,10 @@ export function useSampleSet(count: number, onDone: (samples: CapturedSample[]) 
         // Privacy: the camera goes off the moment the set is complete.
         callbacks.current.onComplete()
         setPhase('done')
-        setMessage(total === 1 ? 'Photo taken.' : `All ${total} photos taken.`)
+        setMessage(total === 1 ? t('capture.photoTaken') : t('capture.allTaken', { count: total }))
         callbacks.current.onDone(next)
       } else {
-        setMessage(`Photo ${next.length} of ${total} taken. Stay in the oval for the next one.`)
+        setMessage(t('capture.nextPhoto', { number: next.length, total }))
       }
     },
     [total],
@@ -71,7 +72,9 @@ export function useSampleSet(count: number, onDone: (samples: CapturedSample[]) 
           add({ base64: image.base64, width: image.width, height: image.height, dataUrl: image.dataUrl, quality: Math.round(quality * 1000) / 1000, source: 'camera' })
         })
         .catch((error: unknown) => {
-          if (mountedRef.current) setProblem(error instanceof Error ? error.message : 'The photo could not be taken.')
+          if (!mountedRef.current) return
+          console.error('The photo could not be taken:', error)
+          setProblem(t('capture.notTaken'))
         })
         .finally(() => pendingRef.current--)
     },
@@ -89,7 +92,7 @@ export function useSampleSet(count: number, onDone: (samples: CapturedSample[]) 
   const retake = useCallback((index: number) => {
     samplesRef.current = samplesRef.current.filter((_, i) => i !== index)
     setSamples(samplesRef.current)
-    setMessage(`Photo ${index + 1} removed. Look at the camera for a new one.`)
+    setMessage(t('capture.removed', { number: index + 1 }))
     setPhase('capturing')
   }, [])
 

@@ -1,7 +1,9 @@
-import { useCallback, useEffect, useId, useRef, useState, type JSX } from 'react'
+import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type JSX } from 'react'
+import { useTranslation } from 'react-i18next'
 import type { LivenessChallenge } from '../../../electron/shared/liveness'
 import { OVAL_RY } from '../camera/frame-canvas'
 import type { CapturedSample } from '../camera/sample'
+import { t as translate } from '../i18n'
 import { useCamera, type CameraState } from '../camera/useCamera'
 import { useDetector, type DetectorState } from '../camera/useDetector'
 import { useQualityLoop } from '../camera/useQualityLoop'
@@ -49,6 +51,7 @@ export interface GuidedCaptureProps {
  * useDetector, useQualityLoop, useSampleSet); this is the view.
  */
 export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = false, liveness, livenessOverride = false, fileSkipsLiveness = false }: GuidedCaptureProps): JSX.Element {
+  const { t } = useTranslation(['visitor', 'staff'])
   const ids = useId()
   const videoRef = useRef<HTMLVideoElement>(null)
   const titleRef = useRef<HTMLHeadingElement>(null)
@@ -116,7 +119,7 @@ export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = f
   const viewHeight = state.kind === 'running' ? state.height : 3
 
   return (
-    <section className="gc" aria-labelledby={label ? titleId : undefined} aria-label={label ? undefined : 'Face capture'} data-fps={loop.fps || undefined}>
+    <section className="gc" aria-labelledby={label ? titleId : undefined} aria-label={label ? undefined : t('capture.region')} data-fps={loop.fps || undefined}>
       {label ? (
         <h2 id={titleId} className="gc-title" ref={titleRef} tabIndex={-1}>
           {label}
@@ -126,35 +129,36 @@ export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = f
       {state.kind === 'error' && capturing ? (
         <Notice kind="error" title={state.problem.title}>
           <p>
-            {state.problem.message} {fileFallback ? 'Or use a photo file below.' : 'If it keeps failing, please ask staff.'}
+            {state.problem.message} {fileFallback ? t('staff:capture.orFile') : t('capture.keepsFailing')}
           </p>
           <Button variant="secondary" onClick={camera.retry}>
-            Try again
+            {t('common.tryAgain')}
           </Button>
         </Notice>
       ) : null}
 
       {detector.kind === 'failed' && capturing && !cameraFailed ? (
-        <Notice kind="warning" title="Face guidance is unavailable">
-          <p>The face detector could not load on this computer, so photos are not taken automatically. Centre the face in the oval, check that it is sharp and well lit, then press “Capture now”.</p>
-          <p className="gc-detail">{detector.reason}</p>
+        <Notice kind="warning" title={t('capture.noGuidanceTitle')}>
+          <p>{t('capture.noGuidance')}</p>
+          {fileFallback ? <p className="gc-detail">{detector.reason}</p> : null}
         </Notice>
       ) : null}
 
       {capturing && camera.cameras.length > 1 ? (
         <div className="field gc-camera">
-          <label htmlFor={`${ids}-camera`}>Camera</label>
+          <label htmlFor={`${ids}-camera`}>{t('capture.camera')}</label>
           <select id={`${ids}-camera`} value={camera.deviceId} onChange={(e) => camera.choose(e.target.value || undefined)}>
             {camera.cameras.map((device, i) => (
               <option key={device.deviceId || i} value={device.deviceId}>
-                {device.label || `Camera ${i + 1}`}
+                {device.label || t('capture.cameraNumber', { number: i + 1 })}
               </option>
             ))}
           </select>
         </div>
       ) : null}
 
-      <div className={`gc-stage${(capturing || checking) && !cameraFailed ? '' : ' gc-hidden'}`}>
+      {/* The picture's shape, so the stage can grow to the screen's room without distorting the oval. */}
+      <div className={`gc-stage${(capturing || checking) && !cameraFailed ? '' : ' gc-hidden'}`} style={{ '--gc-aspect': viewWidth / viewHeight } as CSSProperties}>
         <video ref={videoRef} className="gc-video" muted playsInline aria-hidden="true" />
         {state.kind === 'running' ? (
           <svg className="gc-guide" viewBox={`0 0 ${viewWidth} ${viewHeight}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
@@ -185,11 +189,11 @@ export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = f
         {checking ? '' : guidanceText(set.phase, state, detector, set.message)}
       </p>
       <p className="hint gc-count">
-        {set.phase === 'done' ? `${set.samples.length} of ${total} photo${total === 1 ? '' : 's'} taken` : `Photo ${Math.min(set.samples.length + 1, total)} of ${total}`}
+        {set.phase === 'done' ? t('capture.takenCount', { taken: set.samples.length, count: total }) : t('capture.photoNumber', { number: Math.min(set.samples.length + 1, total), total })}
       </p>
 
       {set.problem ? (
-        <Notice kind="error" title="The photo was not taken">
+        <Notice kind="error" title={t('capture.notTakenTitle')}>
           <p>{set.problem}</p>
         </Notice>
       ) : null}
@@ -199,12 +203,12 @@ export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = f
       <div className="actions">
         {capturing && !cameraFailed ? (
           <Button onClick={loop.captureNow} disabled={state.kind !== 'running'}>
-            Capture now
+            {t('capture.captureNow')}
           </Button>
         ) : null}
         {onCancel ? (
           <Button variant="secondary" onClick={onCancel}>
-            Cancel
+            {t('common.cancel')}
           </Button>
         ) : null}
       </div>
@@ -217,10 +221,10 @@ export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = f
 /** The live guidance line. A camera error says nothing here: its notice holds the title and the next step, once. */
 function guidanceText(phase: 'capturing' | 'done', camera: CameraState, detector: DetectorState, message: string): string {
   if (phase === 'done') return message
-  if (camera.kind === 'starting' || camera.kind === 'off') return 'Starting the camera…'
+  if (camera.kind === 'starting' || camera.kind === 'off') return translate('capture.startingCamera')
   if (camera.kind === 'error') return ''
   if (message) return message
-  if (detector.kind === 'loading') return 'Loading face guidance… You can already use “Capture now”.'
-  if (detector.kind === 'failed') return 'Centre the face in the oval, then press “Capture now”.'
-  return 'Look at the camera with your face inside the oval.'
+  if (detector.kind === 'loading') return translate('capture.loadingGuidance')
+  if (detector.kind === 'failed') return translate('capture.manualOnly')
+  return translate('guidance.noFace')
 }

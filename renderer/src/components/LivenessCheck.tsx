@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react'
+import { useTranslation } from 'react-i18next'
 import { LIVENESS_LIMITS, type LivenessChallenge, type LivenessEvidence, type LivenessOverride } from '../../../electron/shared/liveness'
 import type { FaceDetector } from '../camera/detector'
 import { useLivenessLoop } from '../camera/useLivenessLoop'
@@ -32,6 +33,7 @@ export interface LivenessCheckProps {
  * left) while the camera keeps running. When nothing is required it finishes at once, saying nothing.
  */
 export function LivenessCheck({ video, detector, cameraRunning, start, fromFile, allowOverride, onFinished }: LivenessCheckProps) {
+  const { t } = useTranslation(['visitor', 'staff'])
   // The check's limits are for staff, who decide what it is good for; a visitor reads what it does.
   const staff = useSession((s) => s.role !== 'visitor')
   const [challenge, setChallenge] = useState<LivenessChallenge | null>(null)
@@ -80,7 +82,7 @@ export function LivenessCheck({ video, detector, cameraRunning, start, fromFile,
 
   const overrideButton = allowOverride ? (
     <Button variant="secondary" onClick={() => setOverriding(true)}>
-      Continue without liveness check
+      {t('staff:liveness.continueWithout')}
     </Button>
   ) : null
   const dialog = overriding ? <LivenessOverrideDialog onCancel={() => setOverriding(false)} onConfirm={(override) => onFinished({ livenessOverride: override })} /> : null
@@ -88,59 +90,58 @@ export function LivenessCheck({ video, detector, cameraRunning, start, fromFile,
   if (error) {
     return (
       <>
-        <ErrorNotice error={error} title="The liveness check could not start" />
+        <ErrorNotice error={error} title={t('liveness.couldNotStart')} />
         <div className="actions">
           <Button variant="secondary" onClick={() => setAttempt((n) => n + 1)}>
-            Try again
+            {t('common.tryAgain')}
           </Button>
         </div>
       </>
     )
   }
-  if (!challenge) return <Busy label="Preparing the next step…" />
+  if (!challenge) return <Busy label={t('liveness.preparing')} />
 
   const view = loop.view
   return (
     <section className="lv" aria-labelledby="lv-title" data-testid="liveness-check" data-fps={loop.fps || undefined}>
       <h3 id="lv-title" className="lv-title">
-        Liveness check
+        {t('liveness.title')}
       </h3>
       {fromFile || detector === 'failed' ? (
-        <Notice kind="warning" title="Liveness cannot be checked">
+        <Notice kind="warning" title={t('liveness.cannotCheckTitle')}>
           <p>
-            {fromFile ? 'A photo file cannot show that a live person is there.' : 'The face guidance could not load on this computer, so the check cannot run.'}{' '}
-            {allowOverride ? 'Continue without the liveness check, giving the reason, or take photos with the camera.' : 'Please ask staff.'}
+            {fromFile ? t('staff:liveness.fromFile') : t('liveness.noGuidance')} {allowOverride ? t('staff:liveness.overrideHint') : t('common.askStaffShort')}
           </p>
         </Notice>
       ) : (
         <>
           <div className="lv-live" role="status" aria-live="polite" aria-atomic="true">
             <p className="lv-step" data-testid="liveness-step">
-              {view ? `Step ${view.stepNumber} of ${view.stepCount}` : 'Getting ready…'}
+              {view ? t('liveness.step', { number: view.stepNumber, count: view.stepCount }) : t('liveness.gettingReady')}
             </p>
             <p className="lv-prompt" data-testid="liveness-prompt">
-              {view?.prompt ?? (detector === null ? 'Loading face guidance…' : '')}
+              {view?.prompt ?? (detector === null ? t('liveness.loadingGuidance') : '')}
             </p>
             {view?.hint ? <p className="lv-hint">{view.hint}</p> : null}
           </div>
           {view ? (
             <p className="lv-time" data-testid="liveness-time">
-              {view.secondsLeft} second{view.secondsLeft === 1 ? '' : 's'} left
+              {t('liveness.secondsLeft', { count: view.secondsLeft })}
             </p>
           ) : null}
         </>
       )}
       {problem ? (
-        <Notice kind="error" title="The liveness check stopped">
+        <Notice kind="error" title={t('liveness.stoppedTitle')}>
           <p>{problem}</p>
         </Notice>
       ) : null}
       <details className="lv-about">
-        <summary>What is this?</summary>
-        <p>The kiosk checks that a live person is in front of the camera, not a photo.</p>
+        <summary>{t('liveness.about')}</summary>
+        <p>{t('liveness.aboutText')}</p>
         {staff ? (
           <>
-            <p>The frames are checked again by the kiosk’s own services, not here.</p>
+            <p>{t('staff:liveness.checkedAgain')}</p>
             <p data-testid="liveness-limits">{LIVENESS_LIMITS}</p>
           </>
         ) : null}

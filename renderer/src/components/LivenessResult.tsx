@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import type { KioskError } from '../../../electron/shared/errors'
 import { LIVENESS_LIMITS, type LivenessOutcome } from '../../../electron/shared/liveness'
 import { useSession } from '../store/session'
@@ -43,15 +44,16 @@ export function isLivenessError(error: unknown): error is Pick<KioskError, 'code
  * not seen) and offers "Try again", a new challenge; anything else is the usual notice.
  */
 export function CaptureError({ error, title, onRetry }: { error: unknown; title: string; onRetry: () => void }) {
+  const { t } = useTranslation()
   const staff = useSession((s) => s.role !== 'visitor')
   if (!isLivenessError(error)) return <ErrorNotice error={error} title={title} />
   const { message, next } = staff ? describeError(error) : { message: visitorMessage(error), next: null }
   return (
-    <Notice kind="error" title={error.code === 'LIVENESS_FAILED' ? 'The liveness check did not pass' : 'The liveness check is needed'}>
+    <Notice kind="error" title={t(error.code === 'LIVENESS_FAILED' ? 'liveness.failedTitle' : 'liveness.neededTitle')}>
       <p data-testid="liveness-error">{message}</p>
       {next ? <p>{next}</p> : null}
       <div className="actions">
-        <Button onClick={onRetry}>Try again</Button>
+        <Button onClick={onRetry}>{t('common.tryAgain')}</Button>
       </div>
     </Notice>
   )

@@ -1,9 +1,11 @@
 import { useEffect, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
 import { roleAllows } from '../../../electron/shared/staff'
-import { screens, useNavigation } from '../store/navigation'
+import { screens, screenTitle, useNavigation } from '../store/navigation'
 import { roleWords, useSession } from '../store/session'
 
 export function NavBar() {
+  const { t } = useTranslation(['visitor', 'staff'])
   const { screen, go } = useNavigation()
   const { role, account, firstRun, reset } = useSession()
   // Until the first administrator exists there is nowhere to go but the set-up.
@@ -15,14 +17,14 @@ export function NavBar() {
   }, [screen, visible.length])
   return (
     <header className="navbar">
-      <span className="brand">Identity Kiosk</span>
+      <span className="brand">{t('app.name')}</span>
       {visible.length > 0 ? (
-        <nav aria-label="Main">
+        <nav aria-label={t('app.mainNav')}>
           <ul ref={list}>
             {visible.map((s) => (
               <li key={s.id} className={s.role === 'visitor' ? undefined : 'staff'}>
                 <button type="button" aria-current={s.id === screen ? 'page' : undefined} onClick={() => go(s.id)}>
-                  {s.title}
+                  {screenTitle(s.id)}
                 </button>
               </li>
             ))}
@@ -32,10 +34,10 @@ export function NavBar() {
       {role !== 'visitor' && account ? (
         <div className="signed-in">
           <span data-testid="signed-in-as">
-            Signed in as {account} ({roleWords[role]})
+            {t('staff:nav.signedInAs', { account, role: roleWords[role] })}
           </span>
           <button type="button" className="leave-staff" onClick={reset}>
-            Sign out
+            {t('staff:nav.signOut')}
           </button>
         </div>
       ) : null}

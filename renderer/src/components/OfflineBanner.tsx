@@ -1,8 +1,7 @@
+import { useTranslation } from 'react-i18next'
 import { useLive } from '../store/live'
 import { useNavigation } from '../store/navigation'
 import { useSession } from '../store/session'
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 /**
  * On every screen: the servers are unreachable, or enrollments are waiting. Enrollments the
@@ -10,6 +9,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  * the way to the outbox; a visitor can do nothing about them and is not told.
  */
 export function OfflineBanner() {
+  const { t } = useTranslation(['visitor', 'staff'])
   const outbox = useLive((s) => s.outbox)
   const staff = useSession((s) => s.role !== 'visitor')
   const go = useNavigation((s) => s.go)
@@ -18,22 +18,18 @@ export function OfflineBanner() {
   const parked = staff ? outbox.counts.needsAttention : 0
   const offline = outbox.online === false
   if (!offline && waiting === 0 && parked === 0) return null
-  const parts = [
-    offline ? 'Offline: the servers cannot be reached.' : null,
-    waiting > 0 ? `${plural(waiting, 'enrollment', 'enrollments')} waiting to be sent${offline ? ' when they can be' : ''}.` : null,
-  ].filter(Boolean)
+  const parts = [offline ? t('offline.banner') : null, waiting > 0 ? t(offline ? 'offline.waitingOffline' : 'offline.waiting', { count: waiting }) : null].filter(Boolean)
   return (
     <div className="offline-banner" role="status" data-testid="offline-banner">
       {parts.length > 0 ? <span>{parts.join(' ')}</span> : null}
       {parked > 0 ? (
         <strong data-testid="attention-notice">
-          {plural(parked, 'enrollment needs', 'enrollments need')} attention: the servers refused {parked === 1 ? 'it' : 'them'}, and {parked === 1 ? 'it is' : 'they are'} not
-          tried again until someone looks.
+          {t('staff:outbox.needsAttention', { count: parked })}
         </strong>
       ) : null}
       {staff ? (
         <button type="button" className="link" onClick={() => go('outbox')}>
-          Open the outbox
+          {t('staff:outbox.open')}
         </button>
       ) : null}
     </div>

@@ -1,4 +1,6 @@
+import { useTranslation } from 'react-i18next'
 import type { OfflineCheck } from '../../../electron/shared/workflows'
+import { t } from '../i18n'
 import { formatDateTime } from '../screens/staff/format'
 import { Notice } from './ui'
 
@@ -7,7 +9,7 @@ const DAY_MS = 86_400_000
 /** How old a local record is, in words a visitor reads at a glance. */
 export function recordAge(recordAt: number, now = Date.now()): string {
   const days = Math.floor((now - recordAt) / DAY_MS)
-  return days <= 0 ? 'from today' : days === 1 ? '1 day old' : `${days} days old`
+  return days <= 0 ? t('offline.today') : t('offline.age', { count: days })
 }
 
 /**
@@ -15,13 +17,15 @@ export function recordAge(recordAt: number, now = Date.now()): string {
  * it was checked, and how old the local record behind it is. Nothing when the servers decided.
  */
 export function OfflineDecision({ offline }: { offline: OfflineCheck | undefined }) {
+  const { t } = useTranslation()
   if (!offline) return null
-  const record = offline.recordAt === null ? '' : ` against a local record ${recordAge(offline.recordAt)} (${formatDateTime(offline.recordAt)})`
+  const lastSync = offline.lastSyncAt === null ? t('offline.never') : formatDateTime(offline.lastSyncAt)
   return (
-    <Notice kind="warning" title="Checked on this device (offline)">
+    <Notice kind="warning" title={t('offline.decisionTitle')}>
       <p data-testid="offline-decision">
-        The servers could not be reached, so this was checked on this device{record}. Last synced with the servers:{' '}
-        {offline.lastSyncAt === null ? 'never' : formatDateTime(offline.lastSyncAt)}.
+        {offline.recordAt === null
+          ? t('offline.decision', { lastSync })
+          : t('offline.decisionWithRecord', { age: recordAge(offline.recordAt), recordAt: formatDateTime(offline.recordAt), lastSync })}
       </p>
     </Notice>
   )

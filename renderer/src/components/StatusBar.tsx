@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next'
 import { transport } from '../bridge/kiosk'
 import { readinessOf, useLive, type Readiness } from '../store/live'
 import { useSession } from '../store/session'
@@ -10,15 +11,10 @@ const engineWords = {
   failed: 'failed',
 } as const
 
-/** What a visitor reads: whether the kiosk can serve them, in plain words (the engine's details are for staff). */
-const readinessWords: Record<Readiness, string> = {
-  unknown: '…',
-  starting: 'Starting…',
-  ready: 'Ready',
-  failed: 'Out of service — please ask staff',
-}
-
 export function StatusBar() {
+  const { t } = useTranslation(['visitor', 'staff'])
+  // What a visitor reads: whether the kiosk can serve them, in plain words (the engine's details are for staff).
+  const readinessWords: Record<Readiness, string> = { unknown: t('status.unknown'), starting: t('status.starting'), ready: t('status.ready'), failed: t('status.failed') }
   const appInfo = useLive((s) => s.appInfo)
   const engine = useLive((s) => s.engine)
   const error = useLive((s) => s.error)
@@ -27,16 +23,16 @@ export function StatusBar() {
     <footer className="statusbar" aria-live="polite">
       {error ? (
         <span role="alert" className="error">
-          {error}
+          {staff ? error : t('status.unreachable')}
         </span>
       ) : staff ? (
         <>
           <span data-testid="engine-state">
-            Engine: {engine ? engineWords[engine.state] : '…'}
+            {t('staff:status.engine', { state: engine ? engineWords[engine.state] : '…' })}
             {engine?.lastError ? ` (${engine.lastError})` : ''}
           </span>
-          <span data-testid="node-version">{appInfo ? `Node ${appInfo.nodeVersion}` : ''}</span>
-          <span>{appInfo ? `${appInfo.shell === 'electron' ? 'Desktop' : 'Web'} · ${transport === 'ipc' ? 'IPC' : 'bridge'} · v${appInfo.version}` : ''}</span>
+          <span data-testid="node-version">{appInfo ? t('staff:status.node', { version: appInfo.nodeVersion }) : ''}</span>
+          <span>{appInfo ? t(appInfo.shell === 'electron' ? 'staff:status.desktop' : 'staff:status.web', { transport: transport === 'ipc' ? 'IPC' : 'bridge', version: appInfo.version }) : ''}</span>
         </>
       ) : (
         <span data-testid="engine-state">{readinessWords[readinessOf(engine)]}</span>

@@ -1,4 +1,5 @@
 import { useId } from 'react'
+import { Trans, useTranslation } from 'react-i18next'
 import { Button } from './ui'
 import { useModalDialog } from './useModalDialog'
 
@@ -7,6 +8,7 @@ import { useModalDialog } from './useModalDialog'
  * The countdown is read out once when the dialog opens, not every second.
  */
 export function StillThereDialog({ secondsLeft, onStillHere }: { secondsLeft: number; onStillHere: () => void }) {
+  const { t } = useTranslation()
   const dialog = useModalDialog()
   const id = useId()
   return (
@@ -23,13 +25,13 @@ export function StillThereDialog({ secondsLeft, onStillHere }: { secondsLeft: nu
         onStillHere()
       }}
     >
-      <h2 id={`${id}-title`}>Still there?</h2>
+      <h2 id={`${id}-title`}>{t('idle.title')}</h2>
       <p id={`${id}-body`}>
-        The kiosk will start over in <span data-testid="still-there-seconds">{secondsLeft} s</span> to keep the last visitor’s details private.
+        <Trans i18nKey="idle.body" values={{ seconds: secondsLeft }} components={{ seconds: <span data-testid="still-there-seconds" /> }} />
       </p>
       <div className="actions">
         <Button data-autofocus onClick={onStillHere}>
-          I’m still here
+          {t('idle.stay')}
         </Button>
       </div>
     </dialog>

@@ -1,5 +1,6 @@
-import { emailRuleBroken } from '../../../electron/shared/email'
 import type { ZodType } from 'zod'
+import { emailRule } from '../../../electron/shared/email'
+import { t } from '../i18n'
 
 /**
  * A form field checked with the contract's own schema (electron/shared/workflows.ts), so the form
@@ -11,9 +12,10 @@ export function checkField(schema: ZodType, value: string): 'missing' | 'invalid
   return schema.safeParse(value.trim()).success ? null : 'invalid'
 }
 
-/** The plain words for the visitor's e-mail field (Enroll, Verify). */
+/** The plain words for the visitor's e-mail field (Enroll, Verify), in the visitor's language. */
 export function emailProblem(verdict: 'missing' | 'invalid' | null, value = ''): string | null {
-  if (verdict === 'missing') return 'The e-mail address is missing. Enter the visitor’s e-mail address.'
-  if (verdict === 'invalid') return emailRuleBroken(value.trim()) ?? 'Enter the visitor’s e-mail address, like name@example.com.'
-  return null
+  if (verdict === 'missing') return t('email.missing')
+  if (verdict !== 'invalid') return null
+  const broken = emailRule(value.trim())
+  return broken ? t(`email.${broken.rule}`, broken) : t('email.invalid')
 }

@@ -1,6 +1,7 @@
 import { useId, type ButtonHTMLAttributes, type ComponentPropsWithRef, type ReactNode } from 'react'
 import { KioskError } from '../../../electron/shared/errors'
-import { staffNextStep, visitorError } from '../../../electron/shared/visitor-errors'
+import { staffNextStep } from '../../../electron/shared/visitor-errors'
+import { t } from '../i18n'
 import { useSession } from '../store/session'
 
 /** A button that can show it is working; busy buttons stay focusable but do nothing. */
@@ -77,21 +78,40 @@ export function describeError(error: unknown): { message: string; next: string |
   return { message: 'Something went wrong.', next: 'Try again; if it keeps happening, ask staff.' }
 }
 
-/** The words a visitor reads for any error (an unexpected one counts as INTERNAL). */
+/**
+ * The words a visitor reads for any error, by its code, in the visitor's language (an unexpected
+ * error counts as INTERNAL). The services already send visitors only plain words
+ * (electron/shared/visitor-errors.ts); the page says them again in the visitor's language.
+ */
 export function visitorMessage(error: unknown): string {
-  return visitorError(error instanceof KioskError ? error.toJSON() : { code: 'INTERNAL', message: '' }).message
+  const code = error instanceof KioskError ? error.code : 'INTERNAL'
+  return code in visitorErrorKeys ? t(visitorErrorKeys[code as keyof typeof visitorErrorKeys]) : t('errors.default')
 }
+
+const visitorErrorKeys = {
+  INVALID_INPUT: 'errors.INVALID_INPUT',
+  FORBIDDEN: 'errors.FORBIDDEN',
+  NO_FACE: 'errors.NO_FACE',
+  MULTIPLE_FACES: 'errors.MULTIPLE_FACES',
+  BAD_IMAGE: 'errors.BAD_IMAGE',
+  ENGINE_UNAVAILABLE: 'errors.ENGINE_UNAVAILABLE',
+  UNREACHABLE: 'errors.UNREACHABLE',
+  TIMEOUT: 'errors.TIMEOUT',
+  SERVER_ERROR: 'errors.SERVER_ERROR',
+  LIVENESS_REQUIRED: 'errors.LIVENESS_REQUIRED',
+  LIVENESS_FAILED: 'errors.LIVENESS_FAILED',
+} as const
 
 /**
  * An error as the screen's person may read it. A visitor gets the plain words the services use for
  * visitors, which say what to do; errors raised in the page itself (the host not answering) go
  * through the same words, so no internal text reaches a visitor.
  */
-export function ErrorNotice({ error, title = 'That did not work' }: { error: unknown; title?: string }) {
+export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
   const staff = useSession((s) => s.role !== 'visitor')
   const { message, next } = staff ? describeError(error) : { message: visitorMessage(error), next: null }
   return (
-    <Notice kind="error" title={title}>
+    <Notice kind="error" title={title ?? t('errors.failedTitle')}>
       <p>{message}</p>
       {next ? <p>{next}</p> : null}
     </Notice>
@@ -104,7 +124,7 @@ export function LoadError({ error, title, onRetry }: { error: unknown; title: st
     <>
       <ErrorNotice error={error} title={title} />
       <Button variant="secondary" onClick={onRetry}>
-        Try again
+        {t('common.tryAgain')}
       </Button>
     </>
   )

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { CONSENT } from '../../../electron/shared/consent'
 import { emailField, type EnrollVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
@@ -16,11 +17,9 @@ import { useTemplateInfo } from './useTemplateInfo'
 
 type Step = 'details' | 'capture' | 'review' | 'sending' | 'done'
 
-/** The tenant's enrollment status as the services pass it on (null: the server did not say). */
-const statusWords = (status: string | null): string => (status === 'ENROLLED' ? 'enrolled' : (status ?? 'not reported by the server'))
-
 /** Enroll a visitor: e-mail, consent, guided capture, review, submit, result. */
 export function EnrollScreen() {
+  const { t } = useTranslation(['visitor', 'staff'])
   const info = useTemplateInfo()
   const go = useNavigation((s) => s.go)
   const staff = useSession((s) => s.role !== 'visitor')
@@ -61,7 +60,7 @@ export function EnrollScreen() {
   }
 
   return (
-    <ScreenFrame title="Enroll visitor" purpose="Register a visitor’s face so they can be recognised later.">
+    <ScreenFrame title={t('screens.enroll')} purpose={t('enroll.purpose')}>
       {step === 'details' ? (
         <form
           noValidate
@@ -70,27 +69,27 @@ export function EnrollScreen() {
             continueToCapture()
           }}
         >
-          <Field ref={emailInput} label="Visitor’s e-mail" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} required />
+          <Field ref={emailInput} label={t('common.email')} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} required />
           <fieldset className="consent">
-            <legend>Consent</legend>
-            <p>{CONSENT.text}</p>
+            <legend>{t('consent.legend')}</legend>
+            <p>{t('consent.text')}</p>
             <label>
-              <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} /> {staff ? 'The visitor has read this and agrees' : 'I have read this and agree'}
+              <input type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} /> {staff ? t('staff:consent.agree') : t('consent.agree')}
             </label>
           </fieldset>
           <div className="actions">
             <Button type="submit" disabled={!consent}>
-              Continue to photos
+              {t('enroll.continue')}
             </Button>
           </div>
-          {!consent ? <p className="hint">{staff ? 'The visitor must agree before any photo is taken.' : 'Tick the box to agree before any photo is taken.'}</p> : null}
+          {!consent ? <p className="hint">{staff ? t('staff:consent.tickFirst') : t('consent.tickFirst')}</p> : null}
         </form>
       ) : null}
 
       {step === 'capture' ? (
         <GuidedCapture
           count={count}
-          label={`Take ${count} photo${count === 1 ? '' : 's'} of ${email.trim()}`}
+          label={t('enroll.captureLabel', { count, email: email.trim() })}
           onDone={(taken, send) => {
             setSamples(taken)
             setLiveness(send)
@@ -106,19 +105,19 @@ export function EnrollScreen() {
       {step === 'review' || step === 'sending' ? (
         <section aria-labelledby="review-title">
           <h2 id="review-title" tabIndex={-1}>
-            Check the photos
+            {t('enroll.reviewTitle')}
           </h2>
           <ul className="thumbs">
             {samples.map((sample, i) => (
               <li key={i}>
-                <img src={sample.dataUrl} alt={`Photo ${i + 1} of the visitor`} width={160} />
+                <img src={sample.dataUrl} alt={t('enroll.photoAlt', { number: i + 1 })} width={160} />
               </li>
             ))}
           </ul>
           {error ? (
             <CaptureError
               error={error}
-              title="The enrollment did not go through"
+              title={t('enroll.failedTitle')}
               onRetry={() => {
                 setError(null)
                 setStep('capture')
@@ -126,12 +125,12 @@ export function EnrollScreen() {
             />
           ) : null}
           {step === 'sending' ? (
-            <Busy label="Enrolling…" />
+            <Busy label={t('enroll.sending')} />
           ) : (
             <div className="actions">
-              <Button onClick={() => void submit()}>Enroll {email.trim()}</Button>
+              <Button onClick={() => void submit()}>{t('enroll.submit', { email: email.trim() })}</Button>
               <Button variant="secondary" onClick={() => setStep('capture')}>
-                Retake photos
+                {t('enroll.retake')}
               </Button>
             </div>
           )}
@@ -143,7 +142,7 @@ export function EnrollScreen() {
           <EnrollOutcome result={result} staff={staff} onDecide={(decision) => void submit(decision)} onCancel={() => go('home')} />
           {result.outcome !== 'needs-decision' ? (
             <div className="actions">
-              <Button onClick={() => go('home')}>Done</Button>
+              <Button onClick={() => go('home')}>{t('common.done')}</Button>
             </div>
           ) : null}
         </section>
@@ -153,34 +152,34 @@ export function EnrollScreen() {
 }
 
 function EnrollOutcome({ result, staff, onDecide, onCancel }: { result: EnrollVisitorResult; staff: boolean; onDecide: (decision: StaffDecision) => void; onCancel: () => void }) {
+  const { t } = useTranslation(['visitor', 'staff'])
   switch (result.outcome) {
-    case 'enrolled':
+    case 'enrolled': {
+      const status = result.enrollmentStatus === 'ENROLLED' ? t('staff:enroll.statusEnrolled') : (result.enrollmentStatus ?? t('staff:enroll.statusUnknown'))
       return (
-        <Notice kind="success" title="Enrolled">
+        <Notice kind="success" title={t('enroll.enrolledTitle')}>
           <p id="result-title">
-            {result.person.userId} is enrolled{result.created ? '' : ' (they were already known: their record was reused)'}.
-            {result.quality === null ? '' : ` Photo quality ${formatQuality(result.quality)}.`}
-            {staff ? ` Status: ${statusWords(result.enrollmentStatus)}.` : ''}
+            {t(result.created ? 'enroll.enrolled' : 'enroll.enrolledKnown', { email: result.person.userId })}
+            {result.quality === null ? '' : ` ${t('staff:enroll.quality', { quality: formatQuality(result.quality) })}`}
+            {staff ? ` ${t('staff:enroll.status', { status })}` : ''}
           </p>
           <LivenessResult outcome={result.liveness} />
         </Notice>
       )
+    }
     case 'queued':
       return (
-        <Notice kind="warning" title="Saved, will be sent later">
-          <p id="result-title">The kiosk cannot send this enrollment right now, so it is saved here and sent automatically. Nothing more to do.</p>
-          {staff ? <p>Reason: {result.reason}</p> : null}
+        <Notice kind="warning" title={t('enroll.queuedTitle')}>
+          <p id="result-title">{t('enroll.queued')}</p>
+          {staff ? <p>{t('staff:enroll.reason', { reason: result.reason })}</p> : null}
           <LivenessResult outcome={result.liveness} />
         </Notice>
       )
     case 'needs-staff':
       return (
-        <Notice kind="warning" title="Please ask staff">
+        <Notice kind="warning" title={t('enroll.askStaffTitle')}>
           <p id="result-title" data-testid="enroll-needs-staff">
-            {result.reason === 'already-enrolled'
-              ? 'This e-mail is already enrolled — please ask staff.'
-              : 'We cannot finish this enrollment on your own — please ask staff.'}{' '}
-            Nothing was saved.
+            {t(result.reason === 'already-enrolled' ? 'enroll.alreadyEnrolled' : 'enroll.cannotFinish')} {t('enroll.nothingSaved')}
           </p>
         </Notice>
       )

@@ -1,19 +1,23 @@
 import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { roleAllows } from '../../../electron/shared/staff'
+import { LanguageChoice } from '../components/LanguageChoice'
 import { StaffSignIn } from '../components/StaffSignIn'
 import { Notice } from '../components/ui'
 import { readinessOf, useLive } from '../store/live'
-import { screenRole, useNavigation, type ScreenId } from '../store/navigation'
+import { screenRole, screenTitle, useNavigation, type ScreenId } from '../store/navigation'
 import { useSession } from '../store/session'
 
-const tasks: Array<{ id: ScreenId; title: string; hint: string }> = [
-  { id: 'enroll', title: 'Enroll visitor', hint: 'Register a new face' },
-  { id: 'verify', title: 'Verify identity', hint: 'Check a visitor against their record' },
-  { id: 'identify', title: 'Who is this?', hint: 'Find a visitor by face' },
-  { id: 'match', title: 'Face match', hint: 'Compare two photos' },
-]
+const tasks = ['enroll', 'verify', 'identify', 'match'] as const satisfies ScreenId[]
 
 export function HomeScreen() {
+  const { t } = useTranslation(['visitor', 'staff'])
+  const hints: Record<(typeof tasks)[number], string> = {
+    enroll: t('home.enrollHint'),
+    verify: t('home.verifyHint'),
+    identify: t('staff:home.identifyHint'),
+    match: t('staff:home.matchHint'),
+  }
   const go = useNavigation((s) => s.go)
   const role = useSession((s) => s.role)
   const [signingIn, setSigningIn] = useState(false)
@@ -31,24 +35,25 @@ export function HomeScreen() {
   }, [signingIn])
   return (
     <section className="screen home">
-      <h1 id="screen-title">Welcome</h1>
-      <p className="purpose">What would you like to do?</p>
+      <h1 id="screen-title">{t('home.welcome')}</h1>
+      <p className="purpose">{t('home.purpose')}</p>
+      <LanguageChoice />
       {readiness === 'failed' ? (
-        <Notice kind="error" title="Out of service">
-          <span data-testid="home-readiness">The kiosk cannot serve visitors right now. Please ask staff for help.</span>
+        <Notice kind="error" title={t('home.outOfServiceTitle')}>
+          <span data-testid="home-readiness">{t('home.outOfService')}</span>
         </Notice>
       ) : !ready ? (
-        <Notice kind="info" title="Getting ready…">
-          <span data-testid="home-readiness">The kiosk is starting. The buttons below work in a moment.</span>
+        <Notice kind="info" title={t('home.gettingReadyTitle')}>
+          <span data-testid="home-readiness">{t('home.gettingReady')}</span>
         </Notice>
       ) : null}
       <div className="tiles" aria-busy={!ready || undefined}>
         {tasks
-          .filter((t) => roleAllows(role, screenRole(t.id)))
-          .map((t) => (
-            <button key={t.id} type="button" className="tile" disabled={!ready} onClick={() => go(t.id)}>
-              <span className="tile-title">{t.title}</span>
-              <span className="tile-hint">{t.hint}</span>
+          .filter((id) => roleAllows(role, screenRole(id)))
+          .map((id) => (
+            <button key={id} type="button" className="tile" disabled={!ready} onClick={() => go(id)}>
+              <span className="tile-title">{screenTitle(id)}</span>
+              <span className="tile-hint">{hints[id]}</span>
             </button>
           ))}
       </div>
@@ -63,7 +68,7 @@ export function HomeScreen() {
           />
         ) : (
           <button ref={entry} type="button" className="staff-entry" onClick={() => setSigningIn(true)}>
-            Staff sign-in
+            {t('home.staffSignIn')}
           </button>
         )
       ) : null}

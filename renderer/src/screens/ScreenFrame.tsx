@@ -6,12 +6,13 @@ import type { ReactNode } from 'react'
  */
 export function ScreenFrame({ title, purpose, staff = false, children }: { title: string; purpose: ReactNode; staff?: boolean; children?: ReactNode }) {
   return (
-    <section className={staff ? 'screen staff-screen' : 'screen'}>
+    // Staff screens are in English for now: marked so, left to right, whatever the visitor chose.
+    <section className={staff ? 'screen staff-screen' : 'screen'} lang={staff ? 'en' : undefined} dir={staff ? 'ltr' : undefined}>
       <h1 id="screen-title" tabIndex={-1}>
         {title}
       </h1>
       <p className="purpose">{purpose}</p>
-      {children ?? <p className="not-yet">This screen is not available yet.</p>}
+      {children}
     </section>
   )
 }

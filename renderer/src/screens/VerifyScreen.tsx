@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { formatScore } from '../../../electron/shared/score-scale'
 import { emailField, type VerifyVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
@@ -16,6 +17,7 @@ type Step = 'find' | 'capture' | 'checking' | 'done'
 
 /** Verify: the visitor says who they are (e-mail); their face decides, against the threshold. */
 export function VerifyScreen() {
+  const { t } = useTranslation(['visitor', 'staff'])
   const [step, setStep] = useState<Step>('find')
   const [email, setEmail] = useState('')
   const [emailError, setEmailError] = useState<string | null>(null)
@@ -46,11 +48,11 @@ export function VerifyScreen() {
   }
 
   return (
-    <ScreenFrame title="Verify identity" purpose="Check that the visitor is the person they say they are.">
+    <ScreenFrame title={t('screens.verify')} purpose={t('verify.purpose')}>
       {error ? (
         <CaptureError
           error={error}
-          title="The check did not run"
+          title={t('verify.failedTitle')}
           onRetry={() => {
             setError(null)
             setStep('capture')
@@ -65,16 +67,16 @@ export function VerifyScreen() {
             continueToCapture()
           }}
         >
-          <Field ref={emailInput} label="Visitor’s e-mail" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} required />
+          <Field ref={emailInput} label={t('common.email')} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} required />
           <div className="actions">
-            <Button type="submit">Continue to photo</Button>
+            <Button type="submit">{t('verify.continue')}</Button>
           </div>
         </form>
       ) : null}
       {step === 'capture' ? (
         <GuidedCapture
           count={1}
-          label={`Photo of ${email.trim()}`}
+          label={t('verify.captureLabel', { email: email.trim() })}
           onDone={([sample], liveness) => sample && void check(sample.base64, liveness)}
           onCancel={() => setStep('find')}
           fileFallback={staff}
@@ -82,9 +84,9 @@ export function VerifyScreen() {
           livenessOverride={staff}
         />
       ) : null}
-      {step === 'checking' ? <Busy label="Comparing with the enrolled face…" /> : null}
+      {step === 'checking' ? <Busy label={t('verify.checking')} /> : null}
       {step === 'done' && result ? (
-        <section aria-label="Result" tabIndex={-1} data-step-focus>
+        <section aria-label={t('verify.result')} tabIndex={-1} data-step-focus>
           <VerifyOutcome result={result} userId={email.trim()} />
           <OfflineDecision offline={result.offline} />
           <LivenessResult outcome={result.liveness} />
@@ -96,7 +98,7 @@ export function VerifyScreen() {
                 setStep('find')
               }}
             >
-              Verify someone else
+              {t('verify.again')}
             </Button>
           </div>
         </section>
@@ -105,59 +107,30 @@ export function VerifyScreen() {
   )
 }
 
-/** The pass mark on its scale, saying so when it is the override from Settings rather than the server's. */
-function passMark(result: VerifyVisitorResult): string {
-  return `${formatMark(result.threshold, result.scaleMax)}${result.thresholdSource === 'settings' ? ' (the threshold set in Settings)' : ''}`
-}
-
 /** The decision; a visitor's result holds no person record (the services shape it), so the typed e-mail names them. */
 function VerifyOutcome({ result, userId }: { result: VerifyVisitorResult; userId: string }) {
+  const { t } = useTranslation(['visitor', 'staff'])
   const who = result.person?.userId ?? userId
-  const score = result.score === null ? '' : `: score ${formatScore(result.score, result.scaleMax)}, needs ${passMark(result)}`
-  if (result.decision === 'match') {
-    return (
-      <Notice kind="success" title="Identity confirmed">
-        <p className="result" data-testid="verify-decision">
-          This is {who}
-          {score}.
-        </p>
-      </Notice>
-    )
-  }
-  if (result.decision === 'no-match') {
-    return (
-      <Notice kind="error" title="Not confirmed">
-        <p className="result" data-testid="verify-decision">
-          {result.person
-            ? `This face does not match ${who}${score}. Check their identity another way.`
-            : `We could not confirm that this is ${who}. Try again, or please ask staff.`}
-        </p>
-      </Notice>
-    )
-  }
-  if (result.decision === 'not-found' && result.offline) {
-    return (
-      <Notice kind="warning" title="Not known on this device">
-        <p className="result" data-testid="verify-decision">
-          {who} has no record on this device, and the servers cannot be reached to check. Try again when the kiosk is back online.
-        </p>
-      </Notice>
-    )
-  }
-  if (result.decision === 'not-found') {
-    return (
-      <Notice kind="warning" title="Not registered">
-        <p className="result" data-testid="verify-decision">
-          Nobody is registered under {who}. Check the e-mail, or enroll them first.
-        </p>
-      </Notice>
-    )
-  }
-  return (
-    <Notice kind="warning" title="Not enrolled">
+  // Staff read the score against the pass mark, saying so when the mark is the override from Settings.
+  const score =
+    result.score === null
+      ? null
+      : t(result.thresholdSource === 'settings' ? 'staff:verify.scoreSettings' : 'staff:verify.score', { score: formatScore(result.score, result.scaleMax), mark: formatMark(result.threshold, result.scaleMax) })
+  const decision = (kind: 'success' | 'error' | 'warning', title: string, text: string) => (
+    <Notice kind={kind} title={title}>
       <p className="result" data-testid="verify-decision">
-        {who} has no enrolled face yet. Enroll them first.
+        {text}
       </p>
     </Notice>
   )
+  switch (result.decision) {
+    case 'match':
+      return decision('success', t('verify.matchTitle'), score === null ? t('verify.match', { who }) : t('staff:verify.match', { who, score }))
+    case 'no-match':
+      return decision('error', t('verify.noMatchTitle'), result.person ? t('staff:verify.noMatch', { who, score: score ?? '' }) : t('verify.noMatch', { who }))
+    case 'not-found':
+      return result.offline ? decision('warning', t('verify.notOnDeviceTitle'), t('verify.notOnDevice', { who })) : decision('warning', t('verify.notRegisteredTitle'), t('verify.notRegistered', { who }))
+    default:
+      return decision('warning', t('verify.notEnrolledTitle'), t('verify.notEnrolled', { who }))
+  }
 }

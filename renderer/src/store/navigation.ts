@@ -1,28 +1,31 @@
 import { create } from 'zustand'
 import type { Role } from '../../../electron/shared/staff'
+import { t } from '../i18n'
 
 /** Every screen with the least role that may open it (the services enforce the same per method). */
 export const screens = [
-  { id: 'home', title: 'Home', role: 'visitor' },
-  { id: 'enroll', title: 'Enroll visitor', role: 'visitor' },
-  { id: 'verify', title: 'Verify identity', role: 'visitor' },
-  { id: 'identify', title: 'Who is this?', role: 'operator' },
-  { id: 'match', title: 'Face match', role: 'operator' },
-  { id: 'persons', title: 'Persons', role: 'operator' },
-  { id: 'outbox', title: 'Outbox', role: 'operator' },
-  { id: 'audit', title: 'Audit', role: 'operator' },
-  { id: 'admin', title: 'Admin', role: 'admin' },
-  { id: 'settings', title: 'Settings', role: 'admin' },
-  { id: 'accounts', title: 'Accounts', role: 'admin' },
-] as const satisfies ReadonlyArray<{ id: string; title: string; role: Role }>
+  { id: 'home', role: 'visitor' },
+  { id: 'enroll', role: 'visitor' },
+  { id: 'verify', role: 'visitor' },
+  { id: 'identify', role: 'operator' },
+  { id: 'match', role: 'operator' },
+  { id: 'persons', role: 'operator' },
+  { id: 'outbox', role: 'operator' },
+  { id: 'audit', role: 'operator' },
+  { id: 'admin', role: 'admin' },
+  { id: 'settings', role: 'admin' },
+  { id: 'accounts', role: 'admin' },
+] as const satisfies ReadonlyArray<{ id: string; role: Role }>
 
 export type ScreenId = (typeof screens)[number]['id']
 
 /** The least role a screen needs. */
 export const screenRole = (id: ScreenId): Role => screens.find((s) => s.id === id)?.role ?? 'admin'
 
-/** A screen's title, as the navigation names it. */
-export const screenTitle = (id: ScreenId): string => screens.find((s) => s.id === id)?.title ?? 'Home'
+/** A screen's title, as the navigation names it: a visitor's screens in the visitor's language. */
+export function screenTitle(id: ScreenId): string {
+  return id === 'home' || id === 'enroll' || id === 'verify' ? t(`screens.${id}`) : t(`staff:screens.${id}`)
+}
 
 const isScreen = (value: unknown): value is ScreenId => screens.some((s) => s.id === value)
 

@@ -2,6 +2,7 @@ import { create } from 'zustand'
 import { KioskError } from '../../../electron/shared/errors'
 import { roleAllows, type Role, type SessionView } from '../../../electron/shared/staff'
 import { kiosk, onForbidden } from '../bridge/kiosk'
+import { resetLanguage } from '../i18n'
 import { useLive } from './live'
 import { screenRole, useNavigation } from './navigation'
 
@@ -79,6 +80,7 @@ export const useSession = create<SessionState>((set, get) => ({
       // The services ended the session (idle, or the account was disabled): nothing of it stays.
       useLive.getState().setSettings(null)
       useNavigation.getState().go('home')
+      resetLanguage()
       set((state) => ({ generation: state.generation + 1 }))
     } else {
       leaveForbiddenScreen(view.role)
@@ -112,6 +114,8 @@ export const useSession = create<SessionState>((set, get) => ({
   reset: () => {
     const staff = get().role !== 'visitor'
     useNavigation.getState().go('home')
+    // The next person starts in the kiosk's own language.
+    resetLanguage()
     set((state) => ({ generation: state.generation + 1 }))
     // Only a staff session is ended in the services (each sign-out is audited); a visitor's reset
     // is the screen's alone. The session poll keeps the page's idea of its role current.
