@@ -41,25 +41,29 @@ export type ErrorCode = z.infer<typeof errorCodeSchema>
 export const kioskErrorSchema = z.object({
   code: errorCodeSchema,
   message: z.string(),
+  /** TOO_MANY_ATTEMPTS: how long until the next try is taken, so a form can count it down. */
+  retryAfterSeconds: z.number().int().positive().optional(),
 })
 export type KioskErrorData = z.infer<typeof kioskErrorSchema>
 
 /** The one error type every side throws and catches; it crosses IPC and the web bridge as plain data. */
 export class KioskError extends Error {
   readonly code: ErrorCode
+  readonly retryAfterSeconds: number | undefined
 
-  constructor(code: ErrorCode, message: string) {
+  constructor(code: ErrorCode, message: string, options: { retryAfterSeconds?: number | undefined } = {}) {
     super(message)
     this.name = 'KioskError'
     this.code = code
+    this.retryAfterSeconds = options.retryAfterSeconds
   }
 
   toJSON(): KioskErrorData {
-    return { code: this.code, message: this.message }
+    return this.retryAfterSeconds === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, retryAfterSeconds: this.retryAfterSeconds }
   }
 
   static from(data: KioskErrorData): KioskError {
-    return new KioskError(data.code, data.message)
+    return new KioskError(data.code, data.message, { retryAfterSeconds: data.retryAfterSeconds })
   }
 }
 

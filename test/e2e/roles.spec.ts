@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { projectRoot } from '../support/process'
+import { untilDone } from '../support/capture'
 import { checkScreen } from '../support/screens'
 import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
 
@@ -109,6 +110,30 @@ test('a visitor sees no staff screen, and the services refuse staff methods call
   expect((await page.evaluate(() => (window as any).kiosk.getOutbox({}))).items).toEqual([])
   // The UI still works after the refusals: still a visitor's Home.
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome')
+})
+
+test('sign-in: after too many failed tries the wait counts down, the form takes no try meanwhile, and it clears when the wait is over', async ({ page }) => {
+  await open(page)
+  await page.getByRole('button', { name: 'Staff sign-in' }).click()
+  const form = page.getByRole('region', { name: 'Staff sign-in' })
+  const signIn = form.getByRole('button', { name: 'Sign in' })
+  const alert = form.getByRole('alert')
+  // A name nobody has: its back-off is the services' own, and no real account is paused.
+  const said = async () => ((await alert.count()) > 0 ? ((await alert.textContent()) ?? '') : '')
+  for (let tries = 0; tries < 6 && !/Too many/.test(await said()); tries++) {
+    await form.getByLabel('Name', { exact: true }).fill('nobody.here')
+    await form.getByLabel('PIN or password', { exact: true }).fill('wrong-secret')
+    await signIn.click()
+    await expect(alert).toBeVisible()
+  }
+  await expect(alert).toHaveText(/^Too many failed sign-ins\. Try again in \d+ seconds?\.$/)
+  await expect(signIn).toBeDisabled()
+  const first = Number(/in (\d+)/.exec((await alert.textContent())!)![1])
+  // It counts down, one second at a time…
+  await expect(alert).toHaveText(`Too many failed sign-ins. Try again in ${first - 1} second${first - 1 === 1 ? '' : 's'}.`, untilDone)
+  // …and when the wait is over the message goes and the form takes a try again.
+  await expect(alert).toHaveCount(0, untilDone)
+  await expect(signIn).toBeEnabled()
 })
 
 test('sign-in: a wrong PIN is refused with the services’ words; the form is accessible', async ({ page }) => {

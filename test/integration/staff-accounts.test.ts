@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openAccounts } from '../../electron/services/staff/accounts'
+import { KioskError, unwrapEnvelope } from '../../electron/shared/errors'
 import { Sessions } from '../../electron/services/staff/sessions'
 import { signInInput } from '../../electron/shared/staff'
 
@@ -53,7 +54,10 @@ describe('staff accounts', () => {
     await accounts.createFirst('Ada', 'right-secret')
     for (let i = 0; i < 3; i++) await expect(accounts.verify('Ada', 'wrong')).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
     // Paused now: even the right secret waits.
-    await expect(accounts.verify('Ada', 'right-secret')).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS', message: expect.stringContaining('5 seconds') })
+    await expect(accounts.verify('Ada', 'right-secret')).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS', message: expect.stringContaining('5 seconds'), retryAfterSeconds: 5 })
+    // The wait travels with the error (the sign-in form counts it down), through the transport's envelope.
+    const paused = (await accounts.verify('Ada', 'right-secret').then(() => null, (error: unknown) => error)) as KioskError
+    expect(() => unwrapEnvelope({ ok: false, error: paused.toJSON() })).toThrow(expect.objectContaining({ code: 'TOO_MANY_ATTEMPTS', retryAfterSeconds: 5 }))
     accounts.close()
     accounts = open() // a restart does not lift the pause
     await expect(accounts.verify('Ada', 'right-secret')).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' })

@@ -103,7 +103,8 @@ export function openAccounts(options: AccountsOptions): Accounts {
     throw new KioskError('UNAUTHORIZED', 'That name and PIN or password do not match an active staff account.')
   }
   function locked(until: number): never {
-    throw new KioskError('TOO_MANY_ATTEMPTS', `Too many failed sign-ins. Try again in ${Math.ceil((until - now()) / 1000)} seconds.`)
+    const seconds = Math.max(1, Math.ceil((until - now()) / 1000))
+    throw new KioskError('TOO_MANY_ATTEMPTS', `Too many failed sign-ins. Try again in ${seconds} seconds.`, { retryAfterSeconds: seconds })
   }
 
   async function hashed(name: string, role: StaffRole, secret: string) {

@@ -24,6 +24,20 @@ export function StaffSignIn({ onSignedIn, onCancel }: { onSignedIn: () => void; 
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
   const [missing, setMissing] = useState<{ name?: string; secret?: string }>({})
+  // Too many failed tries: the services' wait, counted down here; the form takes no try until it is over.
+  const [waitUntil, setWaitUntil] = useState<number | null>(null)
+  const [, tick] = useState(0)
+  useEffect(() => {
+    if (waitUntil === null) return
+    const timer = setInterval(() => {
+      if (Date.now() >= waitUntil) {
+        setWaitUntil(null)
+        setFailure(null)
+      } else tick((n) => n + 1)
+    }, 250)
+    return () => clearInterval(timer)
+  }, [waitUntil])
+  const secondsLeft = waitUntil === null ? 0 : Math.max(1, Math.ceil((waitUntil - Date.now()) / 1000))
 
   useEffect(() => {
     const name = form.current?.elements.namedItem('name')
@@ -45,6 +59,8 @@ export function StaffSignIn({ onSignedIn, onCancel }: { onSignedIn: () => void; 
       onSignedIn()
     } catch (error) {
       setFailure(signInFailure(error))
+      const wait = error instanceof KioskError && error.code === 'TOO_MANY_ATTEMPTS' ? error.retryAfterSeconds : undefined
+      setWaitUntil(wait ? Date.now() + wait * 1000 : null)
       const secretInput = form.current?.elements.namedItem('secret')
       if (secretInput instanceof HTMLInputElement) {
         secretInput.value = ''
@@ -63,11 +79,11 @@ export function StaffSignIn({ onSignedIn, onCancel }: { onSignedIn: () => void; 
         <Field label="PIN or password" name="secret" type="password" autoComplete="off" error={missing.secret ?? null} />
         {failure ? (
           <p className="field-error sign-in-error" role="alert">
-            {failure}
+            {waitUntil === null ? failure : `Too many failed sign-ins. Try again in ${secondsLeft} second${secondsLeft === 1 ? '' : 's'}.`}
           </p>
         ) : null}
         <div className="actions">
-          <Button type="submit" busy={busy}>
+          <Button type="submit" busy={busy} disabled={waitUntil !== null}>
             Sign in
           </Button>
           <Button variant="secondary" onClick={onCancel}>
