@@ -66,8 +66,27 @@ test('with the active challenge: a visitor has no way around it, a still photo i
       await expect(page.getByRole('button', { name: 'Continue without liveness check' })).toHaveCount(0)
       await expect(page.getByTestId('liveness-error')).toBeVisible(untilDone)
       await expect(page.getByText('The liveness check did not pass')).toBeVisible()
+      await expect(page.getByTestId('liveness-not-seen')).toHaveText(/^The kiosk did not see you (blink|turn your head to your (left|right)) in time\.$/)
       await expect(page.getByTestId('verify-decision')).toHaveCount(0)
       // "Try again" is a new capture, with a new challenge.
+      await page.getByRole('button', { name: 'Try again' }).click()
+      await expect(page.getByRole('button', { name: 'Capture now' })).toBeVisible()
+      await page.getByRole('button', { name: 'Cancel' }).click()
+
+      // Visitor, Enroll: a step not seen in time is said at once, the burst judged (and audited) by the
+      // services without a tap on Enroll; the only way on is "Try again".
+      const visitorEmail = 'nobody.enroll.live@example.com'
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Enroll visitor', exact: true }).click()
+      await page.getByLabel('Visitor’s e-mail').fill(visitorEmail)
+      await consentBox(page).check()
+      await page.getByRole('button', { name: 'Continue to photos' }).click()
+      for (let photo = 0; photo < 3; photo++) await captureNow(page)
+      await expect(page.getByTestId('liveness-not-seen')).toHaveText(/^The kiosk did not see you (blink|turn your head to your (left|right)) in time\.$/, untilDone)
+      await expect(page.getByText('The liveness check did not pass')).toBeVisible()
+      await expect(page.getByRole('button', { name: `Enroll ${visitorEmail}` })).toHaveCount(0)
+      await expect(page.getByRole('button', { name: 'Retake photos' })).toHaveCount(0)
+      const audit = await host.bridge<{ entries: Array<{ action: string; detail?: string | null }> }>('getAuditLog', { userId: visitorEmail, limit: 1 })
+      expect(audit.entries[0]?.detail).toMatch(/^liveness failed: .*not seen/)
       await page.getByRole('button', { name: 'Try again' }).click()
       await expect(page.getByRole('button', { name: 'Capture now' })).toBeVisible()
       await page.getByRole('button', { name: 'Cancel' }).click()

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react'
-import type { LivenessChallenge, LivenessEvidence } from '../../../electron/shared/liveness'
+import type { EvidenceStep, LivenessChallenge, LivenessEvidence } from '../../../electron/shared/liveness'
 import type { FaceDetector } from './detector'
 import { canvas, context2d } from './frame-canvas'
 import { FRAMES_KEPT, LivenessRun, type RunView } from './liveness-run'
@@ -25,8 +25,8 @@ export interface LivenessLoopOptions {
   challenge: LivenessChallenge | null
   /** The camera is running and the challenge is wanted. */
   running: boolean
-  /** The challenge ended (done, or a step ran out of time): the frames to send. */
-  onFinished: (frames: LivenessEvidence['frames'], status: 'passed' | 'timed-out') => void
+  /** The challenge ended (done, or a step ran out of time): the frames to send, and the step that was not seen in time. */
+  onFinished: (frames: LivenessEvidence['frames'], notSeen: EvidenceStep | null) => void
   onProblem: (text: string) => void
 }
 
@@ -124,7 +124,7 @@ export function useLivenessLoop({ video, detector, challenge, running, onFinishe
         const wait = MIN_FRAME_MS - (performance.now() - started)
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
       }
-      if (!stopped && run.status !== 'running') handlers.current.onFinished(frames, run.status)
+      if (!stopped && run.status !== 'running') handlers.current.onFinished(frames, run.status === 'timed-out' ? run.view().step : null)
     }
     void loop()
     return () => {

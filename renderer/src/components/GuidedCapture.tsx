@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type JSX } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { LivenessChallenge } from '../../../electron/shared/liveness'
+import type { EvidenceStep, LivenessChallenge } from '../../../electron/shared/liveness'
 import { OVAL_RY } from '../camera/frame-canvas'
 import type { CapturedSample } from '../camera/sample'
 import { t as translate } from '../i18n'
@@ -25,7 +25,7 @@ export interface GuidedCaptureProps {
    * the photos with "Retake" buttons; a retake reopens the camera and calls onDone again when the
    * set is complete again.
    */
-  onDone: (samples: CapturedSample[], liveness: LivenessSend) => void
+  onDone: (samples: CapturedSample[], liveness: LivenessSend, notSeen?: EvidenceStep | null) => void
   onCancel?: () => void
   /** Heading of the capture panel, e.g. "Photo of the visitor"; it takes the focus when the panel opens. */
   label?: string
@@ -93,11 +93,11 @@ export function GuidedCapture({ count, onDone, onCancel, label, fileFallback = f
   useEffect(() => titleRef.current?.focus(), [])
 
   const finishLiveness = useCallback(
-    (send: LivenessSend) => {
+    (send: LivenessSend, notSeen?: EvidenceStep | null) => {
       // Privacy: the camera goes off the moment the liveness step is over.
       stopRef.current()
       setChecking((samples) => {
-        if (samples) queueMicrotask(() => onDone(samples, send))
+        if (samples) queueMicrotask(() => onDone(samples, send, notSeen))
         return null
       })
     },

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LIVENESS_LIMITS, type LivenessChallenge, type LivenessEvidence, type LivenessOverride } from '../../../electron/shared/liveness'
+import { LIVENESS_LIMITS, type EvidenceStep, type LivenessChallenge, type LivenessEvidence, type LivenessOverride } from '../../../electron/shared/liveness'
 import type { FaceDetector } from '../camera/detector'
 import { useLivenessLoop } from '../camera/useLivenessLoop'
 import { useSession } from '../store/session'
@@ -24,7 +24,8 @@ export interface LivenessCheckProps {
   fromFile: boolean
   /** Staff session: offer "Continue without liveness check". Never for a visitor. */
   allowOverride: boolean
-  onFinished: (send: LivenessSend) => void
+  /** `notSeen`: the step the page did not see in time (the burst still goes to the services, who judge and audit it). */
+  onFinished: (send: LivenessSend, notSeen?: EvidenceStep | null) => void
 }
 
 /**
@@ -66,8 +67,8 @@ export function LivenessCheck({ video, detector, cameraRunning, start, fromFile,
 
   const canRun = challenge !== null && !fromFile && detector !== 'failed'
   const finish = useCallback(
-    (frames: LivenessEvidence['frames']) => {
-      if (challenge?.challengeId) onFinished({ liveness: { challengeId: challenge.challengeId, frames } })
+    (frames: LivenessEvidence['frames'], notSeen: EvidenceStep | null) => {
+      if (challenge?.challengeId) onFinished({ liveness: { challengeId: challenge.challengeId, frames } }, notSeen)
     },
     [challenge, onFinished],
   )

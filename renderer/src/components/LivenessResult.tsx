@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import type { KioskError } from '../../../electron/shared/errors'
-import { LIVENESS_LIMITS, type LivenessOutcome } from '../../../electron/shared/liveness'
+import { LIVENESS_LIMITS, type EvidenceStep, type LivenessOutcome } from '../../../electron/shared/liveness'
 import { useSession } from '../store/session'
 import { Button, describeError, ErrorNotice, Notice, visitorMessage } from './ui'
 
@@ -43,13 +43,14 @@ export function isLivenessError(error: unknown): error is Pick<KioskError, 'code
  * A capture's error. A refused liveness check says the services' plain words (they name what was
  * not seen) and offers "Try again", a new challenge; anything else is the usual notice.
  */
-export function CaptureError({ error, title, onRetry }: { error: unknown; title: string; onRetry: () => void }) {
+export function CaptureError({ error, title, onRetry, notSeen = null }: { error: unknown; title: string; onRetry: () => void; notSeen?: EvidenceStep | null | undefined }) {
   const { t } = useTranslation()
   const staff = useSession((s) => s.role !== 'visitor')
   if (!isLivenessError(error)) return <ErrorNotice error={error} title={title} />
   const { message, next } = staff ? describeError(error) : { message: visitorMessage(error), next: null }
   return (
     <Notice kind="error" title={t(error.code === 'LIVENESS_FAILED' ? 'liveness.failedTitle' : 'liveness.neededTitle')}>
+      {notSeen ? <p data-testid="liveness-not-seen">{t(`liveness.notSeen.${notSeen}`)}</p> : null}
       <p data-testid="liveness-error">{message}</p>
       {next ? <p>{next}</p> : null}
       <div className="actions">

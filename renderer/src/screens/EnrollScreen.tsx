@@ -1,11 +1,12 @@
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { EvidenceStep } from '../../../electron/shared/liveness'
 import { CONSENT } from '../../../electron/shared/consent'
 import { emailField, type EnrollVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { checkField, emailProblem } from '../components/field-check'
 import { GuidedCapture, type CapturedSample, type LivenessSend } from '../components/GuidedCapture'
-import { CaptureError, LivenessResult } from '../components/LivenessResult'
+import { CaptureError, isLivenessError, LivenessResult } from '../components/LivenessResult'
 import { Busy, Button, Field, Notice } from '../components/ui'
 import { useStepFocus } from '../components/useStepFocus'
 import { useNavigation } from '../store/navigation'
@@ -30,6 +31,8 @@ export function EnrollScreen() {
   const [consent, setConsent] = useState(false)
   const [samples, setSamples] = useState<CapturedSample[]>([])
   const [liveness, setLiveness] = useState<LivenessSend>({})
+  // The liveness step the page did not see in time: said with the refusal.
+  const [notSeen, setNotSeen] = useState<EvidenceStep | null>(null)
   const [result, setResult] = useState<EnrollVisitorResult | null>(null)
   const [error, setError] = useState<unknown>(null)
   const count = info?.numSamplesForEnroll ?? 3
@@ -47,11 +50,11 @@ export function EnrollScreen() {
   }
 
   /** Sends the enrollment; staff send it again with their decision when the services ask for one. */
-  const submit = async (decision: StaffDecision = {}) => {
+  const submit = async (decision: StaffDecision = {}, taken = { samples, liveness }) => {
     setStep('sending')
     setError(null)
     try {
-      setResult(await kiosk.enrollVisitor({ userId: email.trim(), samples: samples.map((s) => s.base64), consent: true, consentVersion: CONSENT.version, ...liveness, ...decision }))
+      setResult(await kiosk.enrollVisitor({ userId: email.trim(), samples: taken.samples.map((s) => s.base64), consent: true, consentVersion: CONSENT.version, ...taken.liveness, ...decision }))
       setStep('done')
     } catch (caught) {
       setError(caught)
@@ -90,10 +93,13 @@ export function EnrollScreen() {
         <GuidedCapture
           count={count}
           label={t('enroll.captureLabel', { count, email: email.trim() })}
-          onDone={(taken, send) => {
+          onDone={(taken, send, missed) => {
             setSamples(taken)
             setLiveness(send)
-            setStep('review')
+            setNotSeen(missed ?? null)
+            // A step not seen in time: the services judge the burst now (and audit it), so the refusal comes at once.
+            if (missed) void submit({}, { samples: taken, liveness: send })
+            else setStep('review')
           }}
           onCancel={() => setStep('details')}
           fileFallback={staff}
@@ -118,6 +124,7 @@ export function EnrollScreen() {
             <CaptureError
               error={error}
               title={t('enroll.failedTitle')}
+              notSeen={notSeen}
               onRetry={() => {
                 setError(null)
                 setStep('capture')
@@ -126,7 +133,7 @@ export function EnrollScreen() {
           ) : null}
           {step === 'sending' ? (
             <Busy label={t('enroll.sending')} />
-          ) : (
+          ) : isLivenessError(error) ? null : (
             <div className="actions">
               <Button onClick={() => void submit()}>{t('enroll.submit', { email: email.trim() })}</Button>
               <Button variant="secondary" onClick={() => setStep('capture')}>

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { EvidenceStep } from '../../../electron/shared/liveness'
 import { formatScore } from '../../../electron/shared/score-scale'
 import { emailField, type VerifyVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
@@ -34,6 +35,8 @@ export function VerifyScreen() {
   }
   const [result, setResult] = useState<VerifyVisitorResult | null>(null)
   const [error, setError] = useState<unknown>(null)
+  // The liveness step the page did not see in time: said with the refusal.
+  const [notSeen, setNotSeen] = useState<EvidenceStep | null>(null)
 
   const check = async (sample: string, liveness: LivenessSend) => {
     setStep('checking')
@@ -53,6 +56,7 @@ export function VerifyScreen() {
         <CaptureError
           error={error}
           title={t('verify.failedTitle')}
+          notSeen={notSeen}
           onRetry={() => {
             setError(null)
             setStep('capture')
@@ -77,7 +81,10 @@ export function VerifyScreen() {
         <GuidedCapture
           count={1}
           label={t('verify.captureLabel', { email: email.trim() })}
-          onDone={([sample], liveness) => sample && void check(sample.base64, liveness)}
+          onDone={([sample], liveness, missed) => {
+            setNotSeen(missed ?? null)
+            if (sample) void check(sample.base64, liveness)
+          }}
           onCancel={() => setStep('find')}
           fileFallback={staff}
           liveness={() => kiosk.startLivenessChallenge({ purpose: 'verify' })}
