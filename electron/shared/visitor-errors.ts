@@ -52,8 +52,8 @@ const nextSteps: Partial<Record<ErrorCode, string>> = {
   UNAUTHORIZED: 'The server refused the kiosk’s credentials; ask staff to check Settings.',
   FORBIDDEN: 'The kiosk is not allowed to do this; ask staff.',
   AUDIT_UNAVAILABLE: 'Nothing was done. Please ask staff.',
-  LIVENESS_REQUIRED: 'Capture again with the liveness prompts, or, for a person who cannot do them, give a reason to go on without (recorded in the audit).',
-  LIVENESS_FAILED: 'Capture again and follow the prompts; for a person who cannot do them, give a reason to go on without (recorded in the audit).',
+  LIVENESS_REQUIRED: 'Press “Try again” and follow the liveness prompts; for a person who cannot do them, press “Continue without liveness check” during the check and give the reason (recorded in the audit).',
+  LIVENESS_FAILED: 'Press “Try again” and follow the prompts; for a person who cannot do them, press “Continue without liveness check” during the check and give the reason (recorded in the audit).',
 }
 
 /** The next step for staff after an error with this code, where there is one. */

@@ -109,6 +109,17 @@ test('with the active challenge: a visitor has no way around it, a still photo i
       await page.getByRole('button', { name: `Enroll ${email}` }).click()
       await expect(page.getByText(`${email} is enrolled`)).toBeVisible(untilDone)
       await expect(page.getByTestId('liveness-result')).toHaveText('Liveness: overridden by staff — Cannot turn their head.')
+
+      // Staff, Identify: a refusal stands alone (no new capture under it) and names the control that goes on without the check.
+      await host.bridge('saveSettings', { livenessStepSeconds: 3 })
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Who is this?', exact: true }).click()
+      await captureNow(page)
+      await expect(page.getByTestId('liveness-error')).toBeVisible(untilDone)
+      await expect(page.getByTestId('liveness-not-seen')).toBeVisible()
+      await expect(page.getByText(/press “Continue without liveness check” during the check/)).toBeVisible()
+      await expect(page.getByRole('button', { name: 'Capture now' })).toHaveCount(0)
+      await page.getByRole('button', { name: 'Try again' }).click()
+      await expect(page.getByRole('button', { name: 'Capture now' })).toBeVisible()
     })
   } finally {
     await host.bridge('disassociateLiveness', { algCode: ALG, livenessCode: 'active-challenge' })

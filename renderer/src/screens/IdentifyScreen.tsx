@@ -1,10 +1,11 @@
 import { useState } from 'react'
+import type { EvidenceStep } from '../../../electron/shared/liveness'
 import { formatScore, scaleLabel } from '../../../electron/shared/score-scale'
 import type { IdentifyVisitorResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { DataTable } from '../components/DataTable'
 import { GuidedCapture, type LivenessSend } from '../components/GuidedCapture'
-import { CaptureError, LivenessResult } from '../components/LivenessResult'
+import { CaptureError, isLivenessError, LivenessResult } from '../components/LivenessResult'
 import { OfflineDecision } from '../components/OfflineDecision'
 import { Busy, Button, Notice } from '../components/ui'
 import { useStepFocus } from '../components/useStepFocus'
@@ -13,13 +14,14 @@ import { useSession } from '../store/session'
 import { ScreenFrame } from './ScreenFrame'
 import { formatMark } from './scores'
 
-type Step = 'capture' | 'searching' | 'done'
+type Step = 'capture' | 'searching' | 'refused' | 'done'
 
 /** Identify (1:N): ranked candidates at or above the threshold, or an explicit "no match". */
 export function IdentifyScreen() {
   const [step, setStep] = useState<Step>('capture')
   const [result, setResult] = useState<IdentifyVisitorResult | null>(null)
   const [error, setError] = useState<unknown>(null)
+  const [notSeen, setNotSeen] = useState<EvidenceStep | null>(null)
   const go = useNavigation((s) => s.go)
   const staff = useSession((s) => s.role !== 'visitor')
   useStepFocus(step)
@@ -31,8 +33,9 @@ export function IdentifyScreen() {
       setResult(await kiosk.identifyVisitor({ sample, ...liveness }))
       setStep('done')
     } catch (caught) {
+      // A liveness refusal stands alone: its "Try again" starts the next capture, not one under the message.
       setError(caught)
-      setStep('capture')
+      setStep(isLivenessError(caught) ? 'refused' : 'capture')
     }
   }
 
@@ -40,12 +43,25 @@ export function IdentifyScreen() {
 
   return (
     <ScreenFrame title="Who is this?" purpose="Find who a visitor is among everyone enrolled.">
-      {error ? <CaptureError error={error} title="The search did not run" onRetry={() => setError(null)} /> : null}
+      {error ? (
+        <CaptureError
+          error={error}
+          title="The search did not run"
+          notSeen={notSeen}
+          onRetry={() => {
+            setError(null)
+            setStep('capture')
+          }}
+        />
+      ) : null}
       {step === 'capture' ? (
         <GuidedCapture
           count={1}
           label="Photo of the visitor"
-          onDone={([sample], liveness) => sample && void search(sample.base64, liveness)}
+          onDone={([sample], liveness, missed) => {
+            setNotSeen(missed ?? null)
+            if (sample) void search(sample.base64, liveness)
+          }}
           onCancel={() => go('home')}
           fileFallback={staff}
           liveness={() => kiosk.startLivenessChallenge({ purpose: 'identify' })}
