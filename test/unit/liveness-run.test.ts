@@ -39,6 +39,19 @@ function feed(run: LivenessRun, faces: Mesh[], from = 0) {
 const frames = (step: string, numbers: number[]) => numbers.map((frame) => ({ step, frame }))
 
 describe('liveness run', () => {
+  it('does not count a step done whose frames the engine would refuse as not continuous (a stall between two frames): the person moves again', () => {
+    const run = new LivenessRun(challenge(['blink', 'turn-left']), checks)
+    // A blink seen, but the busy page stalled 900 ms between two of its frames (the engine allows 700).
+    const times = [0, 100, 1000, 1100, 1200]
+    const stalled = [mesh(1), mesh(0.6), mesh(0.2), mesh(0.3), mesh(0.9)].flatMap((face, i) => run.update({ at: times[i]!, meshes: [face] }).grabs)
+    expect(stalled).toEqual([])
+    expect(run.view()).toMatchObject({ step: 'blink', stepNumber: 1 })
+    // The next blink, frame after frame: done, and its frames sent.
+    const blink = feed(run, [mesh(1), mesh(0.6), mesh(0.2), mesh(0.3), mesh(0.9)], 1300)
+    expect(blink).toEqual(frames('blink', [0, 1, 2, 3, 4]))
+    expect(run.view()).toMatchObject({ step: 'turn-left', stepNumber: 2 })
+  })
+
   it('asks the steps in the challenge’s order with their exact prompts, and sends each step as one run of frames, start to undone', () => {
     const run = new LivenessRun(challenge(['turn-right', 'blink', 'turn-left']), checks)
     expect(run.view()).toMatchObject({ prompt: 'Turn your head to your right', stepNumber: 1, stepCount: 3, status: 'running' })
@@ -163,7 +176,8 @@ describe('liveness run', () => {
     expect(small).toEqual([])
     expect(run.status).toBe('running')
     expect(margins).toContain(TURN_SEND_MARGIN)
-    const clear = feed(run, [mesh(1, 0.5), mesh(1, 0.6), mesh(1, 0.7), mesh(1, 0.55)], 1000)
+    // Straight on from the frames before (a run's frames are one continuous sequence, as the engine requires).
+    const clear = feed(run, [mesh(1, 0.5), mesh(1, 0.6), mesh(1, 0.7), mesh(1, 0.55)], 200)
     expect(run.status).toBe('passed')
     expect(clear.at(-1)).toEqual({ step: 'turn-left', frame: 3 })
   })
@@ -174,7 +188,7 @@ describe('liveness run', () => {
     expect(held).toEqual([])
     expect(run.status).toBe('running')
     // From the latest frames (turned), a turn further and back is a new run.
-    const sent = feed(run, [mesh(1, 0.8), mesh(1, 0.95), mesh(1, 0.85)], 5000)
+    const sent = feed(run, [mesh(1, 0.8), mesh(1, 0.95), mesh(1, 0.85)], (FRAMES_KEPT + 6) * 50)
     expect(run.status).toBe('passed')
     expect(sent.at(-1)).toEqual({ step: 'turn-left', frame: 2 })
     expect(sent.length).toBeLessThanOrEqual(WATCH_FRAMES + 3)

@@ -1,6 +1,7 @@
 import type { ChallengeStep, EvidenceStep, LivenessChallenge } from '../../../electron/shared/liveness'
 import { MAX_EVIDENCE_FRAMES, MAX_STEP_FRAMES } from '../../../electron/shared/liveness'
 import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, turnSign, type FrameSignals, type Mesh, type StepVerdict } from '../../../electron/shared/liveness-motion'
+import { judgeTiming } from '../../../electron/shared/liveness-continuity'
 import { t } from '../i18n'
 
 /**
@@ -112,6 +113,8 @@ const MESH_POINTS = 468
 interface Seen {
   /** The observation's number (each update is one). */
   index: number
+  /** When its camera frame was taken: the time sent with it. */
+  at: number
   mesh: Mesh
 }
 
@@ -182,8 +185,8 @@ export class LivenessRun {
     if (mesh) this.openness = [...this.openness.slice(1 - OPEN_LEVEL_FRAMES), this.checks.frameSignals(mesh).openness]
     if (!mesh) this.restart()
     else if (step === 'passive') this.passive(at, out)
-    else if (this.seen) this.after(step, { index, mesh }, out)
-    else this.watch(step, { index, mesh })
+    else if (this.seen) this.after(step, { index, at, mesh }, out)
+    else this.watch(step, { index, at, mesh })
     if (this.status === 'running' && at - this.stepStartedAt >= this.stepMs) {
       // Out of time: the page sends what it has (at least one frame) and the services decide.
       if (this.grabbed === 0) {
@@ -208,6 +211,11 @@ export class LivenessRun {
    */
   private send(step: EvidenceStep, out: RunUpdate): void {
     const newest = this.observed - 1
+    for (const at of this.picks()) this.take(out, step, newest - this.run[at]!.index)
+  }
+
+  /** The run's frames to send (their places in the run): all of them, or MAX_STEP_FRAMES spread over it with its key frames. */
+  private picks(): number[] {
     const n = this.run.length
     let picks = this.run.map((_, i) => i)
     if (n > MAX_STEP_FRAMES) {
@@ -222,7 +230,16 @@ export class LivenessRun {
         picks.splice(wide + 1, 0, Math.floor((picks[wide]! + picks[wide + 1]!) / 2))
       }
     }
-    for (const at of picks) this.take(out, step, newest - this.run[at]!.index)
+    return picks
+  }
+
+  /**
+   * The frames to send are one continuous sequence by the engine's own rule, on the very times sent
+   * with them: a step done on screen is never refused for a gap (a stall of the busy page, or the
+   * thinning of a slow move), the person moves again instead.
+   */
+  private continuous(step: EvidenceStep): boolean {
+    return judgeTiming(this.picks().map((i) => ({ at: Math.round(this.run[i]!.at) })), step).passed
   }
 
   /** The face left the frame (or another joined): the run is broken, the step starts over. */
@@ -293,7 +310,7 @@ export class LivenessRun {
     // A turn undone before it went clearly past the engine's marks is not sent: the engine measures
     // the JPEG a little short of the page, so a marginal turn would be refused. The person turns again.
     const marginal = step !== 'blink' && undone && !this.checks.judgeStep(step, [this.run[0]!.mesh, this.run[this.deepest]!.mesh], { margin: TURN_SEND_MARGIN, reopen: false }).passed
-    if (undone && !marginal) {
+    if (undone && !marginal && this.continuous(step)) {
       this.send(step, out)
       this.next()
     } else if (undone || this.run.length >= FRAMES_KEPT) this.rewatch(step)

@@ -91,7 +91,8 @@ export function useLivenessLoop({ video, detector, challenge, running, onFinishe
       const slot = kept[observed++ % FRAMES_KEPT]!
       context2d(slot.image).drawImage(frame, 0, 0)
       slot.at = Math.round(started) // when the camera frame was taken
-      const update = run.update({ at, meshes })
+      // The run judges a step on the times sent with its frames: when each camera frame was taken.
+      const update = run.update({ at: started, meshes })
       for (const grab of update.grabs) {
         const source = kept[(observed - 1 - grab.back + FRAMES_KEPT) % FRAMES_KEPT]!
         frames.push({ step: grab.step, image: jpeg(source.image), at: source.at })
