@@ -45,6 +45,9 @@ describe('settings schema', () => {
       offlineReplica: false,
       offlineReplicaDays: 30,
       offlineReplicaMaxPersons: 1000,
+      organisationName: 'Identity Kiosk',
+      welcomeLine: '',
+      accentColour: '#0b5cad',
     })
     expect(settingsSchema.parse({})).toEqual(defaultSettings)
   })
@@ -96,6 +99,9 @@ describe('settings store (real files)', () => {
       offlineReplica: true,
       offlineReplicaDays: 7,
       offlineReplicaMaxPersons: 250,
+      organisationName: 'City Library',
+      welcomeLine: 'Welcome to the lending desk.',
+      accentColour: '#1e5a2b',
     }
     expect(await store.save(settings)).toEqual(settings)
     expect(await store.load()).toEqual(settings)
