@@ -1,4 +1,4 @@
-import { DOMParser } from '@xmldom/xmldom'
+import { createRequire } from 'node:module'
 
 /**
  * Refuses an SVG that could load or run anything before it is rasterised (./logo-image.ts): the
@@ -7,6 +7,23 @@ import { DOMParser } from '@xmldom/xmldom'
  * fails is refused with the reason, and the administrator exports a plainer one or a PNG.
  * The SVG itself is never shown: only the PNG made from it reaches a page.
  */
+
+/** The little of xmldom's DOM read here (its own typings would bring the browser's DOM types into the Node program). */
+interface XmlNode {
+  nodeType: number
+  nodeName: string
+  localName?: string | null
+  namespaceURI?: string | null
+  firstChild: XmlNode | null
+  nextSibling: XmlNode | null
+  textContent?: string | null
+  /** A processing instruction's target. */
+  target?: string
+  attributes?: { length: number; item(index: number): { name: string; localName?: string | null; value: string } | null }
+}
+type ErrorHandler = { warning(message: string): void; error(message: string): void; fatalError(message: string): void }
+type XmlParser = new (options: { locator: object; errorHandler: ErrorHandler }) => { parseFromString(text: string, mime: string): XmlNode & { documentElement: XmlNode | null } }
+const { DOMParser } = createRequire(import.meta.url)('@xmldom/xmldom') as { DOMParser: XmlParser }
 
 const SVG_NS = 'http://www.w3.org/2000/svg'
 /** Editors' bookkeeping (Inkscape, Sodipodi, RDF metadata): ignored by renderers, allowed as elements and attributes. */
@@ -54,9 +71,9 @@ export function checkSvg(text: string): void {
       fatalError: (message: string) => problems.push(message),
     },
   })
-  let doc: Document
+  let doc: ReturnType<InstanceType<XmlParser>['parseFromString']>
   try {
-    doc = parser.parseFromString(text, 'image/svg+xml') as unknown as Document
+    doc = parser.parseFromString(text, 'image/svg+xml')
   } catch {
     throw new UnsafeSvg('it is not well-formed XML')
   }
@@ -66,13 +83,13 @@ export function checkSvg(text: string): void {
   for (let node = doc.firstChild; node; node = node.nextSibling) checkNode(node)
 }
 
-function checkNode(node: Node): void {
+function checkNode(node: XmlNode): void {
   switch (node.nodeType) {
     case 1: // element
-      checkElement(node as Element)
+      checkElement(node)
       break
     case 7: // processing instruction: <?xml-stylesheet?> would load a style sheet
-      if ((node as ProcessingInstruction).target.toLowerCase() !== 'xml') throw new UnsafeSvg(`it has a <?${(node as ProcessingInstruction).target}?> instruction`)
+      if ((node.target ?? '').toLowerCase() !== 'xml') throw new UnsafeSvg(`it has a <?${node.target ?? ''}?> instruction`)
       return
     case 10: // document type
       throw new UnsafeSvg('it declares a DOCTYPE or entities')
@@ -85,7 +102,7 @@ function checkNode(node: Node): void {
   for (let child = node.firstChild; child; child = child.nextSibling) checkNode(child)
 }
 
-function checkElement(element: Element): void {
+function checkElement(element: XmlNode): void {
   const name = element.localName ?? element.nodeName
   const ns = element.namespaceURI
   if (ns === SVG_NS) {
@@ -93,8 +110,9 @@ function checkElement(element: Element): void {
   } else if (!(ns && EDITOR_NS.has(ns))) {
     throw new UnsafeSvg(`it has a <${element.nodeName}> element from outside SVG`)
   }
-  for (let i = 0; i < element.attributes.length; i++) {
-    const attribute = element.attributes.item(i)!
+  const attributes = element.attributes ?? { length: 0, item: () => null }
+  for (let i = 0; i < attributes.length; i++) {
+    const attribute = attributes.item(i)!
     const attrName = (attribute.localName ?? attribute.name).toLowerCase()
     if (attrName.startsWith('on')) throw new UnsafeSvg(`it has an event handler (${attribute.name})`)
     if (attrName === 'href' || attrName === 'src') {
