@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react'
 import { roleAllows } from '../../../electron/shared/staff'
 import { screens, useNavigation } from '../store/navigation'
+import { OrgBrand } from './OrgBrand'
 import { roleWords, useSession } from '../store/session'
 
 export function NavBar() {
@@ -15,7 +16,7 @@ export function NavBar() {
   }, [screen, visible.length])
   return (
     <header className="navbar">
-      <span className="brand">Identity Kiosk</span>
+      <OrgBrand />
       {visible.length > 0 ? (
         <nav aria-label="Main">
           <ul ref={list}>

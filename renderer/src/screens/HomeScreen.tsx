@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { roleAllows } from '../../../electron/shared/staff'
+import { WelcomeLine } from '../components/OrgBrand'
 import { StaffSignIn } from '../components/StaffSignIn'
 import { Notice } from '../components/ui'
 import { readinessOf, useLive } from '../store/live'
@@ -32,6 +33,7 @@ export function HomeScreen() {
   return (
     <section className="screen home">
       <h1 id="screen-title">Welcome</h1>
+      <WelcomeLine />
       <p className="purpose">What would you like to do?</p>
       {readiness === 'failed' ? (
         <Notice kind="error" title="Out of service">
