@@ -73,6 +73,7 @@ test('an administrator’s name, welcome line, accent and logo reach an open vis
   await file.setInputFiles({ name: 'library.png', mimeType: 'image/png', buffer: png })
   await expect(section.getByText('Logo saved from library.png.')).toBeVisible()
   await expect(section.getByRole('img', { name: 'The current logo' })).toBeVisible()
+  await section.getByTestId('logo-preview').scrollIntoViewIfNeeded()
   await checkScreenAt(admin, '1366x768', 'settings-organisation')
 
   // The visitor's tab, never reloaded, shows it all.
@@ -83,6 +84,9 @@ test('an administrator’s name, welcome line, accent and logo reach an open vis
   for (const size of kioskSizes) {
     await visitor.setViewportSize({ width: size.width, height: size.height })
     await visitor.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+    // As before: on a narrow display the top bar's room goes to the buttons.
+    if (size.width <= 1100) await expect(visitor.getByTestId('brand')).toBeHidden()
+    else await expect(visitor.getByTestId('brand').locator('img')).toBeVisible()
     const facts = await layoutFacts(visitor, ['Staff sign-in'])
     expect.soft(facts.buttonsOutOfView, `${size.name} home-branded: buttons not on screen`).toEqual([])
     expectFits(facts, `${size.name} home-branded`)
