@@ -210,7 +210,14 @@ export const settingsSchema = z.strictObject(shapeWithDefaults).superRefine(remo
  * The same, but unknown fields are dropped instead of rejected: for reading the settings file, so a
  * file written by a newer kiosk version still loads.
  */
-export const storedSettingsSchema = z.object(shapeWithDefaults).superRefine(remoteNeedsUrls)
+export const storedSettingsSchema = z
+  .object({
+    ...shapeWithDefaults,
+    // The contrast rule can tighten in a new version (a new place using the accent): the saved
+    // accent then gives way to the default, rather than the whole file being set aside.
+    accentColour: shapeWithDefaults.accentColour.catch(defaultSettings.accentColour),
+  })
+  .superRefine(remoteNeedsUrls)
 
 /** A partial update: only the fields given change; the merged result is validated with settingsSchema. */
 export const settingsPatchSchema = z.strictObject(fields).partial()

@@ -85,6 +85,9 @@ describe('the logo, sanitised', () => {
     expect(await reasonFor(Buffer.from('<!DOCTYPE svg SYSTEM "file:///etc/passwd"><svg xmlns="http://www.w3.org/2000/svg"/>'))).toMatch(/DOCTYPE/)
     expect(await reasonFor(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>'))).toMatch(/not well-formed XML/)
     expect(await reasonFor(Buffer.from('<svg><rect/></svg>'))).toMatch(/not an <svg> element in the SVG namespace/)
+    // Checked as UTF-8, so it must be drawn as UTF-8: another declared encoding could spell markup the check never saw.
+    expect(await reasonFor(Buffer.from('<?xml version="1.0" encoding="UTF-7"?><svg xmlns="http://www.w3.org/2000/svg">+ADw-script+AD4-alert(1)+ADw-/script+AD4-</svg>'))).toMatch(/declares the encoding UTF-7; only UTF-8/)
+    expect((await sanitiseLogo(Buffer.from("<?xml version='1.0' encoding='utf-8'?><svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'/>"))).from).toBe('svg')
   })
 
   it('judges by content, not name, and keeps to the size limit', async () => {

@@ -204,6 +204,14 @@ describe('settings store (real files)', () => {
     expect(readdirSync(dataDir)).not.toContain(SETTINGS_FILE)
   })
 
+  it('keeps a saved accent that no longer passes the contrast rule out, and every other setting in', async () => {
+    // The rule can tighten with a new version (a new place using the accent): that is no reason to lose the file.
+    const { store, file, lines } = setup()
+    writeFileSync(file, JSON.stringify({ tenantCode: 'LOBBY', accentColour: '#ffcc00' }))
+    expect(await store.load()).toEqual({ ...defaultSettings, tenantCode: 'LOBBY' })
+    expect(lines).toEqual([])
+  })
+
   it('reads a file from a newer version, dropping fields it does not know', async () => {
     const { store, lines, file, text } = setup()
     writeFileSync(file, JSON.stringify({ tenantCode: 'LOBBY', futureOption: true }))

@@ -62,6 +62,9 @@ export class UnsafeSvg extends Error {}
 export function checkSvg(text: string): void {
   // Checked on the text too: a parser that skipped a declaration must not let it through.
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new UnsafeSvg('it declares a DOCTYPE or entities')
+  // Checked as UTF-8, so it must be drawn as UTF-8: in another declared encoding (UTF-7, say) the same bytes could spell markup this check never saw.
+  const encoding = /^\uFEFF?\s*<\?xml\s[^>]*?encoding\s*=\s*["']([^"']*)["']/i.exec(text)?.[1]
+  if (encoding !== undefined && !/^utf-?8$/i.test(encoding)) throw new UnsafeSvg(`it declares the encoding ${encoding.slice(0, 20)}; only UTF-8 is accepted`)
   const problems: string[] = []
   const parser = new DOMParser({
     locator: {},
