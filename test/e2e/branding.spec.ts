@@ -59,7 +59,9 @@ test('an administrator’s name, welcome line, accent and logo reach an open vis
   await expect(section.getByTestId('accent-verdict')).toContainText('Not readable enough')
   await expect(section.getByTestId('accent-verdict')).toContainText('WCAG AA needs 4.5:1')
   await admin.getByRole('button', { name: 'Save settings' }).click()
-  await expect(section.locator('.field-error').filter({ hasText: /has too little contrast for .*: 1\.\d\d:1/ }).first()).toBeVisible()
+  await expect(admin.getByRole('alert').filter({ hasText: 'The settings were not saved' })).toBeVisible()
+  // The services' refusal, under the field (beside the verdict the page worked out itself).
+  await expect(section.locator('p[id$="-error"]')).toHaveText(/^has too little contrast for the accent on grey gauge tracks: 1\.\d\d:1, WCAG AA needs 4\.5:1/)
   await accent.fill('#1E5A2B')
   await expect(section.getByTestId('accent-verdict')).toContainText('Readable')
   await admin.getByRole('button', { name: 'Save settings' }).click()
