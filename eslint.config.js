@@ -59,7 +59,7 @@ export const boundaries = [
 export const visitorFacing = [
   'renderer/src/App.tsx',
   'renderer/src/screens/{HomeScreen,EnrollScreen,VerifyScreen,ScreenFrame}.tsx',
-  'renderer/src/components/{GuidedCapture,LivenessCheck,LivenessResult,CaptureThumbnails,StillThereDialog,OfflineBanner,OfflineDecision,StatusBar,NavBar,LanguageChoice,ui}.tsx',
+  'renderer/src/components/{GuidedCapture,LivenessCheck,LivenessResult,CaptureThumbnails,StillThereDialog,OfflineBanner,OfflineDecision,StatusBar,NavBar,LanguageChoice,OrgBrand,ui}.tsx',
 ]
 
 export default tseslint.config(

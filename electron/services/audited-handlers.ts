@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { AuditAction } from '../shared/audit'
+import { describeLogo } from './branding/branding'
 import type { MethodName } from '../shared/contract'
 import { KioskError } from '../shared/errors'
 import type { LivenessOutcome } from '../shared/liveness'
@@ -119,6 +120,7 @@ export const auditSpecs: AuditSpecs = {
   },
   checkSamples: { action: 'check-samples', result: (o) => ({ score: o.quality }) },
   saveSettings: { action: 'settings-change', detail: (i) => Object.keys(i).sort().join(', ') },
+  setLogo: { action: 'settings-change', detail: (i) => (i.image === null ? 'logo removed' : 'logo set'), result: (o) => ({ detail: o.logo ? `logo set: ${describeLogo(o.logo)}` : 'logo removed' }) },
   setCredentials: { action: 'credentials-change', detail: (i) => `stored: ${Object.keys(i).sort().join(', ')}` },
   clearCredentials: { action: 'credentials-change', detail: (i) => `cleared: ${(i.names ?? ['all']).join(', ')}` },
   updateTenant: tenantChange(() => 'tenant updated'),

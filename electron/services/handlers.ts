@@ -1,3 +1,4 @@
+import type { Branding } from '../shared/branding'
 import type { AppInfo, EngineStatus } from '../shared/contract'
 import { KioskError } from '../shared/errors'
 import type { CredentialStatus, KioskSettings, ServerCredentialName, ServerCredentialsInput, SettingsPatch } from '../shared/settings'
@@ -38,6 +39,8 @@ export interface ServiceContext {
     clear(names?: ServerCredentialName[]): Promise<CredentialStatus>
   }
   testConnection(): Promise<ConnectionTestResult>
+  /** The organisation's look (electron/services/branding). */
+  branding: { get(): Promise<Branding>; setLogo(image: string | null): Promise<Branding> }
   outbox: { state(): Promise<OutboxState>; retry(id: string): Promise<OutboxRetryResult>; discard(id: string): Promise<void> }
   /** The audit trail; throws AUDIT_UNAVAILABLE when it cannot be opened. */
   audit: () => AuditLog
@@ -140,6 +143,9 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     setCredentials: (input) => ctx.credentials.set(input),
     clearCredentials: (input) => ctx.credentials.clear(input.names),
     testConnection: () => ctx.testConnection(),
+
+    getBranding: () => ctx.branding.get(),
+    setLogo: (input) => ctx.branding.setLogo(input.image),
 
     getAuditLog: async (input) => audit().log(input),
     verifyAuditLog: async () => audit().verify(),

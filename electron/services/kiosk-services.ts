@@ -6,6 +6,8 @@ import { openAuditLog, type AuditLog } from './audit'
 import { audited, auditedHandlers, syncWords, type Actor } from './audited-handlers'
 import type { Backend } from './backend'
 import { BackendResolver } from './backend-resolver'
+import { brandingService } from './branding/branding'
+import { createLogoStore } from './branding/logo-store'
 import { ApiError } from './clients/api-error'
 import { createDispatch, type Dispatch } from './dispatch'
 import type { LaunchEngine } from './engine-launch'
@@ -76,6 +78,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
 
   let settings: KioskSettings | null = null
   const currentSettings = async () => (settings ??= await settingsStore.load())
+  const branding = brandingService({ settings: currentSettings, logo: createLogoStore({ dataDir: options.dataDir, log }), emit: (look) => emit({ type: 'branding', branding: look }), log })
 
   const own = ownEngine({ dataDir: options.dataDir, credentials, launchEngine: options.launchEngine, settings: currentSettings, log })
   const engine = own.supervisor
@@ -284,8 +287,10 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     settings: {
       get: currentSettings,
       async update(patch) {
+        const previous = await currentSettings()
         const saved = await settingsStore.update(patch)
         await applySettings(saved)
+        await branding.settingsSaved(previous, saved)
         void purgeExpired()
         return saved
       },
@@ -304,6 +309,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       },
     },
     testConnection: async () => testConnection(await currentSettings(), backend),
+    branding,
     audit,
     staff,
   })

@@ -45,7 +45,14 @@ export function engineFor(role: Role, status: EngineStatus): EngineStatus {
 
 /** A pushed event as the session at that window may see it. */
 export function eventFor(role: Role, event: KioskEvent): KioskEvent {
-  return event.type === 'outbox' ? { ...event, state: outboxFor(role, event.state) } : { ...event, status: engineFor(role, event.status) }
+  switch (event.type) {
+    case 'outbox':
+      return { ...event, state: outboxFor(role, event.state) }
+    case 'engine':
+      return { ...event, status: engineFor(role, event.status) }
+    case 'branding':
+      return event // what every visitor sees on the screen anyway
+  }
 }
 
 /** The handler table with each result shaped for the calling session's role. */

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
+import { mkdir, readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { KioskError } from '../shared/errors'
+import { writeAtomic } from './private-file'
 import {
   settingsPatchSchema,
   settingsSchema,
@@ -115,25 +115,6 @@ export function createSettingsStore(options: SettingsStoreOptions): SettingsStor
         const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined))
         return write({ ...(await read()), ...changes })
       }),
-  }
-}
-
-/** Writes a new file next to the target, flushes it, then renames it over the target. */
-async function writeAtomic(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`
-  try {
-    const handle = await open(temp, 'wx', 0o600)
-    try {
-      await handle.chmod(0o600) // the umask may have narrowed the mode; make it exactly 0600
-      await handle.writeFile(text, 'utf8')
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await rename(temp, file)
-  } catch (error) {
-    await unlink(temp).catch(() => {})
-    throw error
   }
 }
 

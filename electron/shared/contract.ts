@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { brandingSchema, setLogoInput } from './branding'
 import { auditExportInput, auditExportResult, auditLogResult, auditQueryInput, auditVerdictSchema } from './audit'
 import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
 import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
@@ -112,6 +113,11 @@ export const contract = {
   setCredentials: { input: serverCredentialsInputSchema, output: credentialStatusSchema, role: 'admin' },
   clearCredentials: { input: z.strictObject({ names: z.array(z.enum(serverCredentialNames)).min(1).optional() }), output: credentialStatusSchema, role: 'admin' },
   testConnection: { input: noInput, output: w.connectionTestResult, role: 'admin' },
+
+  // The organisation's look: every screen reads it (its name, welcome line and accent are settings); an administrator sets the logo.
+  getBranding: { input: noInput, output: brandingSchema, role: 'visitor', poll: true },
+  /** Sets the logo (PNG or SVG, re-encoded as PNG) or, with null, removes it. */
+  setLogo: { input: setLogoInput, output: brandingSchema, role: 'admin' },
 
   // The audit trail: entries newest first, the chain's last verdict, a full verification, exports.
   getAuditLog: { input: auditQueryInput, output: auditLogResult, role: 'operator' },

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { accentRefusal, isHexColour } from './contrast'
 
 /**
  * The kiosk's settings: everything an operator configures that is not a secret. They are stored as
@@ -65,6 +66,30 @@ export const templateType = z.string().trim().regex(/^[A-Za-z]{1,32}:[A-Za-z0-9]
 const thresholdOverride = z.number().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100').nullable()
 const seconds = (min: number, max: number) => z.number().int('must be a whole number').min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`)
 
+/**
+ * A line of text shown to visitors: one line, bounded, without control or bidirectional-override
+ * characters (which could make the organisation's name read as something else).
+ */
+// eslint-disable-next-line no-control-regex
+const unsafeText = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/
+const displayLine = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .refine((value) => !unsafeText.test(value), 'must be one line without control characters')
+
+/** An accent colour as #rrggbb (stored in lower case) that keeps every place it is used readable (./contrast.ts). */
+const accentColour = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine(isHexColour, 'must be a colour written as #rrggbb, e.g. #0b5cad')
+  .superRefine((value, ctx) => {
+    const refusal = isHexColour(value) ? accentRefusal(value) : null
+    if (refusal) ctx.addIssue({ code: 'custom', message: refusal })
+  })
+
 /** The fields without defaults: what a partial update may carry. */
 const fields = {
   mode: z.enum(kioskModes),
@@ -107,6 +132,12 @@ const fields = {
   offlineReplicaDays: z.number().int('must be a whole number').min(1, 'must be from 1 to 365').max(365, 'must be from 1 to 365'),
   /** At most this many persons in the replica; past it, the oldest records go. */
   offlineReplicaMaxPersons: z.number().int('must be a whole number').min(1, 'must be from 1 to 10000').max(10000, 'must be from 1 to 10000'),
+  /** The organisation's name, in the visitor screens' top bar. */
+  organisationName: displayLine(60).pipe(z.string().min(1, 'must not be empty')),
+  /** A line under the Home screen's welcome; '' shows none. */
+  welcomeLine: displayLine(160),
+  /** The colour of buttons, tiles and highlights (the stylesheet's --accent). */
+  accentColour,
 }
 
 export const defaultSettings = Object.freeze({
@@ -130,6 +161,9 @@ export const defaultSettings = Object.freeze({
   offlineReplica: false,
   offlineReplicaDays: 30,
   offlineReplicaMaxPersons: 1000,
+  organisationName: 'Identity Kiosk',
+  welcomeLine: '',
+  accentColour: '#0b5cad',
 } as const satisfies { [K in keyof typeof fields]: z.infer<(typeof fields)[K]> })
 
 const shapeWithDefaults = {
@@ -153,6 +187,9 @@ const shapeWithDefaults = {
   offlineReplica: fields.offlineReplica.default(defaultSettings.offlineReplica),
   offlineReplicaDays: fields.offlineReplicaDays.default(defaultSettings.offlineReplicaDays),
   offlineReplicaMaxPersons: fields.offlineReplicaMaxPersons.default(defaultSettings.offlineReplicaMaxPersons),
+  organisationName: fields.organisationName.default(defaultSettings.organisationName),
+  welcomeLine: fields.welcomeLine.default(defaultSettings.welcomeLine),
+  accentColour: fields.accentColour.default(defaultSettings.accentColour),
 }
 
 /** Remote mode needs both URLs; embedded mode keeps whatever is there (for switching back) but ignores it. */
@@ -173,7 +210,14 @@ export const settingsSchema = z.strictObject(shapeWithDefaults).superRefine(remo
  * The same, but unknown fields are dropped instead of rejected: for reading the settings file, so a
  * file written by a newer kiosk version still loads.
  */
-export const storedSettingsSchema = z.object(shapeWithDefaults).superRefine(remoteNeedsUrls)
+export const storedSettingsSchema = z
+  .object({
+    ...shapeWithDefaults,
+    // The contrast rule can tighten in a new version (a new place using the accent): the saved
+    // accent then gives way to the default, rather than the whole file being set aside.
+    accentColour: shapeWithDefaults.accentColour.catch(defaultSettings.accentColour),
+  })
+  .superRefine(remoteNeedsUrls)
 
 /** A partial update: only the fields given change; the merged result is validated with settingsSchema. */
 export const settingsPatchSchema = z.strictObject(fields).partial()

@@ -42,6 +42,7 @@ const variants: Array<[string, ReplyVariant]> = [
 /** Contract methods that never reach a server; every other one must be exercised by each variant. */
 const LOCAL_METHODS = new Set([
   'getAppInfo', 'getEngineStatus', 'getOutbox', 'retryOutboxItem', 'discardOutboxItem', 'getSettings', 'saveSettings', 'getCredentialStatus', 'setCredentials', 'clearCredentials',
+  'getBranding', 'setLogo',
   'getAuditLog', 'verifyAuditLog', 'exportAuditLog',
   // The offline replica lives in the kiosk's own engine (test/keychain/offline-replica.test.ts).
   'getReplicaStatus', 'syncReplica', 'confirmReplicaRemovals', 'wipeReplica',

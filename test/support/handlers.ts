@@ -53,6 +53,7 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, overrid
     settings: { get: notConfigured, update: notConfigured },
     credentials: { status: notConfigured, set: notConfigured, clear: notConfigured },
     testConnection: notConfigured,
+    branding: { get: notConfigured, setLogo: notConfigured },
     outbox: { state: notConfigured, retry: notConfigured, discard: notConfigured },
     audit: () => {
       throw new KioskError('AUDIT_UNAVAILABLE', 'No audit trail in this test.')

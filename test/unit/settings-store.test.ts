@@ -45,6 +45,9 @@ describe('settings schema', () => {
       offlineReplica: false,
       offlineReplicaDays: 30,
       offlineReplicaMaxPersons: 1000,
+      organisationName: 'Identity Kiosk',
+      welcomeLine: '',
+      accentColour: '#0b5cad',
     })
     expect(settingsSchema.parse({})).toEqual(defaultSettings)
   })
@@ -96,6 +99,9 @@ describe('settings store (real files)', () => {
       offlineReplica: true,
       offlineReplicaDays: 7,
       offlineReplicaMaxPersons: 250,
+      organisationName: 'City Library',
+      welcomeLine: 'Welcome to the lending desk.',
+      accentColour: '#1e5a2b',
     }
     expect(await store.save(settings)).toEqual(settings)
     expect(await store.load()).toEqual(settings)
@@ -196,6 +202,14 @@ describe('settings store (real files)', () => {
     }
     expect(readdirSync(dataDir)).toHaveLength(1 + contents.length)
     expect(readdirSync(dataDir)).not.toContain(SETTINGS_FILE)
+  })
+
+  it('keeps a saved accent that no longer passes the contrast rule out, and every other setting in', async () => {
+    // The rule can tighten with a new version (a new place using the accent): that is no reason to lose the file.
+    const { store, file, lines } = setup()
+    writeFileSync(file, JSON.stringify({ tenantCode: 'LOBBY', accentColour: '#ffcc00' }))
+    expect(await store.load()).toEqual({ ...defaultSettings, tenantCode: 'LOBBY' })
+    expect(lines).toEqual([])
   })
 
   it('reads a file from a newer version, dropping fields it does not know', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { roleAllows } from '../../../electron/shared/staff'
 import { screens, screenTitle, useNavigation } from '../store/navigation'
+import { OrgBrand } from './OrgBrand'
 import { roleWords, useSession } from '../store/session'
 
 export function NavBar() {
@@ -17,7 +18,7 @@ export function NavBar() {
   }, [screen, visible.length])
   return (
     <header className="navbar">
-      <span className="brand">{t('app.name')}</span>
+      <OrgBrand />
       {visible.length > 0 ? (
         <nav aria-label={t('app.mainNav')}>
           <ul ref={list}>

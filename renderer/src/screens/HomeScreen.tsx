@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { roleAllows } from '../../../electron/shared/staff'
 import { LanguageChoice } from '../components/LanguageChoice'
+import { WelcomeLine } from '../components/OrgBrand'
 import { StaffSignIn } from '../components/StaffSignIn'
 import { Notice } from '../components/ui'
 import { readinessOf, useLive } from '../store/live'
@@ -36,6 +37,7 @@ export function HomeScreen() {
   return (
     <section className="screen home">
       <h1 id="screen-title">{t('home.welcome')}</h1>
+      <WelcomeLine />
       <p className="purpose">{t('home.purpose')}</p>
       <LanguageChoice />
       {readiness === 'failed' ? (

@@ -9,6 +9,7 @@ import { useAction, useLoad } from './staff/hooks'
 import { diff, serverThreshold, settingKeys, toDraft, typedFieldsChanged, type Draft, type SettingKey } from './staff/settings-draft'
 import { BasicEncodingField, NumberField, TemplateTypeField, ThresholdOverrideField, type ServerThresholdState } from './staff/SettingsFields'
 import { ConnectionTestSection, CredentialsSection } from './staff/SettingsParts'
+import { OrganisationFieldset } from './staff/OrganisationFields'
 import { ScreenFrame } from './ScreenFrame'
 import { TemplateTypeChange } from './staff/TemplateTypeChange'
 import './staff/staff.css'
@@ -17,7 +18,7 @@ import './staff/staff.css'
 export function SettingsScreen() {
   const settings = useLoad(() => kiosk.getSettings({}))
   return (
-    <ScreenFrame staff title="Settings" purpose="Where the kiosk’s servers are, which tenant and template type it uses, and how strictly faces must match.">
+    <ScreenFrame staff title="Settings" purpose="Where the kiosk’s servers are, which tenant and template type it uses, how strictly faces must match, and the organisation’s look.">
       {settings.loading && !settings.data ? <Busy label="Loading the settings…" /> : null}
       {settings.error && !settings.data ? (
         <LoadError error={settings.error} title="The settings could not be loaded" onRetry={() => void settings.reload()} />
@@ -196,6 +197,8 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
           <NumberField label="Audit retention (days)" value={draft.auditRetentionDays} onChange={set('auditRetentionDays')} hint="30–3650. Audit entries older than this are removed when the kiosk starts; the rest stays verifiable." error={errorOf('auditRetentionDays')} />
           <NumberField label="Visitor retention (days)" value={draft.visitorRetentionDays} onChange={set('visitorRetentionDays')} hint="1–3650, or empty to keep enrollments until staff remove them. Visitors enrolled longer ago are removed (hourly), each removal audited." error={errorOf('visitorRetentionDays')} />
         </fieldset>
+
+        <OrganisationFieldset value={draft} onChange={(key, value) => set(key)(value)} errorOf={errorOf} />
 
         {fieldErrorCount > 0 && !unplacedError ? (
           <Notice kind="error" title="The settings were not saved">

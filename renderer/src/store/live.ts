@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { Branding } from '../../../electron/shared/branding'
 import type { AppInfo, EngineStatus } from '../../../electron/shared/contract'
 import { KioskError } from '../../../electron/shared/errors'
 import type { OutboxState } from '../../../electron/shared/outbox'
@@ -12,6 +13,8 @@ interface LiveState {
   appInfo: AppInfo | null
   engine: EngineStatus | null
   outbox: OutboxState | null
+  /** The organisation's look (name, welcome line, accent, logo); null until read: the screens then look as they always did. */
+  branding: Branding | null
   /** Set when the kiosk service cannot be read at all; cleared by the next read that works. */
   error: string | null
   /** The kiosk's settings: staff only (a visitor's session may not read them), null until loaded. */
@@ -22,7 +25,7 @@ interface LiveState {
    * Called at sign-in, never polled: a read counts as staff activity in the services.
    */
   loadSettings: () => void
-  /** Reads engine, outbox (and app info until known) now: at start, as a safety net, and when the role changes what may be seen. */
+  /** Reads engine, outbox, branding (and app info until known) now: at start, as a safety net, and when the role changes what may be seen. */
   reload: () => void
   /** Loads the initial state and follows pushed events; returns the function that stops it. */
   follow: () => () => void
@@ -38,6 +41,7 @@ export const useLive = create<LiveState>((set, get) => ({
   appInfo: null,
   engine: null,
   outbox: null,
+  branding: null,
   error: null,
   settings: null,
   setSettings: (settings) => set({ settings }),
@@ -55,12 +59,14 @@ export const useLive = create<LiveState>((set, get) => ({
     )
     // A visitor gets the counts only, which is all the banner needs.
     kiosk.getOutbox({}).then((outbox) => set({ outbox }), () => {})
+    kiosk.getBranding({}).then((branding) => set({ branding }), () => {})
   },
   follow: () => {
     get().reload()
     const stop = kiosk.onEvent((event) => {
       if (event.type === 'engine') set({ engine: event.status, error: null })
-      else set({ outbox: event.state })
+      else if (event.type === 'outbox') set({ outbox: event.state })
+      else set({ branding: event.branding })
     })
     const timer = setInterval(() => get().reload(), SAFETY_POLL_MS)
     return () => {
