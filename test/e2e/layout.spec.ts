@@ -4,7 +4,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import { CONSENT } from '../../electron/shared/consent'
 import { tiltedCameraFile } from '../../playwright.config'
 import { browserWithClip, untilDone } from '../support/capture'
-import { expectFits, expectInView, expectTouchTargets, kioskSizes, layoutFacts, type KioskSize } from '../support/layout'
+import { expectFits, expectInView, expectNavShown, expectTouchTargets, kioskSizes, layoutFacts, type KioskSize } from '../support/layout'
 import { projectRoot } from '../support/process'
 import { checkScreenAt } from '../support/screens'
 import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
@@ -44,6 +44,7 @@ async function check(page: Page, size: KioskSize, name: string, options: { butto
   expect.soft(facts.buttonsOutOfView, `${what}: buttons not on screen`).toEqual([])
   expectFits(facts, what, { mainMayScroll: staffLong.has(name.split('-')[0]!) })
   expectTouchTargets(facts, what)
+  expectNavShown(facts, what)
   if (options.inView) await expectInView(page, what, ...options.inView)
   if (options.axe === false) await page.screenshot({ path: join(projectRoot, 'test-results/screens', size.name, `${name}.png`) })
   else await checkScreenAt(page, size.name, name)
@@ -232,6 +233,23 @@ test('a 250-character e-mail wraps: the page never grows wider than the window',
     await expect(page.getByTestId('person-detail')).toBeVisible()
     await noWiderThanWindow('persons with the detail open')
   })
+})
+
+test('every item of the staff navigation is on screen at every size, for an operator and an administrator', async ({ browser }) => {
+  const operator = { name: 'Nav Operator', secret: 'nav-operator-secret-1' }
+  await host.bridge('createAccount', { ...operator, role: 'operator' })
+  for (const who of [operator, TEST_ADMIN]) {
+    await withKiosk(browser, kioskSizes[0], async (page) => {
+      await signInAs(page, who.name, who.secret)
+      await heading(page, 'Persons')
+      for (const size of kioskSizes) {
+        await resize(page, size)
+        const facts = await layoutFacts(page)
+        expectNavShown(facts, `${size.name} ${who.name}`)
+        expectFits(facts, `${size.name} ${who.name} persons`, { mainMayScroll: true })
+      }
+    })
+  }
 })
 
 test('each screen names itself in the page title', async ({ browser }) => {

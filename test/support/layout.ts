@@ -24,6 +24,8 @@ export interface LayoutFacts {
   smallTargets: string[]
   /** The buttons asked for by name that are not whole inside the window and the main area. */
   buttonsOutOfView: string[]
+  /** The main navigation's buttons not whole on screen: outside the window or clipped by a box that scrolls or hides. */
+  navOutOfView: string[]
 }
 
 /**
@@ -52,6 +54,21 @@ export function layoutFacts(page: Page, buttons: readonly string[] = []): Promis
       const button = visibleButtons.find((b) => b.textContent?.trim() === name)
       return !button || !whole(button.getBoundingClientRect())
     })
+    // A nav button counts as shown only when whole inside the window and inside every ancestor that
+    // clips (a row that scrolls sideways with a thin bar gives no sign of what it hides).
+    const navButtons = [...document.querySelectorAll<HTMLElement>('nav[aria-label="Main"] button')]
+    const navOutOfView = navButtons.filter((button) => {
+      if (button.getClientRects().length === 0 || getComputedStyle(button).visibility === 'hidden') return true
+      const r = button.getBoundingClientRect()
+      if (r.left < -1 || r.top < -1 || r.right > window.innerWidth + 1 || r.bottom > window.innerHeight + 1) return true
+      for (let box = button.parentElement; box && box !== document.body; box = box.parentElement) {
+        const style = getComputedStyle(box)
+        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue
+        const b = box.getBoundingClientRect()
+        if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) return true
+      }
+      return false
+    }).map((button) => button.textContent?.trim() ?? '')
     return {
       viewport: { width: window.innerWidth, height: window.innerHeight },
       scroll: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight },
@@ -59,6 +76,7 @@ export function layoutFacts(page: Page, buttons: readonly string[] = []): Promis
       mainOverflowX: main ? Math.max(0, main.scrollWidth - main.clientWidth) : 0,
       smallTargets: small,
       buttonsOutOfView: outOfView,
+      navOutOfView,
     }
   }, [MIN_TARGET, buttons] as const)
 }
@@ -69,6 +87,11 @@ export function expectFits(facts: LayoutFacts, what: string, options: { mainMayS
   expect.soft(facts.scroll.height, `${what}: the page is taller than the window`).toBeLessThanOrEqual(facts.viewport.height)
   expect.soft(facts.mainOverflowX, `${what}: the screen's content is wider than its area`).toBeLessThanOrEqual(1)
   if (!options.mainMayScroll) expect.soft(facts.mainOverflow, `${what}: the screen's content is taller than its area`).toBeLessThanOrEqual(1)
+}
+
+/** Every item of the main navigation is whole on screen: none hidden in a row that scrolls. */
+export function expectNavShown(facts: LayoutFacts, what: string): void {
+  expect.soft(facts.navOutOfView, `${what}: navigation items out of view`).toEqual([])
 }
 
 /** Every visible control is at least MIN_TARGET tall. */

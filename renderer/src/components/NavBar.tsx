@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react'
 import { roleAllows } from '../../../electron/shared/staff'
 import { screens, useNavigation } from '../store/navigation'
 import { roleWords, useSession } from '../store/session'
@@ -8,17 +7,12 @@ export function NavBar() {
   const { role, account, firstRun, reset } = useSession()
   // Until the first administrator exists there is nowhere to go but the set-up.
   const visible = firstRun ? [] : screens.filter((s) => roleAllows(role, s.role))
-  const list = useRef<HTMLUListElement>(null)
-  // On a narrow display the row scrolls sideways: keep the current screen's button in sight.
-  useEffect(() => {
-    list.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
-  }, [screen, visible.length])
   return (
     <header className="navbar">
       <span className="brand">Identity Kiosk</span>
       {visible.length > 0 ? (
         <nav aria-label="Main">
-          <ul ref={list}>
+          <ul>
             {visible.map((s) => (
               <li key={s.id} className={s.role === 'visitor' ? undefined : 'staff'}>
                 <button type="button" aria-current={s.id === screen ? 'page' : undefined} onClick={() => go(s.id)}>
