@@ -38,28 +38,35 @@ export const errorCodes = [
 export const errorCodeSchema = z.enum(errorCodes)
 export type ErrorCode = z.infer<typeof errorCodeSchema>
 
+/** Which of a request's images an error is about (Face match sends two), so the screen can point at it. */
+export const errorAboutSchema = z.enum(['image1', 'image2'])
+export type ErrorAbout = z.infer<typeof errorAboutSchema>
+
 export const kioskErrorSchema = z.object({
   code: errorCodeSchema,
   message: z.string(),
+  about: errorAboutSchema.optional(),
 })
 export type KioskErrorData = z.infer<typeof kioskErrorSchema>
 
 /** The one error type every side throws and catches; it crosses IPC and the web bridge as plain data. */
 export class KioskError extends Error {
   readonly code: ErrorCode
+  readonly about: ErrorAbout | undefined
 
-  constructor(code: ErrorCode, message: string) {
+  constructor(code: ErrorCode, message: string, about?: ErrorAbout) {
     super(message)
     this.name = 'KioskError'
     this.code = code
+    this.about = about
   }
 
   toJSON(): KioskErrorData {
-    return { code: this.code, message: this.message }
+    return this.about ? { code: this.code, message: this.message, about: this.about } : { code: this.code, message: this.message }
   }
 
   static from(data: KioskErrorData): KioskError {
-    return new KioskError(data.code, data.message)
+    return new KioskError(data.code, data.message, data.about)
   }
 }
 

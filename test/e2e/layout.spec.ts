@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
+import sharp from 'sharp'
 import { CONSENT } from '../../electron/shared/consent'
 import { tiltedCameraFile } from '../../playwright.config'
 import { browserWithClip, untilDone } from '../support/capture'
-import { expectFits, expectInView, expectNavShown, expectTouchTargets, kioskSizes, layoutFacts, type KioskSize } from '../support/layout'
+import { expectFits, expectInView, expectNavShown, expectNoOverlap, expectTouchTargets, kioskSizes, layoutFacts, type KioskSize } from '../support/layout'
 import { projectRoot } from '../support/process'
 import { checkScreenAt } from '../support/screens'
 import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
@@ -45,6 +46,7 @@ async function check(page: Page, size: KioskSize, name: string, options: { butto
   expectFits(facts, what, { mainMayScroll: staffLong.has(name.split('-')[0]!) })
   expectTouchTargets(facts, what)
   expectNavShown(facts, what)
+  expectNoOverlap(facts, what)
   if (options.inView) await expectInView(page, what, ...options.inView)
   if (options.axe === false) await page.screenshot({ path: join(projectRoot, 'test-results/screens', size.name, `${name}.png`) })
   else await checkScreenAt(page, size.name, name)
@@ -250,6 +252,22 @@ test('every item of the staff navigation is on screen at every size, for an oper
       }
     })
   }
+})
+
+test('face match at every size: each photo with its caption apart, and an error under Compare', async ({ browser }) => {
+  // A photo too large to send as it is: the slot says what was done to it, under its caption.
+  const large = await sharp(fixture('person-a1.jpg')).resize(1600, 2000, { fit: 'cover' }).jpeg().toBuffer()
+  await withKiosk(browser, kioskSizes[0], async (page) => {
+    await signInAs(page)
+    await nav(page, 'Face match')
+    await page.getByLabel('Choose a file for image 1').setInputFiles({ name: 'a-photo-from-the-visitors-phone.jpg', mimeType: 'image/jpeg', buffer: large })
+    await expect(page.getByTestId('match-slot-1').getByRole('status')).toContainText('resized')
+    await page.getByLabel('Choose a file for image 2').setInputFiles(fixture('two-faces.jpg'))
+    await expect(page.getByTestId('match-slot-2').getByRole('img')).toBeVisible()
+    await page.getByRole('button', { name: 'Compare' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'The comparison did not run' })).toBeVisible(untilDone)
+    await checkEverySize(page, 'match-error', { buttons: ['Compare'], inView: [page.getByRole('alert').filter({ hasText: 'The comparison did not run' })] })
+  })
 })
 
 test('each screen names itself in the page title', async ({ browser }) => {

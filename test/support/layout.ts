@@ -26,14 +26,19 @@ export interface LayoutFacts {
   buttonsOutOfView: string[]
   /** The main navigation's buttons not whole on screen: outside the window or clipped by a box that scrolls or hides. */
   navOutOfView: string[]
+  /** Parts of a packed box (a face-match slot) drawn over each other: "<box>: <part> over <part>". */
+  overlapping: string[]
 }
+
+/** Boxes whose parts (photo, caption, headings, controls) must never overprint each other. */
+const packedBoxes = '.match-slot'
 
 /**
  * Measures the page as it is now, in one go (the screen may be changing: a capture runs by itself),
  * with whether each button named in `buttons` is whole on screen.
  */
 export function layoutFacts(page: Page, buttons: readonly string[] = []): Promise<LayoutFacts> {
-  return page.evaluate(([min, names]) => {
+  return page.evaluate(([min, names, packed]) => {
     const describe = (el: Element, height: number) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 40)}" ${Math.round(height)}px`
     const small: string[] = []
     for (const el of document.querySelectorAll<HTMLElement>('button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button]')) {
@@ -69,6 +74,25 @@ export function layoutFacts(page: Page, buttons: readonly string[] = []): Promis
       }
       return false
     }).map((button) => button.textContent?.trim() ?? '')
+    // Within each packed box, no two visible parts overlap (a part inside another does not count).
+    const overlapping: string[] = []
+    for (const box of document.querySelectorAll<HTMLElement>(packed)) {
+      const parts = [...box.querySelectorAll<HTMLElement>('img, h2, p, span.hint, label, button')].filter((part) => {
+        const r = part.getBoundingClientRect()
+        return r.width > 2 && r.height > 2 && getComputedStyle(part).visibility !== 'hidden'
+      })
+      const name = (el: Element) => `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('alt') || '').trim().slice(0, 30)}"`
+      parts.forEach((a, i) => {
+        for (const b of parts.slice(i + 1)) {
+          if (a.contains(b) || b.contains(a)) continue
+          const ra = a.getBoundingClientRect()
+          const rb = b.getBoundingClientRect()
+          const x = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left)
+          const y = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top)
+          if (x > 1 && y > 1) overlapping.push(`${box.dataset.testid ?? box.className}: ${name(a)} over ${name(b)}`)
+        }
+      })
+    }
     return {
       viewport: { width: window.innerWidth, height: window.innerHeight },
       scroll: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight },
@@ -77,8 +101,9 @@ export function layoutFacts(page: Page, buttons: readonly string[] = []): Promis
       smallTargets: small,
       buttonsOutOfView: outOfView,
       navOutOfView,
+      overlapping,
     }
-  }, [MIN_TARGET, buttons] as const)
+  }, [MIN_TARGET, buttons, packedBoxes] as const)
 }
 
 /** No page scrolling either way, and (unless `mainMayScroll`) the screen's content fits its area. */
@@ -92,6 +117,11 @@ export function expectFits(facts: LayoutFacts, what: string, options: { mainMayS
 /** Every item of the main navigation is whole on screen: none hidden in a row that scrolls. */
 export function expectNavShown(facts: LayoutFacts, what: string): void {
   expect.soft(facts.navOutOfView, `${what}: navigation items out of view`).toEqual([])
+}
+
+/** No packed box has parts drawn over each other. */
+export function expectNoOverlap(facts: LayoutFacts, what: string): void {
+  expect.soft(facts.overlapping, `${what}: parts drawn over each other`).toEqual([])
 }
 
 /** Every visible control is at least MIN_TARGET tall. */
