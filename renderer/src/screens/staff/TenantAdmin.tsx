@@ -111,6 +111,8 @@ export function AlgorithmsSection({ tenant, onChange, pluginNames }: { tenant: T
   const action = useAction()
   const [message, setMessage] = useState<string | null>(null)
   const [removing, setRemoving] = useState<string | null>(null)
+  // A liveness check about to be removed: asked first, as for an algorithm (captures lose a protection).
+  const [removingCheck, setRemovingCheck] = useState<{ algCode: string; code: string; last: boolean } | null>(null)
   const listId = useId()
 
   const change = async (key: string, work: () => Promise<Tenant>, done: string): Promise<boolean> => {
@@ -151,13 +153,10 @@ export function AlgorithmsSection({ tenant, onChange, pluginNames }: { tenant: T
             onAddLiveness={(livenessCode) =>
               change(`liveness-add:${alg.code}`, () => kiosk.associateLiveness({ algCode: alg.code, livenessCode }), `${livenessCodeWords(livenessCode).title} was added to ${alg.code}.`)
             }
-            onRemoveLiveness={(livenessCode) =>
-              void change(
-                `liveness-remove:${alg.code}:${livenessCode}`,
-                () => kiosk.disassociateLiveness({ algCode: alg.code, livenessCode }),
-                `${livenessCodeWords(livenessCode).title} was removed from ${alg.code}.`,
-              )
-            }
+            onRemoveLiveness={(livenessCode) => {
+              action.clear()
+              setRemovingCheck({ algCode: alg.code, code: livenessCode, last: (alg.liveness ?? []).length === 1 })
+            }}
             onRemove={() => {
               action.clear()
               setRemoving(alg.code)
@@ -165,7 +164,7 @@ export function AlgorithmsSection({ tenant, onChange, pluginNames }: { tenant: T
           />
         ))}
       </div>
-      {action.error && !removing ? <ErrorNotice error={action.error} title="The algorithms were not changed" /> : null}
+      {action.error && !removing && !removingCheck ? <ErrorNotice error={action.error} title="The algorithms were not changed" /> : null}
       {message ? <Notice kind="success">{message}</Notice> : null}
       <AssociateAlgorithmForm
         listId={pluginNames.length > 0 ? listId : undefined}
@@ -189,6 +188,27 @@ export function AlgorithmsSection({ tenant, onChange, pluginNames }: { tenant: T
           }
         >
           <p>Tenant {tenant.code} can no longer use {removing}. Its licence data and liveness checks are removed with it.</p>
+        </ConfirmDialog>
+      ) : null}
+      {removingCheck ? (
+        <ConfirmDialog
+          title={`Remove ${livenessCodeWords(removingCheck.code).title} from ${removingCheck.algCode}?`}
+          confirmLabel="Remove check"
+          busy={action.busy}
+          error={action.error}
+          onCancel={() => setRemovingCheck(null)}
+          onConfirm={() => {
+            const { algCode, code } = removingCheck
+            void change(`liveness-remove:${algCode}:${code}`, () => kiosk.disassociateLiveness({ algCode, livenessCode: code }), `${livenessCodeWords(code).title} was removed from ${algCode}.`).then((ok) => {
+              if (ok) setRemovingCheck(null)
+            })
+          }}
+        >
+          <p>
+            {removingCheck.last
+              ? `Captures with ${removingCheck.algCode} will no longer be checked for liveness at all.`
+              : `Captures with ${removingCheck.algCode} will no longer get this check; the other liveness checks stay.`}
+          </p>
         </ConfirmDialog>
       ) : null}
     </section>
