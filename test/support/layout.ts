@@ -28,7 +28,12 @@ export interface LayoutFacts {
   navOutOfView: string[]
   /** Parts of a packed box (a face-match slot) drawn over each other: "<box>: <part> over <part>". */
   overlapping: string[]
+  /** Names broken inside a word ("Face:HumanFaceRe/s"): a line may end only after a space or a colon. */
+  brokenWords: string[]
 }
+
+/** Short names that may wrap between their parts but never inside a word. */
+const wholeWords = '.type-enrollment li'
 
 /** Boxes whose parts (photo, caption, headings, controls) must never overprint each other. */
 const packedBoxes = '.match-slot'
@@ -38,7 +43,7 @@ const packedBoxes = '.match-slot'
  * with whether each button named in `buttons` is whole on screen.
  */
 export function layoutFacts(page: Page, buttons: readonly string[] = []): Promise<LayoutFacts> {
-  return page.evaluate(([min, names, packed]) => {
+  return page.evaluate(([min, names, packed, wordy]) => {
     const describe = (el: Element, height: number) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 40)}" ${Math.round(height)}px`
     const small: string[] = []
     for (const el of document.querySelectorAll<HTMLElement>('button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button]')) {
@@ -93,6 +98,29 @@ export function layoutFacts(page: Page, buttons: readonly string[] = []): Promis
         }
       })
     }
+    // Where each line of a name ends, character by character: it must end after a space or a colon.
+    const brokenWords: string[] = []
+    for (const el of document.querySelectorAll<HTMLElement>(wordy)) {
+      if (el.getClientRects().length === 0) continue
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+      let previous: { char: string; top: number } | null = null
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? ''
+        if ((node.parentElement?.getBoundingClientRect().width ?? 0) <= 2) continue // visually hidden
+        for (let i = 0; i < text.length; i++) {
+          const range = document.createRange()
+          range.setStart(node, i)
+          range.setEnd(node, i + 1)
+          const rect = range.getBoundingClientRect()
+          const char = text[i]!
+          // A space the line broke at has no box of its own: it still counts as where the line ended.
+          if (/\s/.test(char) && previous) previous = { char, top: previous.top }
+          if (rect.width === 0 && rect.height === 0) continue
+          if (previous && rect.top > previous.top + 2 && !/[\s:]/.test(previous.char) && !/\s/.test(char)) brokenWords.push(`"${(el.textContent ?? '').trim()}" broken after "${previous.char}"`)
+          previous = { char, top: rect.top }
+        }
+      }
+    }
     return {
       viewport: { width: window.innerWidth, height: window.innerHeight },
       scroll: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight },
@@ -102,8 +130,9 @@ export function layoutFacts(page: Page, buttons: readonly string[] = []): Promis
       buttonsOutOfView: outOfView,
       navOutOfView,
       overlapping,
+      brokenWords,
     }
-  }, [MIN_TARGET, buttons, packedBoxes] as const)
+  }, [MIN_TARGET, buttons, packedBoxes, wholeWords] as const)
 }
 
 /** No page scrolling either way, and (unless `mainMayScroll`) the screen's content fits its area. */
@@ -122,6 +151,11 @@ export function expectNavShown(facts: LayoutFacts, what: string): void {
 /** No packed box has parts drawn over each other. */
 export function expectNoOverlap(facts: LayoutFacts, what: string): void {
   expect.soft(facts.overlapping, `${what}: parts drawn over each other`).toEqual([])
+}
+
+/** No name broken inside a word. */
+export function expectWholeWords(facts: LayoutFacts, what: string): void {
+  expect.soft(facts.brokenWords, `${what}: names broken mid-word`).toEqual([])
 }
 
 /** Every visible control is at least MIN_TARGET tall. */
