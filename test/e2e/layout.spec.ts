@@ -271,6 +271,34 @@ test('face match at every size: each photo with its caption apart, and an error 
   })
 })
 
+test('first run at every size: the brand in the header, and the heading focused without a ring until the keyboard is used', async ({ browser }) => {
+  const fresh = await startWebHost({ firstRun: true })
+  const context = await browser.newContext({ viewport: { width: kioskSizes[0].width, height: kioskSizes[0].height } })
+  try {
+    const page = await context.newPage()
+    await page.goto(fresh.launchUrl)
+    const title = page.getByRole('heading', { level: 1 })
+    await expect(title).toHaveText('Set up the kiosk')
+    // Focus is there for a screen reader; a mouse user sees no ring on load.
+    await expect(title).toBeFocused()
+    const ring = () => title.evaluate((h) => (getComputedStyle(h).outlineStyle === 'none' ? 0 : parseFloat(getComputedStyle(h).outlineWidth)))
+    expect(await ring(), 'a ring on the heading on load').toBe(0)
+    for (const size of kioskSizes) {
+      await resize(page, size)
+      // The header is never an empty bar: the brand stays at every width.
+      await expect(page.locator('header .brand'), `${size.name}: the brand`).toBeVisible()
+      await check(page, size, 'first-run', { buttons: ['Create administrator'], axe: axeSizes.has(size) })
+    }
+    // Someone using the keyboard sees where focus is when it comes back to the heading.
+    await page.keyboard.press('Tab')
+    await title.focus()
+    expect(await ring(), 'a ring on the heading for a keyboard user').toBeGreaterThan(0)
+  } finally {
+    await context.close()
+    await fresh.stop()
+  }
+})
+
 test('each screen names itself in the page title', async ({ browser }) => {
   await withKiosk(browser, kioskSizes[2], async (page) => {
     await expect(page).toHaveTitle('Home — Identity Kiosk')
