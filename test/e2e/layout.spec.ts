@@ -5,7 +5,7 @@ import sharp from 'sharp'
 import { CONSENT } from '../../electron/shared/consent'
 import { tiltedCameraFile } from '../../playwright.config'
 import { browserWithClip, untilDone } from '../support/capture'
-import { expectFits, expectInView, expectNavShown, expectNoOverlap, expectWholeWords, expectTouchTargets, kioskSizes, layoutFacts, type KioskSize } from '../support/layout'
+import { expectControlsBesideLabels, expectFits, expectInView, expectNavShown, expectNoOverlap, expectWholeWords, expectTouchTargets, kioskSizes, layoutFacts, type KioskSize } from '../support/layout'
 import { projectRoot } from '../support/process'
 import { checkScreenAt } from '../support/screens'
 import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
@@ -48,6 +48,7 @@ async function check(page: Page, size: KioskSize, name: string, options: { butto
   expectNavShown(facts, what)
   expectNoOverlap(facts, what)
   expectWholeWords(facts, what)
+  expectControlsBesideLabels(facts, what)
   if (options.inView) await expectInView(page, what, ...options.inView)
   if (options.axe === false) await page.screenshot({ path: join(projectRoot, 'test-results/screens', size.name, `${name}.png`) })
   else await checkScreenAt(page, size.name, name)

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
-import { expectWholeWords, kioskSizes, layoutFacts } from '../support/layout'
+import { expectControlsBesideLabels, expectWholeWords, kioskSizes, layoutFacts } from '../support/layout'
 import { checkScreen, screensDir } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
@@ -33,7 +33,7 @@ test.afterAll(async () => {
   expect(await host.stop()).toBe(0)
 })
 
-async function openStaffScreen(page: Page, title: 'Persons' | 'Settings'): Promise<void> {
+async function openStaffScreen(page: Page, title: 'Persons' | 'Settings' | 'Admin'): Promise<void> {
   await page.goto(host.launchUrl)
   await expect(page.getByTestId('engine-state')).toHaveText('Ready', { timeout: 60_000 })
   await signInAs(page)
@@ -97,5 +97,17 @@ test('a template type’s name wraps only after its colon, never mid-word, at ev
   for (const size of kioskSizes) {
     await page.setViewportSize({ width: size.width, height: size.height })
     expectWholeWords(await layoutFacts(page), size.name)
+  }
+})
+
+test('Admin: "Keep face crops" is a check box beside its words, at every kiosk size', async ({ page }) => {
+  await openStaffScreen(page, 'Admin')
+  const keep = page.getByRole('checkbox', { name: /Keep face crops/ })
+  await expect(keep).toBeChecked()
+  await expect(keep).toHaveAccessibleDescription(/Off by default/)
+  for (const size of kioskSizes) {
+    await page.setViewportSize({ width: size.width, height: size.height })
+    await keep.scrollIntoViewIfNeeded()
+    expectControlsBesideLabels(await layoutFacts(page), size.name)
   }
 })

@@ -30,6 +30,8 @@ export interface LayoutFacts {
   overlapping: string[]
   /** Names broken inside a word ("Face:HumanFaceRe/s"): a line may end only after a space or a colon. */
   brokenWords: string[]
+  /** Check boxes and radios not on the first line of their label's text, just before it. */
+  controlsApart: string[]
 }
 
 /** Short names that may wrap between their parts but never inside a word. */
@@ -121,6 +123,26 @@ export function layoutFacts(page: Page, buttons: readonly string[] = []): Promis
         }
       }
     }
+    // A box or radio sits on its label's first line, just before the text (not on a line of its own).
+    const controlsApart: string[] = []
+    for (const input of document.querySelectorAll<HTMLInputElement>('input[type=checkbox], input[type=radio]')) {
+      const r = input.getBoundingClientRect()
+      if (r.width <= 2 || getComputedStyle(input).visibility === 'hidden') continue
+      for (const label of input.labels ?? []) {
+        const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT)
+        let line: DOMRect | null = null
+        for (let node = walker.nextNode(); node && !line; node = walker.nextNode()) {
+          if (!node.textContent?.trim()) continue
+          const range = document.createRange()
+          range.selectNodeContents(node)
+          line = [...range.getClientRects()].find((rect) => rect.width > 0) ?? null
+        }
+        if (!line) continue
+        const middle = r.top + r.height / 2
+        const beside = middle >= line.top - 2 && middle <= line.bottom + 2 && r.right <= line.left + 1 && line.left - r.right < 32
+        if (!beside) controlsApart.push(`${input.type} "${(label.textContent ?? '').trim().slice(0, 40)}"`)
+      }
+    }
     return {
       viewport: { width: window.innerWidth, height: window.innerHeight },
       scroll: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight },
@@ -131,6 +153,7 @@ export function layoutFacts(page: Page, buttons: readonly string[] = []): Promis
       navOutOfView,
       overlapping,
       brokenWords,
+      controlsApart,
     }
   }, [MIN_TARGET, buttons, packedBoxes, wholeWords] as const)
 }
@@ -156,6 +179,11 @@ export function expectNoOverlap(facts: LayoutFacts, what: string): void {
 /** No name broken inside a word. */
 export function expectWholeWords(facts: LayoutFacts, what: string): void {
   expect.soft(facts.brokenWords, `${what}: names broken mid-word`).toEqual([])
+}
+
+/** Every check box and radio beside its label. */
+export function expectControlsBesideLabels(facts: LayoutFacts, what: string): void {
+  expect.soft(facts.controlsApart, `${what}: boxes or radios apart from their labels`).toEqual([])
 }
 
 /** Every visible control is at least MIN_TARGET tall. */

@@ -2,7 +2,7 @@ import { codeField } from '../../../../electron/shared/workflows'
 import { useId, useState, type FormEvent } from 'react'
 import type { AlgorithmAssociation, LicenseData, Tenant } from '../../../../electron/shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
-import { Button, ErrorNotice, Field, Notice } from '../../components/ui'
+import { Button, CheckField, ErrorNotice, Field, Notice } from '../../components/ui'
 import { AlgorithmLiveness, livenessCodeWords } from './AlgorithmLiveness'
 import { ConfirmDialog } from './controls'
 import { dayToEpochMs, fieldErrorsOf, formatDay } from './format'
@@ -82,15 +82,12 @@ export function TenantSection({ tenant, onChange }: { tenant: Tenant; onChange: 
           autoComplete="off"
         />
         {tenant.keepFaceCrops !== null ? (
-          <div className="field">
-            <label>
-              <input type="checkbox" checked={keepCrops} onChange={(e) => setKeepCrops(e.target.checked)} /> Keep face crops to rebuild templates
-            </label>
-            <p className="hint">
-              Off by default. When on, the engine keeps each new enrollment’s face crop, encrypted, so templates of another template type can be built without
-              the visitor coming back. Turning it off deletes the kept crops.
-            </p>
-          </div>
+          <CheckField
+            label="Keep face crops to rebuild templates"
+            checked={keepCrops}
+            onChange={setKeepCrops}
+            hint="Off by default. When on, the engine keeps each new enrollment’s face crop, encrypted, so templates of another template type can be built without the visitor coming back. Turning it off deletes the kept crops."
+          />
         ) : null}
         {leftoverError(save.error, fields) ? <ErrorNotice error={save.error} title="The tenant was not saved" /> : null}
         {saved ? <Notice kind="success">The tenant was saved.</Notice> : null}
