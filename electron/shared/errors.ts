@@ -38,11 +38,16 @@ export const errorCodes = [
 export const errorCodeSchema = z.enum(errorCodes)
 export type ErrorCode = z.infer<typeof errorCodeSchema>
 
+/** Which of a request's images an error is about (Face match sends two), so the screen can point at it. */
+export const errorAboutSchema = z.enum(['image1', 'image2'])
+export type ErrorAbout = z.infer<typeof errorAboutSchema>
+
 export const kioskErrorSchema = z.object({
   code: errorCodeSchema,
   message: z.string(),
   /** TOO_MANY_ATTEMPTS: how long until the next try is taken, so a form can count it down. */
   retryAfterSeconds: z.number().int().positive().optional(),
+  about: errorAboutSchema.optional(),
 })
 export type KioskErrorData = z.infer<typeof kioskErrorSchema>
 
@@ -50,20 +55,27 @@ export type KioskErrorData = z.infer<typeof kioskErrorSchema>
 export class KioskError extends Error {
   readonly code: ErrorCode
   readonly retryAfterSeconds: number | undefined
+  readonly about: ErrorAbout | undefined
 
-  constructor(code: ErrorCode, message: string, options: { retryAfterSeconds?: number | undefined } = {}) {
+  constructor(code: ErrorCode, message: string, options: { retryAfterSeconds?: number | undefined; about?: ErrorAbout | undefined } = {}) {
     super(message)
     this.name = 'KioskError'
     this.code = code
     this.retryAfterSeconds = options.retryAfterSeconds
+    this.about = options.about
   }
 
   toJSON(): KioskErrorData {
-    return this.retryAfterSeconds === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, retryAfterSeconds: this.retryAfterSeconds }
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: this.retryAfterSeconds }),
+      ...(this.about ? { about: this.about } : {}),
+    }
   }
 
   static from(data: KioskErrorData): KioskError {
-    return new KioskError(data.code, data.message, { retryAfterSeconds: data.retryAfterSeconds })
+    return new KioskError(data.code, data.message, { retryAfterSeconds: data.retryAfterSeconds, about: data.about })
   }
 }
 

@@ -112,3 +112,34 @@ test('the camera step for one slot leaves the other slot as it was', async ({ pa
   await expect(slot(page, 1)).toContainText('person-a1.jpg')
   await expect(page.getByRole('button', { name: 'Compare' })).toBeEnabled()
 })
+
+test('a photo with two faces: the error names the second photo in plain words, says to choose another file, and stays under Compare', async ({ page }) => {
+  await openFaceMatch(page)
+  await chooser(page, 1).setInputFiles(fixture('person-a1.jpg'))
+  await chooser(page, 2).setInputFiles(fixture('two-faces.jpg'))
+  const compare = page.getByRole('button', { name: 'Compare' })
+  const before = (await compare.boundingBox())!
+  await compare.click()
+  const failed = page.getByRole('alert').filter({ hasText: 'The comparison did not run' })
+  await expect(failed).toBeVisible()
+  await expect(page.getByTestId('match-error')).toHaveText(/^The second photo \(Image 2\) shows \d faces; face match needs exactly one face in each photo\.$/)
+  await expect(failed).toContainText('Choose another file for the second photo, showing only the person to compare.')
+  // No engine words, and no "capture again" for a file.
+  await expect(failed).not.toContainText(/HTTP|BioEngine|Image2|capture again/)
+  // The error is under Compare: the button did not move.
+  const after = (await compare.boundingBox())!
+  expect(Math.round(after.y)).toBe(Math.round(before.y))
+  const errorBox = (await failed.boundingBox())!
+  expect(errorBox.y).toBeGreaterThan(after.y)
+})
+
+test('a chosen file is named in the slot, not contradicted by the browser’s own "No file chosen"', async ({ page }) => {
+  await openFaceMatch(page)
+  await chooser(page, 1).setInputFiles(fixture('person-a1.jpg'))
+  await expect(slot(page, 1).getByRole('img', { name: /person-a1\.jpg/ })).toBeVisible()
+  await expect(slot(page, 1).locator('figcaption')).toContainText('person-a1.jpg')
+  // The browser's control (its "No file chosen" text) is not drawn: its label is the button people see.
+  const input = (await chooser(page, 1).boundingBox())!
+  expect(input.width * input.height).toBeLessThanOrEqual(1)
+  await expect(slot(page, 1).locator('label', { hasText: 'Choose a file' })).toBeVisible()
+})

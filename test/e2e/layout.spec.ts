@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
+import sharp from 'sharp'
 import { CONSENT } from '../../electron/shared/consent'
 import ar from '../../renderer/src/i18n/locales/ar.json' with { type: 'json' }
 import { tiltedCameraFile } from '../../playwright.config'
 import { browserWithClip, untilDone } from '../support/capture'
-import { expectFits, expectInView, expectTouchTargets, kioskSizes, layoutFacts, type KioskSize } from '../support/layout'
+import { expectControlsBesideLabels, expectFits, expectInView, expectNavShown, expectNoOverlap, expectWholeWords, expectTouchTargets, kioskSizes, layoutFacts, type KioskSize } from '../support/layout'
 import { projectRoot } from '../support/process'
 import { checkScreenAt } from '../support/screens'
 import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
@@ -45,6 +46,10 @@ async function check(page: Page, size: KioskSize, name: string, options: { butto
   expect.soft(facts.buttonsOutOfView, `${what}: buttons not on screen`).toEqual([])
   expectFits(facts, what, { mainMayScroll: staffLong.has(name.split('-')[0]!) })
   expectTouchTargets(facts, what)
+  expectNavShown(facts, what)
+  expectNoOverlap(facts, what)
+  expectWholeWords(facts, what)
+  expectControlsBesideLabels(facts, what)
   if (options.inView) await expectInView(page, what, ...options.inView)
   if (options.axe === false) await page.screenshot({ path: join(projectRoot, 'test-results/screens', size.name, `${name}.png`) })
   else await checkScreenAt(page, size.name, name)
@@ -274,6 +279,67 @@ test('a 250-character e-mail wraps: the page never grows wider than the window',
     await expect(page.getByTestId('person-detail')).toBeVisible()
     await noWiderThanWindow('persons with the detail open')
   })
+})
+
+test('every item of the staff navigation is on screen at every size, for an operator and an administrator', async ({ browser }) => {
+  const operator = { name: 'Nav Operator', secret: 'nav-operator-secret-1' }
+  await host.bridge('createAccount', { ...operator, role: 'operator' })
+  for (const who of [operator, TEST_ADMIN]) {
+    await withKiosk(browser, kioskSizes[0], async (page) => {
+      await signInAs(page, who.name, who.secret)
+      await heading(page, 'Persons')
+      for (const size of kioskSizes) {
+        await resize(page, size)
+        const facts = await layoutFacts(page)
+        expectNavShown(facts, `${size.name} ${who.name}`)
+        expectFits(facts, `${size.name} ${who.name} persons`, { mainMayScroll: true })
+      }
+    })
+  }
+})
+
+test('face match at every size: each photo with its caption apart, and an error under Compare', async ({ browser }) => {
+  // A photo too large to send as it is: the slot says what was done to it, under its caption.
+  const large = await sharp(fixture('person-a1.jpg')).resize(1600, 2000, { fit: 'cover' }).jpeg().toBuffer()
+  await withKiosk(browser, kioskSizes[0], async (page) => {
+    await signInAs(page)
+    await nav(page, 'Face match')
+    await page.getByLabel('Choose a file for image 1').setInputFiles({ name: 'a-photo-from-the-visitors-phone.jpg', mimeType: 'image/jpeg', buffer: large })
+    await expect(page.getByTestId('match-slot-1').getByRole('status')).toContainText('resized')
+    await page.getByLabel('Choose a file for image 2').setInputFiles(fixture('two-faces.jpg'))
+    await expect(page.getByTestId('match-slot-2').getByRole('img')).toBeVisible()
+    await page.getByRole('button', { name: 'Compare' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'The comparison did not run' })).toBeVisible(untilDone)
+    await checkEverySize(page, 'match-error', { buttons: ['Compare'], inView: [page.getByRole('alert').filter({ hasText: 'The comparison did not run' })] })
+  })
+})
+
+test('first run at every size: the brand in the header, and the heading focused without a ring until the keyboard is used', async ({ browser }) => {
+  const fresh = await startWebHost({ firstRun: true })
+  const context = await browser.newContext({ viewport: { width: kioskSizes[0].width, height: kioskSizes[0].height } })
+  try {
+    const page = await context.newPage()
+    await page.goto(fresh.launchUrl)
+    const title = page.getByRole('heading', { level: 1 })
+    await expect(title).toHaveText('Set up the kiosk')
+    // Focus is there for a screen reader; a mouse user sees no ring on load.
+    await expect(title).toBeFocused()
+    const ring = () => title.evaluate((h) => (getComputedStyle(h).outlineStyle === 'none' ? 0 : parseFloat(getComputedStyle(h).outlineWidth)))
+    expect(await ring(), 'a ring on the heading on load').toBe(0)
+    for (const size of kioskSizes) {
+      await resize(page, size)
+      // The header is never an empty bar: the brand stays at every width.
+      await expect(page.locator('header .brand'), `${size.name}: the brand`).toBeVisible()
+      await check(page, size, 'first-run', { buttons: ['Create administrator'], axe: axeSizes.has(size) })
+    }
+    // Someone using the keyboard sees where focus is when it comes back to the heading.
+    await page.keyboard.press('Tab')
+    await title.focus()
+    expect(await ring(), 'a ring on the heading for a keyboard user').toBeGreaterThan(0)
+  } finally {
+    await context.close()
+    await fresh.stop()
+  }
 })
 
 test('each screen names itself in the page title', async ({ browser }) => {

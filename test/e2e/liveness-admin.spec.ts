@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { LIVENESS_LIMITS, livenessChecks } from '../../electron/shared/liveness'
+import { kioskSizes } from '../support/layout'
 import { checkScreen } from '../support/screens'
 import { startStandin, TEMPLATE_TYPE, type Standin } from '../support/vendor-standin'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
@@ -69,8 +70,47 @@ test('Admin: liveness is a choice among the named checks, with their limits; a v
   const tenant = await host.bridge<{ algorithms: Array<{ code: string; liveness: string[] }> }>('getTenant', {})
   expect(tenant.algorithms.find((a) => a.code === 'VendorAlg')?.liveness.sort()).toEqual(['VENDOR-3D-DEPTH', 'active-challenge'])
 
+  // Removing asks first: Cancel keeps the check.
+  await card.getByRole('button', { name: 'Remove liveness active-challenge from VendorAlg' }).click()
+  const confirm = page.getByRole('dialog', { name: `Remove ${livenessChecks['active-challenge'].title} from VendorAlg?` })
+  await expect(confirm).toBeVisible()
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused()
+  await confirm.getByRole('button', { name: 'Cancel' }).click()
+  await expect(confirm).toHaveCount(0)
+  await expect(card.getByTestId('liveness-active-challenge')).toBeVisible()
   // Removed again: the choice offers it once more.
   await card.getByRole('button', { name: 'Remove liveness active-challenge from VendorAlg' }).click()
+  await confirm.getByRole('button', { name: 'Remove check' }).click()
+  await expect(confirm).toHaveCount(0)
   await expect(card.getByTestId('liveness-active-challenge')).toHaveCount(0)
   await expect(choice.getByRole('radio', { name: livenessChecks['active-challenge'].title })).toBeVisible()
+})
+
+test('Admin: a liveness check reads as a row, its Remove on one line, each radio beside its label, at every kiosk size', async ({ page }) => {
+  await openAdmin(page)
+  const card = page.getByTestId('algorithm-VendorAlg')
+  const check = card.getByTestId('liveness-VENDOR-3D-DEPTH')
+  const remove = card.getByRole('button', { name: 'Remove liveness VENDOR-3D-DEPTH from VendorAlg' })
+  const choice = card.getByRole('group', { name: 'Add a liveness check to VendorAlg' })
+  for (const size of kioskSizes) {
+    await page.setViewportSize({ width: size.width, height: size.height })
+    await check.scrollIntoViewIfNeeded()
+    // "Remove" on one line (it was squeezed into a column of single letters), and the row not a pill.
+    const button = (await remove.boundingBox())!
+    expect.soft(button.height, `${size.name}: Remove is one line`).toBeLessThan(60)
+    expect.soft(button.width, `${size.name}: Remove is wider than tall`).toBeGreaterThan(button.height)
+    const radius = await check.evaluate((li) => parseFloat(getComputedStyle(li).borderTopLeftRadius))
+    expect.soft(radius, `${size.name}: the check is not drawn in an oval`).toBeLessThanOrEqual(12)
+    // Each radio on the line of its label, just before it.
+    for (const option of Object.values(livenessChecks)) {
+      const radio = choice.getByRole('radio', { name: option.title })
+      if ((await radio.count()) === 0) continue
+      const r = (await radio.boundingBox())!
+      const label = (await choice.locator('label', { hasText: option.title }).boundingBox())!
+      const middle = r.y + r.height / 2
+      expect.soft(middle > label.y && middle < label.y + label.height, `${size.name}: the radio "${option.title}" is beside its label`).toBe(true)
+      expect.soft(label.x - (r.x + r.width), `${size.name}: the label "${option.title}" follows its radio`).toBeLessThan(24)
+    }
+  }
+  await checkScreen(page, 'admin-liveness-portrait')
 })

@@ -68,8 +68,25 @@ test('first run: the kiosk asks for its first administrator, who is then signed 
     await checkScreen(page, 'first-run-errors')
 
     await page.getByLabel('Confirm PIN or password').fill(TEST_ADMIN.secret)
-    await page.getByRole('button', { name: 'Create administrator' }).click()
+    // The hashing takes seconds: the page says it is working, and a second press does nothing.
+    // (The reply is held back until the state is seen, so the check waits on it, not on the clock.)
+    let release: () => void = () => undefined
+    const held = new Promise<void>((done) => (release = done))
+    await page.route('**/bridge/createFirstAdmin', async (route) => {
+      await held
+      await route.continue()
+    })
+    const create = page.getByRole('button', { name: 'Create administrator' })
+    await create.click()
+    await expect(page.getByRole('status').filter({ hasText: 'Creating the administrator…' })).toBeVisible()
+    await expect(create).toBeDisabled()
+    await expect(page.getByLabel('Administrator’s name')).toBeDisabled()
+    await create.click({ force: true })
+    release()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Accounts')
+    await page.unroute('**/bridge/createFirstAdmin')
+    // Creating the first administrator signed them in: that counts as their last sign-in.
+    await expect(page.getByTestId('accounts').getByRole('row', { name: new RegExp(`^${TEST_ADMIN.name} \\(you\\)`) })).not.toContainText('Never')
     await expect(page.getByTestId('signed-in-as')).toHaveText(`Signed in as ${TEST_ADMIN.name} (Administrator)`)
     await expect(page.getByTestId('accounts').getByRole('rowheader', { name: `${TEST_ADMIN.name} (you)` })).toBeVisible()
     expect(await navTitles(page)).toEqual(expect.arrayContaining(['Settings', 'Accounts', 'Admin', 'Persons']))

@@ -236,6 +236,7 @@ test('Admin: tenant, apps, algorithm with licence and liveness, template types, 
   await expect(card.getByTestId('liveness-passive-pad')).toContainText('Passive presentation-attack score')
   await checkScreen(page, 'admin-algorithm')
   await card.getByRole('button', { name: 'Remove liveness passive-pad from FaceApiResNet' }).click()
+  await page.getByRole('dialog', { name: 'Remove Passive presentation-attack score from FaceApiResNet?' }).getByRole('button', { name: 'Remove check' }).click()
   await expect(card.getByTestId('liveness-passive-pad')).toHaveCount(0)
   // Removing the algorithm asks first.
   await card.getByRole('button', { name: 'Remove algorithm FaceApiResNet' }).click()

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
+import { expectControlsBesideLabels, expectWholeWords, kioskSizes, layoutFacts } from '../support/layout'
 import { checkScreen, screensDir } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
@@ -32,7 +33,7 @@ test.afterAll(async () => {
   expect(await host.stop()).toBe(0)
 })
 
-async function openStaffScreen(page: Page, title: 'Persons' | 'Settings'): Promise<void> {
+async function openStaffScreen(page: Page, title: 'Persons' | 'Settings' | 'Admin'): Promise<void> {
   await page.goto(host.launchUrl)
   await expect(page.getByTestId('engine-state')).toHaveText('Ready', { timeout: 60_000 })
   await signInAs(page)
@@ -68,12 +69,45 @@ test('Settings warns before a template-type change with the count it leaves behi
   await expect(enrollmentOf(page, 'bob@types.example')).toContainText(`${B} ✗`)
 })
 
-test('Persons shows enrollment per template type', async ({ page }) => {
+test('Persons shows enrollment in the kiosk’s own template type; another type only where held, and neutrally', async ({ page }) => {
   await openStaffScreen(page, 'Persons')
+  // Bob has only the kiosk's type: no orange ✗ for a type this kiosk does not use.
   const bob = enrollmentOf(page, 'bob@types.example')
-  await expect(bob.getByRole('listitem')).toHaveText([`${A} ✓: enrolled`, `${B} ✗: not enrolled`])
+  await expect(bob.getByRole('listitem')).toHaveText([`${A} ✓: enrolled`])
+  // Ada also holds the other type (rebuilt above): listed, marked as not this kiosk's, not as a lack.
+  const ada = enrollmentOf(page, 'ada@types.example')
+  await expect(ada.getByRole('listitem')).toHaveText([`${A} ✓: enrolled`, `${B} (other type): enrolled, not used by this kiosk`])
+  await expect(page.locator('.type-enrollment .lacks-type')).toHaveCount(0)
   await page.getByRole('button', { name: 'Details of bob@types.example' }).click()
   const perType = page.getByTestId('person-detail').getByTestId('enrollment-per-type')
-  await expect(perType.getByRole('listitem')).toHaveText([`${A} ✓: enrolled`, `${B} ✗: not enrolled`])
+  await expect(perType.getByRole('listitem')).toHaveText([`${A} ✓: enrolled`])
+  // A kiosk enrollment's template context in words, not "outbox-<uuid>".
+  const templates = page.getByTestId('person-detail').getByTestId('templates')
+  await expect(templates).toContainText('Enrolled at a kiosk')
+  await expect(templates).not.toContainText(/outbox-[0-9a-f]{8}-/)
   await checkScreen(page, 'persons-per-type')
+})
+
+test('a template type’s name wraps only after its colon, never mid-word, at every kiosk size', async ({ page }) => {
+  // A long e-mail with nowhere to break takes the table's width: the type column is the one squeezed.
+  await seed(`${'l'.repeat(64)}@${'d'.repeat(61)}.${'e'.repeat(61)}.${'f'.repeat(57)}.com`, 'person-c.jpg')
+  await openStaffScreen(page, 'Persons')
+  await page.getByRole('button', { name: 'Details of ada@types.example' }).click()
+  await expect(page.getByTestId('person-detail')).toBeVisible()
+  for (const size of kioskSizes) {
+    await page.setViewportSize({ width: size.width, height: size.height })
+    expectWholeWords(await layoutFacts(page), size.name)
+  }
+})
+
+test('Admin: "Keep face crops" is a check box beside its words, at every kiosk size', async ({ page }) => {
+  await openStaffScreen(page, 'Admin')
+  const keep = page.getByRole('checkbox', { name: /Keep face crops/ })
+  await expect(keep).toBeChecked()
+  await expect(keep).toHaveAccessibleDescription(/Off by default/)
+  for (const size of kioskSizes) {
+    await page.setViewportSize({ width: size.width, height: size.height })
+    await keep.scrollIntoViewIfNeeded()
+    expectControlsBesideLabels(await layoutFacts(page), size.name)
+  }
 })

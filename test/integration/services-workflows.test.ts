@@ -60,7 +60,9 @@ describe('kiosk workflows', () => {
     expect(await faceMatch(backend, { image1: sample('person-a1.jpg'), image2: sample('person-a2.jpg') })).toMatchObject({ pass: true, threshold: 48 })
     expect((await faceMatch(backend, { image1: sample('person-a1.jpg'), image2: sample('person-b.jpg') })).pass).toBe(false)
     const text = Buffer.from('definitely not an image, just text').toString('base64')
-    await expect(faceMatch(backend, { image1: sample('person-a1.jpg'), image2: text })).rejects.toMatchObject({ code: 'BAD_IMAGE', message: 'Image 2: The file is not a JPEG or PNG image.' })
+    await expect(faceMatch(backend, { image1: sample('person-a1.jpg'), image2: text })).rejects.toMatchObject({ code: 'BAD_IMAGE', about: 'image2', message: 'The second photo (Image 2) cannot be used. The file is not a JPEG or PNG image.' })
+    // The engine's own refusal, in the operator's words with the photo named.
+    await expect(faceMatch(backend, { image1: sample('person-a1.jpg'), image2: sample('two-faces.jpg') })).rejects.toMatchObject({ code: 'MULTIPLE_FACES', about: 'image2', message: expect.stringMatching(/^The second photo \(Image 2\) shows \d faces; face match needs exactly one face in each photo\.$/) })
   })
 
   it('searches the tenant users and shows a person in detail; deletes templates', async () => {

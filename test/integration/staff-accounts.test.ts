@@ -33,6 +33,17 @@ describe('staff accounts', () => {
     reopened.close()
   })
 
+  it('creating the first administrator signs them in: it counts as their last sign-in', async () => {
+    const { clock, open } = setup()
+    const accounts = open()
+    const created = await accounts.createFirst('Ada', 'correct horse 1')
+    expect(created.lastSignInAt).toBe(clock.now)
+    expect(accounts.list().find((a) => a.name === 'Ada')?.lastSignInAt).toBe(clock.now)
+    // An account made by an administrator has not signed in yet.
+    expect((await accounts.create('Otto', 'operator', 'correct horse 1')).lastSignInAt).toBeNull()
+    accounts.close()
+  })
+
   it('knows a name whatever its case or Unicode form: "Élise" signs in as "élise" or with a decomposed É, and no second "ÉLISE" can be made', async () => {
     const { open } = setup()
     const accounts = open()

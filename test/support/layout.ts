@@ -24,14 +24,28 @@ export interface LayoutFacts {
   smallTargets: string[]
   /** The buttons asked for by name that are not whole inside the window and the main area. */
   buttonsOutOfView: string[]
+  /** The main navigation's buttons not whole on screen: outside the window or clipped by a box that scrolls or hides. */
+  navOutOfView: string[]
+  /** Parts of a packed box (a face-match slot) drawn over each other: "<box>: <part> over <part>". */
+  overlapping: string[]
+  /** Names broken inside a word ("Face:HumanFaceRe/s"): a line may end only after a space or a colon. */
+  brokenWords: string[]
+  /** Check boxes and radios not on the first line of their label's text, just before it. */
+  controlsApart: string[]
 }
+
+/** Short names that may wrap between their parts but never inside a word. */
+const wholeWords = '.type-enrollment li'
+
+/** Boxes whose parts (photo, caption, headings, controls) must never overprint each other. */
+const packedBoxes = '.match-slot'
 
 /**
  * Measures the page as it is now, in one go (the screen may be changing: a capture runs by itself),
  * with whether each button named in `buttons` is whole on screen.
  */
 export function layoutFacts(page: Page, buttons: readonly string[] = []): Promise<LayoutFacts> {
-  return page.evaluate(([min, names]) => {
+  return page.evaluate(([min, names, packed, wordy]) => {
     const describe = (el: Element, height: number) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 40)}" ${Math.round(height)}px`
     const small: string[] = []
     for (const el of document.querySelectorAll<HTMLElement>('button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button]')) {
@@ -52,6 +66,83 @@ export function layoutFacts(page: Page, buttons: readonly string[] = []): Promis
       const button = visibleButtons.find((b) => b.textContent?.trim() === name)
       return !button || !whole(button.getBoundingClientRect())
     })
+    // A nav button counts as shown only when whole inside the window and inside every ancestor that
+    // clips (a row that scrolls sideways with a thin bar gives no sign of what it hides).
+    const navButtons = [...document.querySelectorAll<HTMLElement>('nav[aria-label="Main"] button')]
+    const navOutOfView = navButtons.filter((button) => {
+      if (button.getClientRects().length === 0 || getComputedStyle(button).visibility === 'hidden') return true
+      const r = button.getBoundingClientRect()
+      if (r.left < -1 || r.top < -1 || r.right > window.innerWidth + 1 || r.bottom > window.innerHeight + 1) return true
+      for (let box = button.parentElement; box && box !== document.body; box = box.parentElement) {
+        const style = getComputedStyle(box)
+        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue
+        const b = box.getBoundingClientRect()
+        if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) return true
+      }
+      return false
+    }).map((button) => button.textContent?.trim() ?? '')
+    // Within each packed box, no two visible parts overlap (a part inside another does not count).
+    const overlapping: string[] = []
+    for (const box of document.querySelectorAll<HTMLElement>(packed)) {
+      const parts = [...box.querySelectorAll<HTMLElement>('img, h2, p, span.hint, label, button')].filter((part) => {
+        const r = part.getBoundingClientRect()
+        return r.width > 2 && r.height > 2 && getComputedStyle(part).visibility !== 'hidden'
+      })
+      const name = (el: Element) => `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('alt') || '').trim().slice(0, 30)}"`
+      parts.forEach((a, i) => {
+        for (const b of parts.slice(i + 1)) {
+          if (a.contains(b) || b.contains(a)) continue
+          const ra = a.getBoundingClientRect()
+          const rb = b.getBoundingClientRect()
+          const x = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left)
+          const y = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top)
+          if (x > 1 && y > 1) overlapping.push(`${box.dataset.testid ?? box.className}: ${name(a)} over ${name(b)}`)
+        }
+      })
+    }
+    // Where each line of a name ends, character by character: it must end after a space or a colon.
+    const brokenWords: string[] = []
+    for (const el of document.querySelectorAll<HTMLElement>(wordy)) {
+      if (el.getClientRects().length === 0) continue
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+      let previous: { char: string; top: number } | null = null
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? ''
+        if ((node.parentElement?.getBoundingClientRect().width ?? 0) <= 2) continue // visually hidden
+        for (let i = 0; i < text.length; i++) {
+          const range = document.createRange()
+          range.setStart(node, i)
+          range.setEnd(node, i + 1)
+          const rect = range.getBoundingClientRect()
+          const char = text[i]!
+          // A space the line broke at has no box of its own: it still counts as where the line ended.
+          if (/\s/.test(char) && previous) previous = { char, top: previous.top }
+          if (rect.width === 0 && rect.height === 0) continue
+          if (previous && rect.top > previous.top + 2 && !/[\s:]/.test(previous.char) && !/\s/.test(char)) brokenWords.push(`"${(el.textContent ?? '').trim()}" broken after "${previous.char}"`)
+          previous = { char, top: rect.top }
+        }
+      }
+    }
+    // A box or radio sits on its label's first line, just before the text (not on a line of its own).
+    const controlsApart: string[] = []
+    for (const input of document.querySelectorAll<HTMLInputElement>('input[type=checkbox], input[type=radio]')) {
+      const r = input.getBoundingClientRect()
+      if (r.width <= 2 || getComputedStyle(input).visibility === 'hidden') continue
+      for (const label of input.labels ?? []) {
+        const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT)
+        let line: DOMRect | null = null
+        for (let node = walker.nextNode(); node && !line; node = walker.nextNode()) {
+          if (!node.textContent?.trim()) continue
+          const range = document.createRange()
+          range.selectNodeContents(node)
+          line = [...range.getClientRects()].find((rect) => rect.width > 0) ?? null
+        }
+        if (!line) continue
+        const middle = r.top + r.height / 2
+        const beside = middle >= line.top - 2 && middle <= line.bottom + 2 && r.right <= line.left + 1 && line.left - r.right < 32
+        if (!beside) controlsApart.push(`${input.type} "${(label.textContent ?? '').trim().slice(0, 40)}"`)
+      }
+    }
     return {
       viewport: { width: window.innerWidth, height: window.innerHeight },
       scroll: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight },
@@ -59,8 +150,12 @@ export function layoutFacts(page: Page, buttons: readonly string[] = []): Promis
       mainOverflowX: main ? Math.max(0, main.scrollWidth - main.clientWidth) : 0,
       smallTargets: small,
       buttonsOutOfView: outOfView,
+      navOutOfView,
+      overlapping,
+      brokenWords,
+      controlsApart,
     }
-  }, [MIN_TARGET, buttons] as const)
+  }, [MIN_TARGET, buttons, packedBoxes, wholeWords] as const)
 }
 
 /** No page scrolling either way, and (unless `mainMayScroll`) the screen's content fits its area. */
@@ -69,6 +164,26 @@ export function expectFits(facts: LayoutFacts, what: string, options: { mainMayS
   expect.soft(facts.scroll.height, `${what}: the page is taller than the window`).toBeLessThanOrEqual(facts.viewport.height)
   expect.soft(facts.mainOverflowX, `${what}: the screen's content is wider than its area`).toBeLessThanOrEqual(1)
   if (!options.mainMayScroll) expect.soft(facts.mainOverflow, `${what}: the screen's content is taller than its area`).toBeLessThanOrEqual(1)
+}
+
+/** Every item of the main navigation is whole on screen: none hidden in a row that scrolls. */
+export function expectNavShown(facts: LayoutFacts, what: string): void {
+  expect.soft(facts.navOutOfView, `${what}: navigation items out of view`).toEqual([])
+}
+
+/** No packed box has parts drawn over each other. */
+export function expectNoOverlap(facts: LayoutFacts, what: string): void {
+  expect.soft(facts.overlapping, `${what}: parts drawn over each other`).toEqual([])
+}
+
+/** No name broken inside a word. */
+export function expectWholeWords(facts: LayoutFacts, what: string): void {
+  expect.soft(facts.brokenWords, `${what}: names broken mid-word`).toEqual([])
+}
+
+/** Every check box and radio beside its label. */
+export function expectControlsBesideLabels(facts: LayoutFacts, what: string): void {
+  expect.soft(facts.controlsApart, `${what}: boxes or radios apart from their labels`).toEqual([])
 }
 
 /** Every visible control is at least MIN_TARGET tall. */

@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../shared/errors'
 import { OUTBOX_STATE_MAX_ITEMS, type OutboxCounts, type OutboxError, type OutboxItem, type OutboxItemState } from '../../shared/outbox'
 import type { Db } from './database'
 import type { Sealer } from './sealer'
+import { templateContextFor } from '../../shared/template-context'
 
 /** What the dispatcher hands to `deliver`: everything the enroll workflow needs, decrypted. */
 export interface DeliveryItem {
@@ -47,10 +48,8 @@ interface LeaseRow {
   expires_at: number
 }
 
-/** The template context of an outbox item: stable for the item's whole life, unique per capture. */
-export function templateContextFor(id: string): string {
-  return `outbox-${id}`
-}
+// The context's shape is shared: Persons reads it back as words.
+export { templateContextFor } from '../../shared/template-context'
 
 /**
  * All of the outbox's SQL. Every state change is one statement or one transaction, so a process

@@ -11,9 +11,10 @@ import { checkIdentity, identityVerdict } from '../workflows/identity-checks'
 import { removeVisitor } from '../workflows/remove-visitor'
 import { DAY_MS, enrollmentAges, newestTemplateAt } from '../workflows/retention-purge'
 import { decoyPersonId, verifyVisitor } from '../workflows/verify-visitor'
+import { REPLICA_CONTEXT } from '../../shared/template-context'
 
 /** Every replica write replaces the person's one local template: the newest face confirmed here. */
-export const REPLICA_CONTEXT = 'offline-replica'
+export { REPLICA_CONTEXT } from '../../shared/template-context'
 
 /** Why a record leaves the replica, for the audit entry the caller writes. */
 export type ReplicaRemoval = { userId: string; personUuid: string; why: string }

@@ -129,7 +129,10 @@ export function openAccounts(options: AccountsOptions): Accounts {
       // Two first-run requests raced through the hashing: only the first one to commit counts.
       return db.transaction(() => {
         if (count() > 0) throw new KioskError('FORBIDDEN', 'The first administrator already exists: sign in instead.')
-        return commit()
+        const created = commit()
+        // Creating the first administrator signs them in: that is their last sign-in.
+        signedIn.run(now(), created.name)
+        return view(get.get(created.name)!)
       }).immediate()
     },
     setDisabled(name, disabled) {

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { roleAllows } from '../../../electron/shared/staff'
 import { screens, screenTitle, useNavigation } from '../store/navigation'
@@ -11,17 +10,12 @@ export function NavBar() {
   const { role, account, firstRun, reset } = useSession()
   // Until the first administrator exists there is nowhere to go but the set-up.
   const visible = firstRun ? [] : screens.filter((s) => roleAllows(role, s.role))
-  const list = useRef<HTMLUListElement>(null)
-  // On a narrow display the row scrolls sideways: keep the current screen's button in sight.
-  useEffect(() => {
-    list.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
-  }, [screen, visible.length])
   return (
     <header className="navbar">
       <OrgBrand />
       {visible.length > 0 ? (
         <nav aria-label={t('app.mainNav')}>
-          <ul ref={list}>
+          <ul>
             {visible.map((s) => (
               <li key={s.id} className={s.role === 'visitor' ? undefined : 'staff'}>
                 <button type="button" aria-current={s.id === screen ? 'page' : undefined} onClick={() => go(s.id)}>

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import type { CapturedSample } from '../camera/sample'
 import { readImageFile } from '../screens/image-file'
+import { FileChoice } from './FileChoice'
 
 /** PNG files start with these base64 characters (\x89PNG\r\n\x1a\n); checkImage allows JPEG or PNG only. */
 const PNG_BASE64 = 'iVBORw0KGgo'
@@ -29,12 +30,13 @@ async function fileSample(file: File): Promise<{ ok: true; sample: CapturedSampl
 export function PhotoFilePicker({ remaining, onPicked }: { remaining: number; onPicked: (sample: CapturedSample) => void }) {
   const id = useId()
   const [problem, setProblem] = useState<string | null>(null)
+  // What the last choice added, in words: the browser's own control would say "No file chosen".
+  const [added, setAdded] = useState<string[]>([])
   return (
     <div className="field gc-file">
-      <label htmlFor={id}>Use a photo file instead (JPG or PNG){remaining > 1 ? `, up to ${remaining}` : ''}</label>
-      <input
+      <FileChoice
         id={id}
-        type="file"
+        label={`Use a photo file instead (JPG or PNG)${remaining > 1 ? `, up to ${remaining}` : ''}`}
         accept="image/jpeg,image/png"
         multiple={remaining > 1}
         aria-describedby={problem ? `${id}-error` : undefined}
@@ -43,14 +45,23 @@ export function PhotoFilePicker({ remaining, onPicked }: { remaining: number; on
           const files = [...(input.files ?? [])].slice(0, remaining)
           input.value = '' // the same file can be chosen again
           const reasons: string[] = []
+          const names: string[] = []
           for (const file of files) {
             const picked = await fileSample(file)
-            if (picked.ok) onPicked(picked.sample)
-            else reasons.push(picked.reason)
+            if (picked.ok) {
+              onPicked(picked.sample)
+              names.push(file.name)
+            } else reasons.push(picked.reason)
           }
+          setAdded(names)
           setProblem(reasons.length ? reasons.join(' ') : null)
         }}
       />
+      {added.length ? (
+        <p className="hint" role="status">
+          Added {added.join(', ')}.
+        </p>
+      ) : null}
       {problem ? (
         <p id={`${id}-error`} className="field-error" role="alert">
           {problem}

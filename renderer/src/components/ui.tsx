@@ -53,6 +53,24 @@ export function Field({ label, hint, error, ...input }: ComponentPropsWithRef<'i
   return <FieldFrame label={label} hint={hint} error={error} control={(wiring) => <input {...wiring} {...input} />} />
 }
 
+/** A check box on the line of its words (the words wrap beside it), with a hint under them wired for screen readers. */
+export function CheckField({ label, hint, checked, onChange }: { label: ReactNode; hint?: ReactNode; checked: boolean; onChange: (checked: boolean) => void }) {
+  const id = useId()
+  return (
+    <div className="field check-field">
+      <label>
+        <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} aria-describedby={hint ? `${id}-hint` : undefined} />
+        <span>{label}</span>
+      </label>
+      {hint ? (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
 /** A message block; errors are announced as alerts. */
 export function Notice({ kind, title, children }: { kind: 'info' | 'success' | 'warning' | 'error'; title?: string; children?: ReactNode }) {
   return (

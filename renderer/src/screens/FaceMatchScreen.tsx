@@ -1,12 +1,14 @@
 import { useRef, useState } from 'react'
+import { KioskError } from '../../../electron/shared/errors'
 import { formatScore } from '../../../electron/shared/score-scale'
 import type { FaceMatchResult } from '../../../electron/shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { GuidedCapture, type LivenessSend } from '../components/GuidedCapture'
-import { CaptureError, LivenessResult } from '../components/LivenessResult'
+import { CaptureError, isLivenessError, LivenessResult } from '../components/LivenessResult'
 import { OfflineDecision } from '../components/OfflineDecision'
-import { Busy, Button, Notice } from '../components/ui'
+import { Busy, Button, describeError, Notice } from '../components/ui'
 import { useSession } from '../store/session'
+import { matchNextStep, type PhotoSources } from './match-errors'
 import { useMatchSlots, type Slot } from './match-slots'
 import { MatchImageSlot } from './MatchImageSlot'
 import { ScreenFrame } from './ScreenFrame'
@@ -59,7 +61,7 @@ export function FaceMatchScreen() {
           label={`Image ${camera + 1}`}
           onDone={([sample], send) => {
             if (sample) {
-              takeCamera(camera, { base64: sample.base64, previewUrl: sample.dataUrl, description: `camera photo, ${sample.width}×${sample.height} px` })
+              takeCamera(camera, { base64: sample.base64, previewUrl: sample.dataUrl, description: `camera photo, ${sample.width}×${sample.height} px`, source: 'camera' })
               setLiveness({ slot: camera, base64: sample.base64, send })
             }
             setCamera(null)
@@ -79,15 +81,43 @@ export function FaceMatchScreen() {
           <MatchImageSlot key={slot} slot={slot} state={slots[slot]} onFile={(file) => void chooseFile(slot, file)} onCamera={() => setCamera(slot)} onClear={() => clear(slot)} />
         ))}
       </div>
-      {error ? <CaptureError error={error} title="The comparison did not run" onRetry={() => liveness && setCamera(liveness.slot)} /> : null}
       <div className="actions">
         <Button busy={busy} disabled={!a || !b} onClick={() => void compare()}>
           Compare
         </Button>
       </div>
       {busy ? <Busy label="Comparing…" /> : null}
+      {/* Under Compare, where the result appears: an error never moves the button away. */}
+      {error ? (
+        isLivenessError(error) ? (
+          <CaptureError error={error} title="The comparison did not run" onRetry={() => liveness && setCamera(liveness.slot)} />
+        ) : (
+          <MatchError error={error} sources={{ image1: a?.source ?? null, image2: b?.source ?? null }} onCamera={setCamera} />
+        )
+      ) : null}
       {result ? <MatchGauge result={result} /> : null}
     </ScreenFrame>
+  )
+}
+
+/** Why the comparison did not run, naming the photo, with the next step that fits its source (and the camera at hand for a camera photo). */
+function MatchError({ error, sources, onCamera }: { error: unknown; sources: PhotoSources; onCamera: (slot: Slot) => void }) {
+  const { message } = describeError(error)
+  const next = matchNextStep(error, sources)
+  const about = error instanceof KioskError ? error.about : undefined
+  const slot: Slot | null = about === 'image1' ? 0 : about === 'image2' ? 1 : null
+  return (
+    <Notice kind="error" title="The comparison did not run">
+      <p data-testid="match-error">{message}</p>
+      {next ? <p>{next}</p> : null}
+      {slot !== null && sources[about!] === 'camera' ? (
+        <div className="actions">
+          <Button variant="secondary" onClick={() => onCamera(slot)}>
+            Take image {slot + 1} again
+          </Button>
+        </div>
+      ) : null}
+    </Notice>
   )
 }
 

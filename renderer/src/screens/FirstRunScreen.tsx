@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { accountName, accountSecret } from '../../../electron/shared/staff'
-import { Button, ErrorNotice, Field } from '../components/ui'
+import { Busy, Button, ErrorNotice, Field } from '../components/ui'
 import { useNavigation } from '../store/navigation'
 import { useSession } from '../store/session'
 
@@ -30,11 +30,14 @@ export function FirstRunScreen() {
   const [problems, setProblems] = useState<Problems>({})
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
+  // The hashing takes seconds: a second press (or Enter) while it runs must not send it again.
+  const submitting = useRef(false)
 
   useEffect(() => heading.current?.focus(), [])
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
+    if (submitting.current) return
     const data = new FormData(event.currentTarget)
     const name = String(data.get('name') ?? '')
     const secret = String(data.get('secret') ?? '')
@@ -43,6 +46,7 @@ export function FirstRunScreen() {
     setProblems(found)
     setError(null)
     if (Object.keys(found).length > 0) return
+    submitting.current = true
     setBusy(true)
     try {
       await createFirstAdmin(name.trim(), secret)
@@ -51,6 +55,7 @@ export function FirstRunScreen() {
     } catch (caught) {
       setError(caught)
     } finally {
+      submitting.current = false
       setBusy(false)
     }
   }
@@ -66,14 +71,18 @@ export function FirstRunScreen() {
       </p>
       {error ? <ErrorNotice error={error} title="The administrator was not created" /> : null}
       <form ref={form} onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
-        <Field label="Administrator’s name" name="name" autoComplete="off" spellCheck={false} hint="2 to 64 letters, digits, spaces, dots, dashes or underscores." error={problems.name ?? null} />
-        <Field label="PIN or password" name="secret" type="password" autoComplete="off" hint="At least 6 characters; a 6-digit PIN is the shortest accepted." error={problems.secret ?? null} />
-        <Field label="Confirm PIN or password" name="confirm" type="password" autoComplete="off" error={problems.confirm ?? null} />
+        <fieldset className="plain-fieldset" disabled={busy}>
+          <Field label="Administrator’s name" name="name" autoComplete="off" spellCheck={false} hint="2 to 64 letters, digits, spaces, dots, dashes or underscores." error={problems.name ?? null} />
+          <Field label="PIN or password" name="secret" type="password" autoComplete="off" hint="At least 6 characters; a 6-digit PIN is the shortest accepted." error={problems.secret ?? null} />
+          <Field label="Confirm PIN or password" name="confirm" type="password" autoComplete="off" error={problems.confirm ?? null} />
+        </fieldset>
         <div className="actions">
           <Button type="submit" busy={busy}>
             Create administrator
           </Button>
         </div>
+        {/* The PIN or password is made hard to guess, on purpose slowly: say so while it runs. */}
+        {busy ? <Busy label="Creating the administrator… This takes a few seconds." /> : null}
       </form>
     </section>
   )

@@ -1,4 +1,5 @@
 import { useState, type DragEvent } from 'react'
+import { FileChoice } from '../components/FileChoice'
 import { Busy, Button } from '../components/ui'
 import type { Slot, SlotState } from './match-slots'
 
@@ -26,25 +27,34 @@ export function MatchImageSlot({ slot, state, onFile, onCamera, onClear }: { slo
       data-testid={`match-slot-${slot + 1}`}
     >
       <h2 id={`${inputId}-title`}>Image {slot + 1}</h2>
-      {image ? (
-        <>
-          <img src={image.previewUrl} alt={`Image ${slot + 1}: ${image.description}`} width={200} />
-          <p className="hint">{image.description}</p>
-        </>
-      ) : reading ? (
-        <Busy label="Reading the photo…" />
-      ) : (
-        <p className="hint">Drop a photo here, choose a file, or use the camera.</p>
-      )}
-      {note ? (
-        <p className="hint" role="status">
-          {note}
-        </p>
-      ) : null}
-      <label htmlFor={inputId}>Choose a file for image {slot + 1}</label>
-      <input
+      {/* The photo with its caption under it, apart from the controls (landscape: beside them). */}
+      <figure className="match-photo">
+        {image ? (
+          <>
+            <img src={image.previewUrl} alt={`Image ${slot + 1}: ${image.description}`} width={200} />
+            <figcaption>
+              <span className="hint">{image.description}</span>
+              {note ? (
+                <span className="hint" role="status">
+                  {note}
+                </span>
+              ) : null}
+            </figcaption>
+          </>
+        ) : reading ? (
+          <Busy label="Reading the photo…" />
+        ) : (
+          <figcaption className="hint">Drop a photo here, choose a file, or use the camera.</figcaption>
+        )}
+      </figure>
+      <FileChoice
         id={inputId}
-        type="file"
+        label={
+          <>
+            Choose a file
+            <span className="visually-hidden"> for image {slot + 1}</span>
+          </>
+        }
         accept="image/jpeg,image/png"
         onChange={(event) => {
           const file = event.target.files?.[0]

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { templateType as templateTypeSchema, type BioEngineAuth, type KioskMode, type KioskSettings } from '../../../electron/shared/settings'
 import { kiosk } from '../bridge/kiosk'
-import { Busy, Button, ErrorNotice, Field, Notice, LoadError } from '../components/ui'
+import { Busy, Button, CheckField, ErrorNotice, Field, Notice, LoadError } from '../components/ui'
 import { useLive } from '../store/live'
 import { RadioGroup } from './staff/controls'
 import { fieldErrorsOf } from './staff/format'
@@ -139,17 +139,12 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
         {draft.mode === 'remote' ? (
           <fieldset className="staff-fieldset">
             <legend>Offline replica</legend>
-            <div className="field">
-              <label>
-                <input type="checkbox" checked={draft.offlineReplica} onChange={(e) => set('offlineReplica')(e.target.checked)} /> Decide on this device when the servers
-                cannot be reached
-              </label>
-              <p className="hint">
-                Off by default. When on, each visitor enrolled or verified here is also kept on this computer (the kiosk’s own face template, encrypted), so
-                Verify and Identify still decide offline, saying so on screen and in the audit. Visitors enrolled elsewhere and never verified here are not
-                known offline. Turning it off, or changing the servers or tenant, deletes it.
-              </p>
-            </div>
+            <CheckField
+              label="Decide on this device when the servers cannot be reached"
+              checked={draft.offlineReplica}
+              onChange={set('offlineReplica')}
+              hint="Off by default. When on, each visitor enrolled or verified here is also kept on this computer (the kiosk’s own face template, encrypted), so Verify and Identify still decide offline, saying so on screen and in the audit. Visitors enrolled elsewhere and never verified here are not known offline. Turning it off, or changing the servers or tenant, deletes it."
+            />
             {draft.offlineReplica ? (
               <>
                 <NumberField label="Replica retention (days)" value={draft.offlineReplicaDays} onChange={set('offlineReplicaDays')} hint="1–365. A local record not enrolled or verified here again for this long is deleted (hourly)." error={errorOf('offlineReplicaDays')} />

@@ -4,6 +4,8 @@ export interface PickedImage {
   base64: string
   previewUrl: string
   description: string
+  /** Where it came from: after a refusal a file is replaced by another file, a camera photo taken again. */
+  source: 'file' | 'camera'
 }
 
 /** A file's outcome: the photo to send (with what was done to fit it, if anything) or the reason it cannot be used. */
@@ -18,7 +20,7 @@ export async function readImageFile(file: File): Promise<ReadImageResult> {
   if (!fitted.ok) return { ok: false, reason: `${file.name}: ${fitted.reason}` }
   return {
     ok: true,
-    image: { base64: fitted.base64, previewUrl: fitted.previewUrl, description: `${file.name}, ${fitted.width}×${fitted.height} px` },
+    image: { base64: fitted.base64, previewUrl: fitted.previewUrl, description: `${file.name}, ${fitted.width}×${fitted.height} px`, source: 'file' },
     note: fitted.note,
   }
 }

@@ -48,12 +48,12 @@ export function AlgorithmLiveness({
       {codes.length === 0 ? (
         <p>None: captures for this tenant are not checked for liveness.</p>
       ) : (
-        <ul className="staff-chips liveness-list">
+        <ul className="liveness-list">
           {codes.map((code) => {
             const words = livenessCodeWords(code)
             return (
               <li key={code} data-testid={`liveness-${code}`}>
-                <span>
+                <span className="liveness-words">
                   <strong>{words.title}</strong> <span className="hint">{isLivenessCode(code) ? words.description : `(${words.description})`}</span>
                 </span>
                 <Button

@@ -6,6 +6,7 @@ import { Busy, Button, LoadError, Notice } from '../../components/ui'
 import { ConfirmDialog, SelectField } from './controls'
 import { formatBytes, formatDateTime, plural } from './format'
 import { useAction, useLoad } from './hooks'
+import { templateContextWords } from '../../../../electron/shared/template-context'
 
 type Confirming = { kind: 'all' } | { kind: 'type'; templateType: string } | { kind: 'one'; template: BiometricInfo }
 
@@ -107,7 +108,7 @@ export function PersonTemplates({
               rowKey={(t) => `${t.templateType}/${t.templateContext}`}
               columns={[
                 { header: 'Type', rowHeader: true, cell: (t) => t.templateType },
-                { header: 'Context', className: 'mono', cell: (t) => t.templateContext },
+                { header: 'Enrolled as', cell: (t) => <ContextWords context={t.templateContext} /> },
                 { header: 'Size', cell: (t) => formatBytes(t.size) },
                 { header: 'Made', cell: (t) => formatDateTime(t.timestamp) },
                 {
@@ -169,5 +170,16 @@ export function PersonTemplates({
         </ConfirmDialog>
       ) : null}
     </section>
+  )
+}
+
+/** A template's context in words (a kiosk enrollment, not "outbox-<uuid>"), with a short reference to tell two apart. */
+function ContextWords({ context }: { context: string }) {
+  const { words, reference } = templateContextWords(context)
+  return (
+    <>
+      {words}
+      {reference ? <span className="hint mono"> ref. {reference}</span> : null}
+    </>
   )
 }

@@ -3,6 +3,7 @@ import type { MigrateTemplatesResult } from '../../../../electron/shared/workflo
 import { kiosk } from '../../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Notice } from '../../components/ui'
 import { useNavigation } from '../../store/navigation'
+import { useTypeFocus } from '../../store/type-focus'
 import { plural } from './format'
 import { useAction, useLoad } from './hooks'
 
@@ -18,6 +19,7 @@ export function TemplateTypeChange({ from, to }: { from: string; to: string }) {
   const migrate = useAction()
   const [migrated, setMigrated] = useState<MigrateTemplatesResult | null>(null)
   const go = useNavigation((s) => s.go)
+  const focusType = useTypeFocus((s) => s.focus)
   const data = coverage.data?.templateType === to ? coverage.data : null
 
   const rebuild = async () => {
@@ -58,7 +60,14 @@ export function TemplateTypeChange({ from, to }: { from: string; to: string }) {
             <Button variant="secondary" busy={migrate.busy} onClick={() => void rebuild()}>
               Rebuild {to} templates
             </Button>
-            <Button variant="secondary" onClick={() => go('persons')}>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                // Persons shows who lacks the type changed to, beside the kiosk's own.
+                focusType(to)
+                go('persons')
+              }}
+            >
               See who on the Persons screen
             </Button>
           </div>

@@ -2,7 +2,7 @@ import { codeField } from '../../../../electron/shared/workflows'
 import { useId, useState, type FormEvent } from 'react'
 import type { AlgorithmAssociation, LicenseData, Tenant } from '../../../../electron/shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
-import { Button, ErrorNotice, Field, Notice } from '../../components/ui'
+import { Button, CheckField, ErrorNotice, Field, Notice } from '../../components/ui'
 import { AlgorithmLiveness, livenessCodeWords } from './AlgorithmLiveness'
 import { ConfirmDialog } from './controls'
 import { dayToEpochMs, fieldErrorsOf, formatDay } from './format'
@@ -82,15 +82,12 @@ export function TenantSection({ tenant, onChange }: { tenant: Tenant; onChange: 
           autoComplete="off"
         />
         {tenant.keepFaceCrops !== null ? (
-          <div className="field">
-            <label>
-              <input type="checkbox" checked={keepCrops} onChange={(e) => setKeepCrops(e.target.checked)} /> Keep face crops to rebuild templates
-            </label>
-            <p className="hint">
-              Off by default. When on, the engine keeps each new enrollment’s face crop, encrypted, so templates of another template type can be built without
-              the visitor coming back. Turning it off deletes the kept crops.
-            </p>
-          </div>
+          <CheckField
+            label="Keep face crops to rebuild templates"
+            checked={keepCrops}
+            onChange={setKeepCrops}
+            hint="Off by default. When on, the engine keeps each new enrollment’s face crop, encrypted, so templates of another template type can be built without the visitor coming back. Turning it off deletes the kept crops."
+          />
         ) : null}
         {leftoverError(save.error, fields) ? <ErrorNotice error={save.error} title="The tenant was not saved" /> : null}
         {saved ? <Notice kind="success">The tenant was saved.</Notice> : null}
@@ -111,6 +108,8 @@ export function AlgorithmsSection({ tenant, onChange, pluginNames }: { tenant: T
   const action = useAction()
   const [message, setMessage] = useState<string | null>(null)
   const [removing, setRemoving] = useState<string | null>(null)
+  // A liveness check about to be removed: asked first, as for an algorithm (captures lose a protection).
+  const [removingCheck, setRemovingCheck] = useState<{ algCode: string; code: string; last: boolean } | null>(null)
   const listId = useId()
 
   const change = async (key: string, work: () => Promise<Tenant>, done: string): Promise<boolean> => {
@@ -151,13 +150,10 @@ export function AlgorithmsSection({ tenant, onChange, pluginNames }: { tenant: T
             onAddLiveness={(livenessCode) =>
               change(`liveness-add:${alg.code}`, () => kiosk.associateLiveness({ algCode: alg.code, livenessCode }), `${livenessCodeWords(livenessCode).title} was added to ${alg.code}.`)
             }
-            onRemoveLiveness={(livenessCode) =>
-              void change(
-                `liveness-remove:${alg.code}:${livenessCode}`,
-                () => kiosk.disassociateLiveness({ algCode: alg.code, livenessCode }),
-                `${livenessCodeWords(livenessCode).title} was removed from ${alg.code}.`,
-              )
-            }
+            onRemoveLiveness={(livenessCode) => {
+              action.clear()
+              setRemovingCheck({ algCode: alg.code, code: livenessCode, last: (alg.liveness ?? []).length === 1 })
+            }}
             onRemove={() => {
               action.clear()
               setRemoving(alg.code)
@@ -165,7 +161,7 @@ export function AlgorithmsSection({ tenant, onChange, pluginNames }: { tenant: T
           />
         ))}
       </div>
-      {action.error && !removing ? <ErrorNotice error={action.error} title="The algorithms were not changed" /> : null}
+      {action.error && !removing && !removingCheck ? <ErrorNotice error={action.error} title="The algorithms were not changed" /> : null}
       {message ? <Notice kind="success">{message}</Notice> : null}
       <AssociateAlgorithmForm
         listId={pluginNames.length > 0 ? listId : undefined}
@@ -189,6 +185,27 @@ export function AlgorithmsSection({ tenant, onChange, pluginNames }: { tenant: T
           }
         >
           <p>Tenant {tenant.code} can no longer use {removing}. Its licence data and liveness checks are removed with it.</p>
+        </ConfirmDialog>
+      ) : null}
+      {removingCheck ? (
+        <ConfirmDialog
+          title={`Remove ${livenessCodeWords(removingCheck.code).title} from ${removingCheck.algCode}?`}
+          confirmLabel="Remove check"
+          busy={action.busy}
+          error={action.error}
+          onCancel={() => setRemovingCheck(null)}
+          onConfirm={() => {
+            const { algCode, code } = removingCheck
+            void change(`liveness-remove:${algCode}:${code}`, () => kiosk.disassociateLiveness({ algCode, livenessCode: code }), `${livenessCodeWords(code).title} was removed from ${algCode}.`).then((ok) => {
+              if (ok) setRemovingCheck(null)
+            })
+          }}
+        >
+          <p>
+            {removingCheck.last
+              ? `Captures with ${removingCheck.algCode} will no longer be checked for liveness at all.`
+              : `Captures with ${removingCheck.algCode} will no longer get this check; the other liveness checks stay.`}
+          </p>
         </ConfirmDialog>
       ) : null}
     </section>
