@@ -16,6 +16,8 @@ const shots = {
   'face-match': 'match-result',
   'persons-detail': 'persons-detail',
   'home-waiting': 'home-banner',
+  'home-arabic': 'ar-home',
+  'enroll-capture-arabic': 'ar-enroll-capture',
 }
 
 mkdirSync(to, { recursive: true })

@@ -123,7 +123,8 @@ export function layoutFacts(page: Page, buttons: readonly string[] = []): Promis
         }
       }
     }
-    // A box or radio sits on its label's first line, just before the text (not on a line of its own).
+    // A box or radio sits on its label's first line, just before the text (not on a line of its own);
+    // "before" is to the right in a right-to-left language.
     const controlsApart: string[] = []
     for (const input of document.querySelectorAll<HTMLInputElement>('input[type=checkbox], input[type=radio]')) {
       const r = input.getBoundingClientRect()
@@ -139,7 +140,8 @@ export function layoutFacts(page: Page, buttons: readonly string[] = []): Promis
         }
         if (!line) continue
         const middle = r.top + r.height / 2
-        const beside = middle >= line.top - 2 && middle <= line.bottom + 2 && r.right <= line.left + 1 && line.left - r.right < 32
+        const before = getComputedStyle(input).direction === 'rtl' ? r.left >= line.right - 1 && r.left - line.right < 32 : r.right <= line.left + 1 && line.left - r.right < 32
+        const beside = middle >= line.top - 2 && middle <= line.bottom + 2 && before
         if (!beside) controlsApart.push(`${input.type} "${(label.textContent ?? '').trim().slice(0, 40)}"`)
       }
     }

@@ -144,6 +144,9 @@ export function useQualityLoop({ video, detector, running, onCapture, onGuidance
     else {
       const centre = readRegion(snapshot, ovalRegion(snapshot.width, snapshot.height), canvas(CROP_WIDTH, CROP_WIDTH))
       quality = centre ? assessWithoutDetection(centre).quality : 0
+      // A busy loop's last judgement is older than that, but it saw the pose and the face, which
+      // light and sharpness alone cannot: a face that failed them a moment ago is not rated higher now.
+      if (detector && last) quality = Math.min(quality, last.quality)
     }
     autoRef.current.captured(now)
     handlers.current.onCapture(snapshot, quality)

@@ -23,7 +23,7 @@ export function StatusBar() {
     <footer className="statusbar" aria-live="polite">
       {error ? (
         <span role="alert" className="error">
-          {staff ? error : t('status.unreachable')}
+          {error}
         </span>
       ) : staff ? (
         <>

@@ -5,6 +5,7 @@ import { KioskError } from '../../../electron/shared/errors'
 import type { OutboxState } from '../../../electron/shared/outbox'
 import type { KioskSettings } from '../../../electron/shared/settings'
 import { kiosk } from '../bridge/kiosk'
+import { t } from '../i18n'
 
 /** Events carry every change; this slow read only repairs a picture that missed some (a host restart). */
 export const SAFETY_POLL_MS = 15_000
@@ -31,7 +32,8 @@ interface LiveState {
   follow: () => () => void
 }
 
-const unreachable = (error: unknown) => (error instanceof KioskError ? error.message : 'The kiosk service could not be reached.')
+/** The host's own words when it answered (e.g. a page opened without its launch link); otherwise, in the visitor's language, that it did not. */
+const unreachable = (error: unknown) => (error instanceof KioskError ? error.message : t('status.unreachable'))
 
 /**
  * The one live picture of the kiosk: app info, engine and outbox state as the services push them,
