@@ -8,7 +8,7 @@ import type { Feature } from './feature'
 const SYSTEM: Actor = { role: 'system', account: null }
 
 export interface AuditTrail extends Feature {
-  /** The trail, opened on first use and kept; throws AUDIT_UNAVAILABLE-worthy errors while it cannot open. */
+  /** The trail, opened on first use and kept; throws while it cannot be opened (audited acts then do not happen). */
   log(): AuditLog
   /** An act of the system, audited before and after like a caller's (no entry, no act). */
   systemAct: <T>(entry: Parameters<typeof audited<T>>[3], act: () => Promise<T>, result?: Parameters<typeof audited<T>>[5]) => Promise<T>
