@@ -3,64 +3,103 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { KioskError } from '../../electron/shared/errors'
 import type { EngineStatus } from '../../electron/shared/contract'
-import { createHandlers, type ServiceContext } from '../../electron/services/handlers'
-import { offlineDecisions } from '../../electron/services/replica/offline-decisions'
-import { createReplica } from '../../electron/services/replica/replica'
+import type { AuditLog } from '../../electron/services/audit'
+import type { Backend } from '../../electron/services/backend'
+import { auditTrail } from '../../electron/services/features/audit'
+import { kioskEngine } from '../../electron/services/features/kiosk-engine'
+import { enrollment } from '../../electron/services/features/enrollment'
+import { faceMatch } from '../../electron/services/features/face-match'
+import { combine, handlerTable } from '../../electron/services/features/feature'
+import { livenessChallenges } from '../../electron/services/features/liveness'
+import { outboxHandlers } from '../../electron/services/features/outbox'
+import { persons } from '../../electron/services/features/persons'
+import { replicaFeature } from '../../electron/services/features/replica'
+import { savedSettings, settingsFeature } from '../../electron/services/features/settings'
+import { staffFeature, type StaffFeature } from '../../electron/services/features/staff'
+import { tenantAdmin } from '../../electron/services/features/tenant-admin'
+import { verification } from '../../electron/services/features/verification'
+import type { Outbox } from '../../electron/services/outbox'
 import { defaultSettings } from '../../electron/shared/settings'
 import { createChallengeStore } from '../../electron/services/liveness/challenge-store'
-import { livenessGate } from '../../electron/services/liveness/gate'
+import { livenessGate, type LivenessGate } from '../../electron/services/liveness/gate'
 import { livenessPolicy } from '../../electron/services/liveness/policy'
-import { openAccounts, type Accounts } from '../../electron/services/staff/accounts'
-import { Sessions } from '../../electron/services/staff/sessions'
-import { createStaff, type Staff } from '../../electron/services/staff/staff-service'
 
 const notConfigured = async (): Promise<never> => {
   throw new KioskError('NOT_CONFIGURED', 'No server in this test.')
 }
-
-/** Real staff accounts (in a fresh folder) and sessions, as the services compose them. */
-export function testStaff(): Staff & { accounts: () => Accounts; sessions: Sessions } {
-  const dir = mkdtempSync(join(tmpdir(), 'kiosk-staff-'))
-  let accounts: Accounts | null = null
-  const opened = () => (accounts ??= openAccounts({ dir }))
-  const sessions = new Sessions({ idleMs: () => 90_000 })
-  return { ...createStaff({ accounts: opened, sessions, kiosk: async () => ({ idleTimeoutSeconds: 90, templateType: 'Face:HumanFaceRes' }) }), accounts: opened, sessions }
+const noAudit = (): never => {
+  throw new KioskError('AUDIT_UNAVAILABLE', 'No audit trail in this test.')
 }
 
-/** The real handler table over a context with no servers behind it: for transport-level tests. */
-export function handlersWithoutServers(engineStatus: () => EngineStatus, overrides: Partial<ServiceContext> = {}) {
-  const backend = overrides.backend ?? notConfigured
-  // Embedded mode: the servers decide, and the offline replica stays off.
-  const replica = createReplica({
-    dir: join(tmpdir(), 'kiosk-no-replica'),
-    settings: async () => ({ ...defaultSettings }),
-    local: notConfigured,
-    remote: backend,
-    pending: async () => new Set(),
-    remove: notConfigured,
-    erase: async () => {},
-    now: Date.now,
+/** Real staff accounts (in a fresh folder) and sessions, as the services compose them. */
+export function testStaff(): StaffFeature {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-staff-'))
+  return staffFeature({
+    dataDir,
+    kiosk: async () => ({ idleTimeoutSeconds: 90, templateType: 'Face:HumanFaceRes' }),
+    idleMs: () => 90_000,
+    audit: auditTrail({ open: noAudit, settings: notConfigured, log: () => {} }),
     log: () => {},
   })
-  return createHandlers({
-    shell: 'web',
-    version: '1.2.3',
-    engineStatus,
-    backend: notConfigured,
-    enrollVisitor: notConfigured,
-    // No servers: the policy cannot be read, so it fails closed, and no engine can judge a burst.
-    liveness: livenessGate({ backend: notConfigured, tenantCode: async () => 'KIOSK', policy: livenessPolicy(), challenges: createChallengeStore(), evaluate: notConfigured, stepSeconds: async () => 8 }),
-    settings: { get: notConfigured, update: notConfigured },
-    credentials: { status: notConfigured, set: notConfigured, clear: notConfigured },
-    testConnection: notConfigured,
-    branding: { get: notConfigured, setLogo: notConfigured },
-    outbox: { state: notConfigured, retry: notConfigured, discard: notConfigured },
-    audit: () => {
-      throw new KioskError('AUDIT_UNAVAILABLE', 'No audit trail in this test.')
-    },
-    staff: testStaff(),
-    decisions: offlineDecisions({ backend, remoteMode: async () => false, replica, localEngine: notConfigured, reachable: () => {} }),
-    replica,
-    ...overrides,
+}
+
+export interface ServicesInTest {
+  backend?: () => Promise<Backend>
+  liveness?: LivenessGate
+  staff?: StaffFeature
+  audit?: () => AuditLog
+  /** An open outbox (never started by these handlers): enrollments queue there. */
+  outbox?: Outbox
+}
+
+/** The real handler table over features with no servers behind them: for transport-level tests. */
+export function handlersWithoutServers(engineStatus: () => EngineStatus, given: ServicesInTest = {}) {
+  const backend = given.backend ?? notConfigured
+  const log = () => {}
+  const audit = auditTrail({ open: given.audit ?? noAudit, settings: async () => ({ ...defaultSettings }), log })
+  // Embedded mode: the servers decide, and the offline replica stays off.
+  const offline = replicaFeature({
+    own: { replicaDir: join(tmpdir(), 'kiosk-no-replica'), backend: notConfigured, eraseReplica: async () => {} },
+    settings: async () => ({ ...defaultSettings }),
+    backend,
+    pending: async () => new Set(),
+    reachable: () => {},
+    audit,
+    now: Date.now,
+    log,
   })
+  const { replica, decisions } = offline
+  // No servers: the policy cannot be read, so it fails closed, and no engine can judge a burst.
+  const liveness =
+    given.liveness ?? livenessGate({ backend: notConfigured, tenantCode: async () => 'KIOSK', policy: livenessPolicy(), challenges: createChallengeStore(), evaluate: notConfigured, stepSeconds: async () => 8 })
+  const outbox = async () => given.outbox ?? notConfigured()
+  const engine = { getStatus: engineStatus, onChange: () => () => {}, stop: async () => {} }
+  const settings = settingsFeature({
+    saved: savedSettings({ file: '', load: notConfigured, save: notConfigured, update: notConfigured }),
+    credentials: { credentialStatus: notConfigured, setServerCredentials: notConfigured, clearServerCredentials: notConfigured },
+    backend,
+    resetServers: async () => {},
+    own: { start: notConfigured, supervisor: engine },
+    replica,
+    sendOutbox: () => {},
+    branding: { get: notConfigured, setLogo: notConfigured, settingsSaved: notConfigured },
+    purgeExpired: async () => {},
+    log,
+  })
+  return handlerTable(
+    combine(
+      kioskEngine({ shell: 'web', version: '1.2.3', own: { supervisor: engine, close: async () => {} }, known: () => null, backend, resetServers: async () => {}, emit: () => {} }),
+      livenessChallenges(liveness),
+      offline,
+      audit,
+      { handlers: outboxHandlers(outbox) },
+      settings,
+      given.staff ?? testStaff(),
+      enrollment({ backend, templateType: async () => 'Face:HumanFaceRes', liveness, outbox, replica, reachable: () => {}, audit }),
+      verification({ liveness, decisions }),
+      faceMatch({ liveness, decisions }),
+      persons({ backend, replica }),
+      tenantAdmin({ backend }),
+    ).handlers,
+  )
 }

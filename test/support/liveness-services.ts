@@ -11,7 +11,6 @@ import { livenessGate } from '../../electron/services/liveness/gate'
 import { livenessPolicy } from '../../electron/services/liveness/policy'
 import { openOutbox } from '../../electron/services/outbox'
 import { roleViews } from '../../electron/services/role-views'
-import { enrollOrQueue, enrollPolicy } from '../../electron/services/workflows/enroll-or-queue'
 import { testBackend } from './backend'
 import { TEST_TENANT, type TestEngine } from './engine'
 import { handlersWithoutServers, testStaff } from './handlers'
@@ -20,7 +19,7 @@ import { adminDispatch, type SessionCall } from './staff'
 export const OPERATOR = Object.freeze({ name: 'Otto Operator', secret: 'operator-secret-1' })
 
 /**
- * The services' handler table as kiosk-services composes it (liveness gate, enroll-or-queue with a
+ * The services' handler table as kiosk-services composes it (liveness gate, the enrollment with a
  * real outbox, audit trail, roles, dispatch) over a real engine, without the OS keychain. The
  * engine is also the kiosk's own liveness judge; `goOffline` points the servers at a closed port
  * while the judge stays local, as in the kiosk.
@@ -52,8 +51,7 @@ export async function livenessServices(t: TestEngine) {
     liveness,
     staff,
     audit: () => audit,
-    outbox: { state: async () => outbox.state(), retry: (id) => outbox.retryNow(id), discard: async (id) => outbox.discard(id) },
-    enrollVisitor: (input, call) => enrollOrQueue({ backend, templateType: async () => 'Face:HumanFaceRes', outbox: async () => outbox }, input, enrollPolicy(input, call.actor.role)),
+    outbox,
   })
   const dispatch = createDispatch(roleViews(auditedHandlers(handlers, () => audit, log)), staff.resolveActor, log)
   const admin = await adminDispatch(dispatch)

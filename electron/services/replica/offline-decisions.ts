@@ -78,3 +78,5 @@ export function offlineDecisions(deps: OfflineDecisionDeps) {
     },
   }
 }
+
+export type OfflineDecisions = ReturnType<typeof offlineDecisions>

@@ -5,19 +5,63 @@ import { KioskError } from '../../shared/errors'
 import type { Role } from '../../shared/staff'
 import type { enrollVisitorInput, EnrollVisitorResult } from '../../shared/workflows'
 import type { Backend } from '../backend'
-import { isQueueable, templateContextFor, type Outbox } from '../outbox'
-import { enrollVisitor, type EnrollmentRequest, type EnrollmentResult } from './enroll-visitor'
-import { checkIdentity, identityVerdict, type EnrollPolicy } from './identity-checks'
+import type { LivenessGate } from '../liveness/gate'
+import { isQueueable, templateContextFor, type DeliveryItem, type Outbox } from '../outbox'
+import type { Replica } from '../replica/replica'
+import { enrollVisitor, type EnrollmentRequest, type EnrollmentResult } from '../workflows/enroll-visitor'
+import { checkIdentity, identityVerdict, type EnrollPolicy } from '../workflows/identity-checks'
+import type { AuditTrail } from './audit'
+import type { Feature } from './feature'
 
-export interface EnrollOrQueueDeps {
+export interface EnrollmentDeps {
   backend: () => Promise<Backend>
   templateType: () => Promise<string>
+  liveness: LivenessGate
   /** The outbox, opened on demand (its key comes from the keychain, which may be locked). */
   outbox: () => Promise<Pick<Outbox, 'enqueue'>>
+  /** Where an enrollment is kept locally too (remote mode, when the tenant opted in). */
+  replica: Pick<Replica, 'record'>
+  /** Told that the servers answered a delivery. */
+  reachable: (answered: boolean) => void
+  audit: Pick<AuditTrail, 'systemAct'>
+}
+
+/**
+ * One enrollment, from the visitor's capture to the servers (or the outbox) and the replica:
+ * `enrollVisitor` answers the contract; `deliver` sends a queued one when the servers answer again.
+ */
+export function enrollment(deps: EnrollmentDeps): Feature & { deliver: (item: DeliveryItem) => Promise<EnrollmentResult> } {
+  return {
+    handlers: {
+      async enrollVisitor(input, call) {
+        // Liveness is judged first (before an enrollment is queued, too): a refusal stops it.
+        const judged = await deps.liveness.judge('enroll', input, input.samples, call.actor.role)
+        const result = await enrollOrQueue(deps, input, enrollPolicy(input, call.actor.role))
+        // Staff decide about an existing record and send the same capture again: one more attempt.
+        if (result.outcome === 'needs-decision') judged.release()
+        if (result.outcome !== 'enrolled' && result.outcome !== 'queued') return result
+        // Kept locally too (when the tenant opted in): confirmed by the servers, or queued for them.
+        void deps.replica.record(input.userId, input.samples, result.outcome === 'enrolled' ? 'confirmed' : 'offline')
+        return { ...result, liveness: judged.outcome }
+      },
+    },
+    // A queued enrollment delivered later is an act of its own, audited like one.
+    deliver: (item) =>
+      deps.audit.systemAct(
+        { action: 'enroll-delivered', subject: { userId: item.userId } },
+        async () => {
+          const result = await deliverQueued(await deps.backend(), item)
+          deps.reachable(true)
+          void deps.replica.record(item.userId, item.samples, 'confirmed')
+          return result
+        },
+        (result) => ({ subject: { userId: item.userId, personUuid: result.person.uuid } }),
+      ),
+  }
 }
 
 /** Who may decide what: the consent must be the current text's, and only staff decide about existing records. */
-export function enrollPolicy(input: z.infer<typeof enrollVisitorInput>, role: Role): EnrollPolicy {
+function enrollPolicy(input: z.infer<typeof enrollVisitorInput>, role: Role): EnrollPolicy {
   if (input.consentVersion !== CONSENT.version) throw new KioskError('INVALID_INPUT', 'The consent text has changed: show it to the visitor again.')
   const staff = role !== 'visitor'
   if (!staff && (input.onExisting || input.acceptDuplicates)) throw new KioskError('FORBIDDEN', 'Only staff can decide about an existing record.')
@@ -30,7 +74,7 @@ export function enrollPolicy(input: z.infer<typeof enrollVisitorInput>, role: Ro
  * under the same template context, and the checks run at delivery (deliverQueued). A refusal (no
  * face, a licence) is the caller's to see, never queued.
  */
-export async function enrollOrQueue(deps: EnrollOrQueueDeps, input: { userId: string; samples: string[] }, policy: EnrollPolicy): Promise<EnrollVisitorResult> {
+async function enrollOrQueue(deps: Pick<EnrollmentDeps, 'backend' | 'templateType' | 'outbox'>, input: { userId: string; samples: string[] }, policy: EnrollPolicy): Promise<EnrollVisitorResult> {
   const id = randomUUID()
   const templateType = await deps.templateType()
   try {
@@ -54,7 +98,7 @@ export async function enrollOrQueue(deps: EnrollOrQueueDeps, input: { userId: st
  * A queued enrollment, delivered: the identity checks run now, under the visitor's rule (nobody
  * decided anything while offline). One that needs staff is refused, so the outbox parks it for them.
  */
-export async function deliverQueued(backend: Backend, request: EnrollmentRequest): Promise<EnrollmentResult> {
+async function deliverQueued(backend: Backend, request: EnrollmentRequest): Promise<EnrollmentResult> {
   const verdict = identityVerdict(await checkIdentity(backend, request.userId, request.samples), { staff: false })
   if (!verdict.proceed) {
     const why = verdict.result.outcome === 'needs-staff' && verdict.result.reason === 'duplicate-face' ? 'the face matches another enrolled person' : 'this e-mail is already enrolled with another face'
