@@ -30,7 +30,7 @@ export async function checkTemplateCap(tx: Repositories, personId: string, templ
  */
 export async function checkLicense(tx: Repositories, installed: Installed, personId: string, lock: boolean): Promise<void> {
   const alreadyEnrolled = (await tx.templates.infos(personId, installed.templateType)).length > 0
-  for (const license of await tx.tenants.licensesFor(installed.plugin.name, personId, lock)) {
+  for (const license of await tx.associations.licensesFor(installed.plugin.name, personId, lock)) {
     if (license.expireDate !== null && license.expireDate < Date.now()) {
       throw new BioInputError(
         BioErrorCode.LICENSE,
