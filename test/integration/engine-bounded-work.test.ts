@@ -130,7 +130,7 @@ describe('bounded work', () => {
   it('caps the templates one person may hold: enrolling beyond is a 400 with its own code, replacing is not', async () => {
     const capped = await person('cap@bounded.example')
     const created = (await t.call('POST', '/bioengine/biometrics', { templateType: type, samples: [b64('person-d.jpg')] })).body.templatedata
-    const { MAX_TEMPLATES_PER_PERSON } = await import('../../electron/engine/bio/biometrics')
+    const { MAX_TEMPLATES_PER_PERSON } = await import('../../electron/engine/bio/enrollment-checks')
     expect(MAX_TEMPLATES_PER_PERSON).toBe(100)
     for (let i = 0; i < MAX_TEMPLATES_PER_PERSON; i++) expect((await enroll(capped.uuid, { templateContext: `c${i}`, template: created })).status).toBe(201)
     const refused = await enroll(capped.uuid, { templateContext: 'one-more', template: created })

@@ -1,5 +1,6 @@
 import sharp from 'sharp'
-import { applyHomography, fitHomography, MESH, PLANAR_FIT_POINTS, type Mesh, type P2 } from '../../shared/liveness-motion'
+import { applyHomography, fitHomography, type P2 } from '../../shared/homography'
+import { MESH, PLANAR_FIT_POINTS, type Mesh } from '../../shared/liveness-motion'
 
 /**
  * Whether the pixels of a head turn show depth. Human's face mesh is a learned 3-D face: on a photo

@@ -1,4 +1,5 @@
-import { applyHomography, fitHomography, frameSignals, MESH, PLANAR_FIT_POINTS, type Mesh, type P2, type StepVerdict } from '../../shared/liveness-motion'
+import { applyHomography, fitHomography, type P2 } from '../../shared/homography'
+import { frameSignals, MESH, PLANAR_FIT_POINTS, type Mesh, type StepVerdict } from '../../shared/liveness-motion'
 import { ncc, sample, type Gray } from './liveness-depth'
 
 /**

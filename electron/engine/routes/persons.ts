@@ -15,7 +15,7 @@ const admin = { auth: 'tenant-admin' } as const
 /** Person calls of the person server (reference §4.2) plus the tenant-person calls they share; the rules are rules/persons.ts's. */
 export function personRoutes(app: EngineApp, ctx: EngineContext): void {
   const { store } = ctx
-  const { persons, tenants } = store
+  const { persons, memberships, associations } = store
 
   app.get(
     '/v2/gmiserver/person',
@@ -34,7 +34,7 @@ export function personRoutes(app: EngineApp, ctx: EngineContext): void {
   )
 
   app.get('/v2/gmiserver/person/:uuid/tenant', { config: admin, schema: { params: uuidParams, response: { 200: z.array(tenantRecord) } } }, async (request) =>
-    tenants.tenantsOfPerson((await personOf(store, request.params.uuid)).uuid),
+    memberships.tenantsOfPerson((await personOf(store, request.params.uuid)).uuid),
   )
 
   app.delete('/v2/gmiserver/person/:uuid', { config: admin, schema: { params: uuidParams } }, async (request, reply) => {
@@ -51,7 +51,7 @@ export function personRoutes(app: EngineApp, ctx: EngineContext): void {
       const { query } = request
       if ((query.userId === undefined) === (query.deviceId === undefined)) throw new HttpError(400, 'Give exactly one of userId and deviceId.')
       const person = query.userId !== undefined ? await persons.byUserId(query.userId) : await persons.byDeviceId(query.deviceId!)
-      const tenantCodes = person ? await tenants.appTenantsOfPerson(appCode, person.uuid) : []
+      const tenantCodes = person ? await associations.appTenantsOfPerson(appCode, person.uuid) : []
       if (!person || tenantCodes.length === 0) throw new HttpError(404, `No user of app ${appCode} matches.`)
       return { appCode, ...person, tenantCodes }
     },
@@ -75,14 +75,14 @@ export function personRoutes(app: EngineApp, ctx: EngineContext): void {
     { config: admin, schema: { params: tenantPersonParams, response: { 200: tenantPersonRecord } } },
     async (request) => {
       const tenant = await tenantOf(store, request.params.tenant)
-      return found(await tenants.tenantPerson(tenant.code, request.params.uuid), `This person is not a user of tenant ${tenant.code}.`)
+      return found(await memberships.tenantPerson(tenant.code, request.params.uuid), `This person is not a user of tenant ${tenant.code}.`)
     },
   )
 
   app.get(
     '/v2/gmiserver/tenant/:tenant/person',
     { config: admin, schema: { params: tenantParams, querystring: listQuery.strict(), response: { 200: pageSchema(tenantPersonRecord) } } },
-    async (request) => tenants.tenantPersons((await tenantOf(store, request.params.tenant)).code, request.query),
+    async (request) => memberships.tenantPersons((await tenantOf(store, request.params.tenant)).code, request.query),
   )
 
   app.delete('/v2/gmiserver/tenant/:tenant/person/:uuid', { config: admin, schema: { params: tenantPersonParams } }, async (request, reply) => {

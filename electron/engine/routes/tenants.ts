@@ -6,7 +6,7 @@ import type { EngineContext } from '../context'
 import { HttpError } from '../http/errors'
 import type { EngineApp } from '../http/zod-provider'
 import { tenantOf } from '../rules/persons'
-import type { LicenseData } from '../store/tenants'
+import type { LicenseData } from '../store/tenant-associations'
 
 const tenantParams = z.object({ tenant: tenantCode })
 const appParams = tenantParams.extend({ app: code })
@@ -17,7 +17,7 @@ const admin = { auth: 'tenant-admin' } as const
 /** Tenant calls of the person server (reference §4.3), apart from the tenant-person ones. */
 export function tenantRoutes(app: EngineApp, ctx: EngineContext): void {
   const { store } = ctx
-  const { tenants } = store
+  const { tenants, associations } = store
 
   app.get('/v2/gmiserver/tenant/:tenant', { config: admin, schema: { params: tenantParams, response: { 200: tenantRecord } } }, async (request) =>
     tenantOf(store, request.params.tenant),
@@ -53,13 +53,13 @@ export function tenantRoutes(app: EngineApp, ctx: EngineContext): void {
 
   app.put('/v2/gmiserver/tenant/:tenant/app/:app', { config: admin, schema: { params: appParams, response: { 200: appAssociationRecord } } }, async (request) => {
     const tenant = await tenantOf(store, request.params.tenant)
-    await tenants.associateApp(tenant.code, request.params.app)
-    return (await tenants.apps(tenant.code)).find((a) => a.code === request.params.app)!
+    await associations.associateApp(tenant.code, request.params.app)
+    return (await associations.apps(tenant.code)).find((a) => a.code === request.params.app)!
   })
 
   app.delete('/v2/gmiserver/tenant/:tenant/app/:app', { config: admin, schema: { params: appParams } }, async (request, reply) => {
     const tenant = await tenantOf(store, request.params.tenant)
-    if (!(await tenants.disassociateApp(tenant.code, request.params.app))) throw new HttpError(404, `App ${request.params.app} is not associated with tenant ${tenant.code}.`)
+    if (!(await associations.disassociateApp(tenant.code, request.params.app))) throw new HttpError(404, `App ${request.params.app} is not associated with tenant ${tenant.code}.`)
     return reply.code(204).send()
   })
 
@@ -69,13 +69,13 @@ export function tenantRoutes(app: EngineApp, ctx: EngineContext): void {
     const tenant = await tenantOf(store, request.params.tenant)
     const fields = request.body
     const license: LicenseData = { info: fields.info ?? null, maxIdentities: fields.maxIdentities ?? null, expireDate: fields.expireDate ?? null }
-    await tenants.associateAlgorithm(tenant.code, request.params.alg, license)
-    return (await tenants.algorithms(tenant.code)).find((a) => a.code === request.params.alg)!
+    await associations.associateAlgorithm(tenant.code, request.params.alg, license)
+    return (await associations.algorithms(tenant.code)).find((a) => a.code === request.params.alg)!
   })
 
   app.delete(algPath, { config: admin, schema: { params: algParams } }, async (request, reply) => {
     const tenant = await tenantOf(store, request.params.tenant)
-    if (!(await tenants.disassociateAlgorithm(tenant.code, request.params.alg))) throw new HttpError(404, `Algorithm ${request.params.alg} is not associated with tenant ${tenant.code}.`)
+    if (!(await associations.disassociateAlgorithm(tenant.code, request.params.alg))) throw new HttpError(404, `Algorithm ${request.params.alg} is not associated with tenant ${tenant.code}.`)
     return reply.code(204).send()
   })
 
@@ -91,13 +91,13 @@ export function tenantRoutes(app: EngineApp, ctx: EngineContext): void {
     if (!isLivenessCode(request.params.liveness)) {
       throw new HttpError(400, `Unknown liveness check ${request.params.liveness}. Known: ${livenessCodes.join(', ')}.`)
     }
-    await tenants.associateLiveness(tenant.code, alg, request.params.liveness)
-    return (await tenants.algorithms(tenant.code)).find((a) => a.code === alg)!
+    await associations.associateLiveness(tenant.code, alg, request.params.liveness)
+    return (await associations.algorithms(tenant.code)).find((a) => a.code === alg)!
   })
 
   app.delete(`${algPath}/liveness/:liveness`, { config: admin, schema: { params: livenessParams } }, async (request, reply) => {
     const { tenant, alg } = await algorithmOf(request.params)
-    if (!(await tenants.disassociateLiveness(tenant.code, alg, request.params.liveness))) {
+    if (!(await associations.disassociateLiveness(tenant.code, alg, request.params.liveness))) {
       throw new HttpError(404, `Liveness ${request.params.liveness} is not associated with ${alg}.`)
     }
     return reply.code(204).send()

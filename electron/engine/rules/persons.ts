@@ -3,7 +3,8 @@ import { HttpError } from '../http/errors'
 import type { Person } from '../store/persons'
 import { UniqueViolationError } from '../store/sql/types'
 import type { Repositories, Store } from '../store/store'
-import type { Tenant, TenantPerson } from '../store/tenants'
+import type { TenantPerson } from '../store/tenant-memberships'
+import type { Tenant } from '../store/tenants'
 
 /**
  * The person server's rules (reference §4.2), once, for every route and both databases: a userId
@@ -31,7 +32,7 @@ async function lockTenant(tx: Repositories, code: string): Promise<void> {
 
 async function checkCapacity(tx: Repositories, code: string): Promise<void> {
   const tenant = (await tx.tenants.get(code))!
-  if (tenant.maxIdentities > 0 && (await tx.tenants.personCount(code)) >= tenant.maxIdentities) {
+  if (tenant.maxIdentities > 0 && (await tx.memberships.personCount(code)) >= tenant.maxIdentities) {
     throw new HttpError(403, `Tenant ${code} already holds its maximum of ${tenant.maxIdentities} identities.`)
   }
 }
@@ -45,7 +46,7 @@ export async function createPerson(store: Store, code: string, userId: string, d
       if (deviceId && (await tx.persons.byDeviceId(deviceId))) throw new UniqueViolationError('persons.device_id')
       await checkCapacity(tx, code)
       const person = await tx.persons.insert(userId, deviceId)
-      await tx.tenants.associatePerson(code, person.uuid)
+      await tx.memberships.associatePerson(code, person.uuid)
       return person
     })
   } catch (error) {
@@ -60,11 +61,11 @@ export async function joinTenant(store: Store, code: string, uuid: string): Prom
   return store.transaction(async (tx) => {
     await lockTenant(tx, code)
     const person = await personOf(tx, uuid)
-    if (!(await tx.tenants.isMember(code, person.uuid))) {
+    if (!(await tx.memberships.isMember(code, person.uuid))) {
       await checkCapacity(tx, code)
-      await tx.tenants.associatePerson(code, person.uuid)
+      await tx.memberships.associatePerson(code, person.uuid)
     }
-    return (await tx.tenants.tenantPerson(code, person.uuid))!
+    return (await tx.memberships.tenantPerson(code, person.uuid))!
   })
 }
 
@@ -72,7 +73,7 @@ export async function joinTenant(store: Store, code: string, uuid: string): Prom
 export async function leaveTenant(store: Store, code: string, uuid: string): Promise<void> {
   await store.transaction(async (tx) => {
     await tenantOf(tx, code)
-    if (!(await tx.tenants.disassociatePerson(code, uuid))) throw new HttpError(404, `This person is not a user of tenant ${code}.`)
+    if (!(await tx.memberships.disassociatePerson(code, uuid))) throw new HttpError(404, `This person is not a user of tenant ${code}.`)
     await tx.crops.dropUnkept()
   })
 }

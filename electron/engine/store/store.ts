@@ -8,6 +8,8 @@ import { openPostgres } from './sql/postgres'
 import { openSqlite } from './sql/sqlite'
 import type { Database, Sql } from './sql/types'
 import { TemplateRepository } from './templates'
+import { TenantAssociationRepository } from './tenant-associations'
+import { TenantMembershipRepository } from './tenant-memberships'
 import { TenantRepository } from './tenants'
 
 /** Every repository, over one connection or one transaction. */
@@ -16,6 +18,10 @@ export interface Repositories {
   sql: Sql
   persons: PersonRepository
   tenants: TenantRepository
+  /** Which persons belong to which tenants. */
+  memberships: TenantMembershipRepository
+  /** Tenants' apps and algorithms (licences, liveness checks). */
+  associations: TenantAssociationRepository
   templates: TemplateRepository
   crops: FaceCropRepository
   clients: ClientRepository
@@ -46,15 +52,21 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 }
 
 export function storeOver(db: Database, sealer: Sealer, derive: DeriveKey = scryptKey): Store {
-  const repositories = (sql: Sql): Repositories => ({
-    sql,
-    persons: new PersonRepository(sql),
-    tenants: new TenantRepository(sql),
-    templates: new TemplateRepository(sql, sealer),
-    crops: new FaceCropRepository(sql, sealer),
-    clients: new ClientRepository(sql, derive),
-    changes: new ChangeLogRepository(sql),
-  })
+  const repositories = (sql: Sql): Repositories => {
+    const associations = new TenantAssociationRepository(sql)
+    const tenants = new TenantRepository(sql, associations)
+    return {
+      sql,
+      persons: new PersonRepository(sql),
+      tenants,
+      memberships: new TenantMembershipRepository(sql, tenants),
+      associations,
+      templates: new TemplateRepository(sql, sealer),
+      crops: new FaceCropRepository(sql, sealer),
+      clients: new ClientRepository(sql, derive),
+      changes: new ChangeLogRepository(sql),
+    }
+  }
   return {
     ...repositories(db),
     db,

@@ -14,7 +14,7 @@ export const OUTBOX_FILE = 'outbox.db'
  *   a row in-flight, so a dispatcher taking over from a dead one knows which rows are stale.
  * - `payloads`: the sealed samples, in their own table so that list/state queries never read
  *   megabytes of ciphertext and delivery can drop them with one DELETE.
- * - `lease`: at most one row, the dispatcher currently allowed to drain (see store.ts).
+ * - `lease`: at most one row, the dispatcher currently allowed to drain (see lease.ts).
  */
 const migrations: string[] = [
   `

@@ -2,14 +2,15 @@ import { join } from 'node:path'
 import { KioskError } from '../../shared/errors'
 import { outboxEnqueueSchema, type OutboxEnqueueRequest, type OutboxItem, type OutboxRetryResult, type OutboxState } from '../../shared/outbox'
 import { openOutboxDatabase, OUTBOX_FILE } from './database'
-import { DEFAULT_TIMING, Dispatcher, processAlive, type DeliverFn, type DispatcherTiming, type ProbeFn } from './dispatcher'
+import { DEFAULT_TIMING, Dispatcher, type DeliverFn, type DispatcherTiming, type ProbeFn } from './delivery-loop'
+import { OutboxLease, processAlive } from './lease'
 import { createSealer } from './sealer'
 import { OutboxStore } from './store'
 
 export { backendProbe, httpProbe } from './probe'
 export { classify, isQueueable } from './classify'
 export { fullJitter, DEFAULT_BACKOFF, type Backoff } from './backoff'
-export { DEFAULT_TIMING, type DeliverFn, type DispatcherTiming, type ProbeFn } from './dispatcher'
+export { DEFAULT_TIMING, type DeliverFn, type DispatcherTiming, type ProbeFn } from './delivery-loop'
 export { templateContextFor, type DeliveryItem } from './store'
 export { OUTBOX_FILE } from './database'
 
@@ -72,11 +73,12 @@ export function openOutbox(options: OutboxOptions): Outbox {
   const sealer = createSealer(options.key)
   const db = openOutboxDatabase(options.dir)
   const store = new OutboxStore(db, sealer)
+  const lease = new OutboxLease(db)
   const now = options.now ?? Date.now
   const log = options.log ?? (() => {})
   const retention = { maxAgeMs: options.retention?.maxAgeMs ?? 24 * 60 * 60_000, maxCount: options.retention?.maxCount ?? 100 }
 
-  const reset = store.resetStale(now(), processAlive)
+  const reset = lease.resetStale(now(), processAlive)
   if (reset > 0) log(`outbox: ${reset} interrupted delivery(ies) queued again`)
   store.pruneDelivered(now(), retention.maxAgeMs, retention.maxCount)
 
@@ -103,6 +105,7 @@ export function openOutbox(options: OutboxOptions): Outbox {
 
   const dispatcher = new Dispatcher({
     store,
+    lease,
     deliver: options.deliver,
     probe: options.probe,
     timing: { ...DEFAULT_TIMING, ...options.timing },

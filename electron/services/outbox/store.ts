@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { ErrorCode } from '../../shared/errors'
 import { OUTBOX_STATE_MAX_ITEMS, type OutboxCounts, type OutboxError, type OutboxItem, type OutboxItemState } from '../../shared/outbox'
 import type { Db } from './database'
+import { holdsLease } from './lease'
 import type { Sealer } from './sealer'
 import { templateContextFor } from '../../shared/template-context'
 
@@ -23,8 +24,6 @@ export interface ClaimedItem {
   samplesSealed: Buffer
 }
 
-export type LeaseResult = 'acquired' | 'renewed' | 'busy'
-
 interface ItemRow {
   seq: number
   id: string
@@ -42,19 +41,14 @@ interface ItemRow {
   claimed_by: string | null
 }
 
-interface LeaseRow {
-  owner: string
-  pid: number
-  expires_at: number
-}
-
 // The context's shape is shared: Persons reads it back as words.
 export { templateContextFor } from '../../shared/template-context'
 
 /**
- * All of the outbox's SQL. Every state change is one statement or one transaction, so a process
- * killed at any instruction leaves each item wholly in one state with its payload present until
- * it is delivered or discarded. Timestamps come from the caller so tests can steer time.
+ * All of the outbox's SQL but the dispatcher lease's (lease.ts). Every state change is one
+ * statement or one transaction, so a process killed at any instruction leaves each item wholly in
+ * one state with its payload present until it is delivered or discarded. Timestamps come from the
+ * caller so tests can steer time.
  */
 export class OutboxStore {
   constructor(
@@ -119,8 +113,7 @@ export class OutboxStore {
    */
   claimNext(owner: string, now: number): ClaimedItem | null {
     return this.db.transaction((): ClaimedItem | null => {
-      const lease = this.db.prepare('SELECT owner, expires_at FROM lease WHERE id = 1').get() as LeaseRow | undefined
-      if (!lease || lease.owner !== owner || lease.expires_at <= now) return null
+      if (!holdsLease(this.db, owner, now)) return null
       const row = this.db
         .prepare(`SELECT * FROM items WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT 1`)
         .get(now) as ItemRow | undefined
@@ -223,43 +216,6 @@ export class OutboxStore {
   }
 
   /**
-   * Takes or renews the single dispatcher lease. A lease is free when absent, expired, or held
-   * by a process that no longer exists (a SIGKILLed kiosk must not block its successor for a
-   * whole TTL). Taking it over resets the previous holder's in-flight rows to queued, in the
-   * same transaction: their outcome is unknown and replaying them is idempotent.
-   */
-  acquireLease(owner: string, pid: number, now: number, ttlMs: number, isAlive: (pid: number) => boolean): LeaseResult {
-    return this.db.transaction((): LeaseResult => {
-      const lease = this.db.prepare('SELECT owner, pid, expires_at FROM lease WHERE id = 1').get() as LeaseRow | undefined
-      if (lease && lease.owner === owner) {
-        this.db.prepare('UPDATE lease SET expires_at = ? WHERE id = 1').run(now + ttlMs)
-        return 'renewed'
-      }
-      if (lease && lease.expires_at > now && isAlive(lease.pid)) return 'busy'
-      this.db.prepare('INSERT OR REPLACE INTO lease (id, owner, pid, expires_at) VALUES (1, ?, ?, ?)').run(owner, pid, now + ttlMs)
-      this.resetInFlight(now, owner)
-      return 'acquired'
-    }).immediate()
-  }
-
-  releaseLease(owner: string): void {
-    this.db.prepare('DELETE FROM lease WHERE id = 1 AND owner = ?').run(owner)
-  }
-
-  /**
-   * Start-up recovery: when no live dispatcher holds the lease, every in-flight row is stale (its
-   * process died mid-delivery) and goes back to queued. Returns how many were reset.
-   */
-  resetStale(now: number, isAlive: (pid: number) => boolean): number {
-    return this.db.transaction((): number => {
-      const lease = this.db.prepare('SELECT owner, pid, expires_at FROM lease WHERE id = 1').get() as LeaseRow | undefined
-      if (lease && lease.expires_at > now && isAlive(lease.pid)) return 0
-      this.db.prepare('DELETE FROM lease WHERE id = 1').run()
-      return this.resetInFlight(now)
-    }).immediate()
-  }
-
-  /**
    * Bounds the delivered records an operator sees: older than `maxAgeMs`, or beyond the newest
    * `maxCount`, are deleted (with their sealed userId). Their payloads are already gone.
    */
@@ -286,13 +242,6 @@ export class OutboxStore {
     } catch {
       // busy: the next idle moment tries again
     }
-  }
-
-  /** In-flight rows of any dispatcher but `keep` go back to queued, due at once. */
-  private resetInFlight(now: number, keep = ''): number {
-    return this.db
-      .prepare(`UPDATE items SET state = 'queued', next_attempt_at = ?, claimed_by = NULL, updated_at = ? WHERE state = 'in-flight' AND IFNULL(claimed_by, '') != ?`)
-      .run(now, now, keep).changes
   }
 
   private toItem(row: ItemRow): OutboxItem {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { ApiError } from '../clients/api-error'
 import { DEFAULT_BACKOFF, fullJitter, type Backoff } from './backoff'
 import { classify, CONNECTIVITY_CODES, redact } from './classify'
+import { processAlive, type OutboxLease } from './lease'
 import type { ClaimedItem, DeliveryItem, OutboxStore } from './store'
 
 /** Sends one queued enrollment; in production `(item) => enrollVisitor(backend, item)`. Must be idempotent. */
@@ -41,6 +42,7 @@ export const DEFAULT_TIMING: DispatcherTiming = {
 
 export interface DispatcherOptions {
   store: OutboxStore
+  lease: OutboxLease
   deliver: DeliverFn
   probe: ProbeFn
   timing: DispatcherTiming
@@ -120,7 +122,7 @@ export class Dispatcher {
     let timer: NodeJS.Timeout | undefined
     await Promise.race([this.loopDone, new Promise((resolve) => (timer = setTimeout(resolve, this.o.timing.stopGraceMs)))])
     clearTimeout(timer)
-    this.o.store.releaseLease(this.owner)
+    this.o.lease.release(this.owner)
     this.hasLease = false
     this.settleIdle(true)
     this.o.changed()
@@ -180,7 +182,7 @@ export class Dispatcher {
     const { store, timing } = this.o
     let now = this.o.now()
 
-    const lease = store.acquireLease(this.owner, process.pid, now, timing.leaseTtlMs, processAlive)
+    const lease = this.o.lease.acquire(this.owner, process.pid, now, timing.leaseTtlMs, processAlive)
     if (lease === 'busy') {
       if (this.hasLease) this.o.log('outbox: another kiosk process took over the outbox')
       this.hasLease = false
@@ -215,7 +217,7 @@ export class Dispatcher {
   private renewLease(): void {
     if (!this.hasLease) return
     try {
-      if (this.o.store.acquireLease(this.owner, process.pid, this.o.now(), this.o.timing.leaseTtlMs, processAlive) === 'busy') {
+      if (this.o.lease.acquire(this.owner, process.pid, this.o.now(), this.o.timing.leaseTtlMs, processAlive) === 'busy') {
         this.hasLease = false
         this.o.log('outbox: lease lost to another kiosk process')
       }
@@ -366,15 +368,4 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     )
   })
-}
-
-/** Whether a process exists (EPERM: it exists but belongs to someone else). */
-export function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
