@@ -10,8 +10,9 @@ const noElectron = { name: 'electron', message: "Only electron/main and electron
 const layer = (dir, message) => ({ regex: `^\\.\\.?/(.*/)?${dir}(/|$)`, message })
 
 /**
- * Import boundaries from ARCHITECTURE.md §3. test/unit/import-boundaries.test.ts proves these
- * rules fire, so a config slip cannot silently switch them off.
+ * Import boundaries: the folders and runtimes of README.md § Architecture.
+ * test/unit/import-boundaries.test.ts proves these rules fire, so a config slip cannot silently
+ * switch them off.
  */
 export const boundaries = [
   {
