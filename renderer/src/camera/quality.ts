@@ -5,7 +5,7 @@
  * each threshold is what it is, with the measurements behind it: README.md beside this file.
  */
 
-import type { Mesh } from '../../../electron/shared/liveness-motion'
+import type { Mesh } from '@shared/liveness-motion'
 
 export interface Point {
   x: number
