@@ -32,6 +32,8 @@ export default defineConfig({
   },
   renderer: {
     root: 'renderer',
+    // The renderer imports the shared contract as @shared/… (the same path in tsconfig.base.json and vitest.config.ts).
+    resolve: { alias: { '@shared': resolve(import.meta.dirname, 'electron/shared') } },
     plugins: [react(), faceAssets()],
     build: {
       // electron-vite leaves the renderer unminified by default; minified, first-load JS is ~2.3x smaller.

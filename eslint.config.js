@@ -8,38 +8,48 @@ const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), ...bu
 const noElectron = { name: 'electron', message: "Only electron/main and electron/preload may import 'electron'; this code must run in plain Node." }
 // Any relative import that passes through a folder named `dir` (electron/<dir>/...).
 const layer = (dir, message) => ({ regex: `^\\.\\.?/(.*/)?${dir}(/|$)`, message })
+// @shared/… is electron/shared as the renderer imports it (tsconfig.base.json paths, the Vite and
+// Vitest aliases). Node code runs under tsx and Playwright, which do not resolve it.
+const noAlias = { regex: '^@shared(/|$)', message: 'Only the renderer imports electron/shared as @shared/…; Node code imports it by a relative path.' }
+const aliasStaysShared = { regex: '^@shared/(.*/)?\\.\\.(/|$)', message: '@shared/… reaches electron/shared only.' }
 
 /**
- * Import boundaries from ARCHITECTURE.md §3. test/unit/import-boundaries.test.ts proves these
- * rules fire, so a config slip cannot silently switch them off.
+ * Import boundaries: the folders and runtimes of README.md § Architecture.
+ * test/unit/import-boundaries.test.ts proves these rules fire, so a config slip cannot silently
+ * switch them off.
  */
 export const boundaries = [
   {
     files: ['electron/services/**', 'electron/engine/**', 'electron/host/**', 'electron/site/**', 'electron/shared/**', 'test/**', 'scripts/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noAlias] }] },
   },
   {
     files: ['electron/shared/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron, ...nodeBuiltins.map((name) => ({ name, message: 'electron/shared runs everywhere: no Node built-ins.' }))], patterns: [{ regex: '^\\.\\./', message: 'electron/shared imports nothing else of the project.' }] }],
+      'no-restricted-imports': ['error', { paths: [noElectron, ...nodeBuiltins.map((name) => ({ name, message: 'electron/shared runs everywhere: no Node built-ins.' }))], patterns: [{ regex: '^\\.\\./', message: 'electron/shared imports nothing else of the project.' }, noAlias] }],
     },
   },
   {
     files: ['electron/services/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [layer('engine', 'services reach the engine over HTTP, never by import.'), layer('main', 'services must not depend on the Electron shell.'), layer('host', 'services must not depend on the web host.'), layer('preload', 'services must not depend on the preload.')] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [layer('engine', 'services reach the engine over HTTP, never by import.'), layer('main', 'services must not depend on the Electron shell.'), layer('host', 'services must not depend on the web host.'), layer('preload', 'services must not depend on the preload.'), noAlias] }] },
   },
   {
     files: ['electron/engine/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [layer('services', 'the engine is a separate server: it never imports the kiosk services.'), layer('main', 'the engine must not depend on the Electron shell.'), layer('host', 'the engine must not depend on the web host.'), layer('preload', 'the engine must not depend on the preload.')] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [layer('services', 'the engine is a separate server: it never imports the kiosk services.'), layer('main', 'the engine must not depend on the Electron shell.'), layer('host', 'the engine must not depend on the web host.'), layer('preload', 'the engine must not depend on the preload.'), noAlias] }] },
   },
   {
     // The site runs the engine as processes and talks to them over HTTP; it is plain Node.
     files: ['electron/site/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [layer('engine', 'the site runs engines as processes, never by import.'), layer('services', 'the site does not depend on the kiosk services.'), layer('main', 'the site must not depend on the Electron shell.'), layer('host', 'the site must not depend on the web host.'), layer('preload', 'the site must not depend on the preload.')] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [layer('engine', 'the site runs engines as processes, never by import.'), layer('services', 'the site does not depend on the kiosk services.'), layer('main', 'the site must not depend on the Electron shell.'), layer('host', 'the site must not depend on the web host.'), layer('preload', 'the site must not depend on the preload.'), noAlias] }] },
+  },
+  {
+    // The Electron shell may import anything of the project; its bundle has no alias.
+    files: ['electron/main/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noAlias] }] },
   },
   {
     files: ['electron/preload/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [layer('main', 'preload imports electron/shared only.'), layer('services', 'preload imports electron/shared only.'), layer('engine', 'preload imports electron/shared only.'), layer('host', 'preload imports electron/shared only.')] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer('main', 'preload imports electron/shared only.'), layer('services', 'preload imports electron/shared only.'), layer('engine', 'preload imports electron/shared only.'), layer('host', 'preload imports electron/shared only.'), noAlias] }] },
   },
   {
     files: ['renderer/**'],
@@ -48,7 +58,7 @@ export const boundaries = [
         'error',
         {
           paths: [noElectron, ...nodeBuiltins.map((name) => ({ name, message: 'The renderer is a sandboxed browser page: no Node built-ins.' }))],
-          patterns: ['main', 'preload', 'services', 'engine', 'host'].map((dir) => layer(dir, 'The renderer imports electron/shared only and reaches everything else through window.kiosk.')),
+          patterns: [...['main', 'preload', 'services', 'engine', 'host'].map((dir) => layer(dir, 'The renderer imports electron/shared only and reaches everything else through window.kiosk.')), aliasStaysShared],
         },
       ],
     },

@@ -1,7 +1,12 @@
+import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
+
+// Tests load renderer code, which imports the shared contract as @shared/… (as in electron.vite.config.ts).
+const alias = { '@shared': resolve(import.meta.dirname, 'electron/shared') }
 
 // Native modules (keytar, later better-sqlite3) want real processes, hence the forks pool.
 const project = (name: string, timeout: number) => ({
+  resolve: { alias },
   test: { name, include: [`test/${name}/**/*.test.ts`], environment: 'node', pool: 'forks' as const, testTimeout: timeout, hookTimeout: timeout },
 })
 

@@ -2,9 +2,9 @@ import { z } from 'zod'
 import { errorCodeSchema } from './errors'
 
 /**
- * What the renderer may see of the offline outbox (ARCHITECTURE.md §6): item summaries and the
- * queue's state, never the samples. The services build these; the renderer parses pushed events
- * with the same schemas.
+ * What the renderer may see of the offline outbox (electron/services/outbox/README.md): item
+ * summaries and the queue's state, never the samples. The services build these; the renderer
+ * parses pushed events with the same schemas.
  */
 
 /**

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { roleAllows } from '../../electron/shared/staff'
+import { roleAllows } from '@shared/staff'
 import { kiosk } from './bridge/kiosk'
 import { NavBar } from './components/NavBar'
 import { OfflineBanner } from './components/OfflineBanner'

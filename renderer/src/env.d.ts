@@ -1,4 +1,4 @@
-import type { KioskApi } from '../../electron/shared/kiosk-api'
+import type { KioskApi } from '@shared/kiosk-api'
 
 declare global {
   interface Window {

@@ -1,21 +1,19 @@
-import { mkdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { CONSENT } from '../../electron/shared/consent'
 import { appendAsOlderKiosk } from '../support/older-audit-trail'
 import { projectRoot } from '../support/process'
-import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
+import { checkScreen, openStaffScreen } from '../support/screens'
+import { startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
 
 // The audit trail as staff read it, after acts done through the services on the real web host.
 let host: TestWebHost
-const screensDir = join(projectRoot, 'test-results/screens')
 const fixture = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
 const userId = 'e2e-audit@example.com'
 
 test.beforeAll(async () => {
   host = await startWebHost()
-  mkdirSync(screensDir, { recursive: true })
   await expect.poll(async () => (await host.bridge<{ state: string }>('getEngineStatus', {})).state, { timeout: 0 }).toBe('running')
   await host.bridge('enrollVisitor', { userId, samples: [fixture('person-a1.jpg')], consent: true, consentVersion: CONSENT.version })
   await host.bridge('faceMatch', { image1: fixture('person-a1.jpg'), image2: fixture('person-b.jpg') })
@@ -26,16 +24,8 @@ test.afterAll(async () => {
   expect(await host.stop()).toBe(0)
 })
 
-async function openStaffScreen(page: Page, title: 'Audit' | 'Persons'): Promise<void> {
-  await page.goto(host.launchUrl)
-  await expect(page.getByTestId('engine-state')).toHaveText('Ready', { timeout: 0 })
-  await signInAs(page)
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
-}
-
 test('Audit: shows the acts with their outcomes, filters them, verifies the chain and exports', async ({ page }) => {
-  await openStaffScreen(page, 'Audit')
+  await openStaffScreen(page, host.launchUrl, 'Audit')
   await expect(page.getByTestId('audit-verdict')).toContainText('Intact when the kiosk started')
   const table = page.getByTestId('audit-entries')
   await expect(table.getByRole('row', { name: /Face match Done/ })).toHaveCount(1)
@@ -44,9 +34,7 @@ test('Audit: shows the acts with their outcomes, filters them, verifies the chai
   await expect(table.getByRole('row', { name: new RegExp(`Enrollment Done ${TEST_ADMIN.name} \\(admin\\) ${userId}`) })).toHaveCount(1)
   await expect(table.getByRole('row', { name: /Settings change Done/ })).toHaveCount(1)
 
-  const results = await new AxeBuilder({ page }).analyze()
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
-  await page.screenshot({ path: join(screensDir, 'audit.png'), fullPage: true })
+  await checkScreen(page, 'audit')
 
   await page.getByLabel('Action').selectOption('face-match')
   await page.getByRole('button', { name: 'Show entries' }).click()
@@ -68,7 +56,7 @@ test('Audit: entries an older kiosk wrote verify in the previous format, and the
   for (const outcome of ['started', 'refused'] as const) {
     appendAsOlderKiosk(host.dataDir, { action: 'verify', outcome, role: 'visitor', account: null, subject: {}, detail: outcome === 'refused' ? 'INVALID_INPUT' : null, correlationId: 'older-kiosk' }, Date.now())
   }
-  await openStaffScreen(page, 'Audit')
+  await openStaffScreen(page, host.launchUrl, 'Audit')
   await page.getByRole('button', { name: 'Verify now' }).click()
   await expect(page.getByTestId('audit-verdict')).toContainText('verified just now')
   await expect(page.getByTestId('audit-verdict')).toContainText('2 older entries verified in the previous format.')
@@ -76,7 +64,7 @@ test('Audit: entries an older kiosk wrote verify in the previous format, and the
 })
 
 test("Persons: a person's history lists what was done concerning them", async ({ page }) => {
-  await openStaffScreen(page, 'Persons')
+  await openStaffScreen(page, host.launchUrl, 'Persons')
   await page.getByRole('searchbox', { name: 'Find' }).fill('e2e-audit')
   await page.getByRole('button', { name: 'Search' }).click()
   await page.getByRole('button', { name: `Details of ${userId}` }).click()

@@ -1,17 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import { chromium, expect, test, type Page } from '@playwright/test'
 import config, { tiltedCameraFile } from '../../playwright.config'
-import { createWebHost, type WebHost } from '../../electron/host/server'
 import { checkImage, MATCH_IMAGE_LIMITS } from '../../electron/shared/image-limits'
+import { cameraClip } from '../support/capture'
+import { serveCaptureHarness } from '../support/capture-harness'
 import { projectRoot } from '../support/process'
+import { expectAccessible } from '../support/screens'
 
-// GuidedCapture on its own page (renderer/capture-harness.html, built by `electron-vite build`),
-// served by the real web host (same static serving and Content-Security-Policy header as
-// `npm run start:web`) with no services behind the bridge: the capture needs none. The fake webcam
-// plays test/fixtures/generated/cam.y4m, a real face photo held upright (playwright.config.ts);
-// the guidance test uses cam-tilted.y4m, the same photo with the head tilted.
+// GuidedCapture on its own page, the capture harness, served with no services behind the bridge
+// (test/support/capture-harness.ts): the capture needs none. The fake webcam plays
+// test/fixtures/generated/cam.y4m, a real face photo held upright (playwright.config.ts); the
+// guidance test uses cam-tilted.y4m, the same photo with the head tilted.
 
 interface Sample {
   base64: string
@@ -21,21 +21,8 @@ interface Sample {
   dataUrl: string
 }
 
-let host: WebHost
-let origin: string
+const harnessHost = serveCaptureHarness()
 const resultsDir = join(projectRoot, 'test-results')
-
-test.beforeAll(async () => {
-  host = createWebHost({
-    dispatch: async () => ({ ok: false, error: { code: 'INTERNAL', message: 'The capture harness has no kiosk services.' } }),
-    rendererDir: join(projectRoot, 'out/renderer'),
-  })
-  ;({ origin } = await host.listen(0))
-})
-
-test.afterAll(async () => {
-  await host.close()
-})
 
 /** Console errors and CSP violations, printed when a test fails. */
 function watch(page: Page): string[] {
@@ -48,7 +35,7 @@ function watch(page: Page): string[] {
 }
 
 async function openHarness(page: Page, count: number) {
-  await page.goto(`${origin}/capture-harness.html?count=${count}`)
+  await page.goto(`${harnessHost.origin}/capture-harness.html?count=${count}`)
   await expect(page.getByRole('heading', { level: 1, name: 'Guided capture' })).toBeVisible()
 }
 
@@ -58,11 +45,6 @@ const harness = <T,>(page: Page, fn: string) => page.evaluate(`window.captureHar
 /** Waits until face guidance runs (the detector loaded and judged frames). */
 async function waitForDetector(page: Page) {
   await page.waitForFunction(() => (window as any).captureHarness.stats.backend !== null && (window as any).captureHarness.stats.frames > 0)
-}
-
-async function axeSeriousOrCritical(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)
 }
 
 /** Checks a sample the way the services will, and that the in-app detector finds one face in it. */
@@ -75,12 +57,6 @@ async function expectGoodSample(page: Page, sample: Sample | undefined) {
   expect(sample!.quality).toBeGreaterThanOrEqual(0)
   expect(sample!.quality).toBeLessThanOrEqual(1)
   expect(await page.evaluate((url) => (window as any).captureHarness.countFaces(url), sample!.dataUrl)).toBe(1)
-}
-
-/** Launch options whose fake webcam plays `clip` instead of the default one. */
-function cameraClip(clip: string) {
-  const launch = config.use?.launchOptions ?? {}
-  return { ...launch, args: (launch.args ?? []).map((arg) => (arg.startsWith('--use-file-for-fake-video-capture=') ? `--use-file-for-fake-video-capture=${clip}` : arg)) }
 }
 
 // Most tests here need the camera running without auto-capture ending it: the tilted clip. The
@@ -175,7 +151,7 @@ test('the quality loop frame rate (printed, not asserted) and accessibility whil
   expect(Number(await page.locator('section.gc').getAttribute('data-fps'))).toBeGreaterThan(0)
 
   await page.screenshot({ path: join(resultsDir, 'screens/capture-live.png'), fullPage: true })
-  expect(await axeSeriousOrCritical(page)).toEqual([])
+  await expectAccessible(page)
 })
 
 test('keyboard only, with the face detector unavailable: manual capture, retake, done', async ({ page }) => {
@@ -222,7 +198,7 @@ test('keyboard only, with the face detector unavailable: manual capture, retake,
   for (const sample of samples!) expect(checkImage(Buffer.from(sample.base64, 'base64')).ok).toBe(true)
   expect(await harness<number>(page, 'liveTracks()')).toBe(0)
   await expect(guidance(page)).toHaveText('All 2 photos taken.')
-  expect(await axeSeriousOrCritical(page)).toEqual([])
+  await expectAccessible(page)
 
   // A retake after done reopens the camera and completes the set again.
   await tabTo('Retake photo 2')
@@ -252,7 +228,7 @@ test('a denied camera permission is explained, and "Try again" recovers', async 
   await expect(guidance(page)).toHaveText('')
   await expect(alert).toContainText('If it keeps failing, please ask staff.')
   await expect(page.getByRole('button', { name: 'Capture now' })).toHaveCount(0)
-  expect(await axeSeriousOrCritical(page)).toEqual([])
+  await expectAccessible(page)
   await page.evaluate(() => ((window as any).denyCamera = false))
   await page.getByRole('button', { name: 'Try again' }).click()
   await expect(alert).toHaveCount(0)

@@ -1,52 +1,34 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import config, { tiltedCameraFile } from '../../playwright.config'
-import { createWebHost, type WebHost } from '../../electron/host/server'
+import { tiltedCameraFile } from '../../playwright.config'
 import { checkImage } from '../../electron/shared/image-limits'
 import { LIVENESS_LIMITS, MAX_EVIDENCE_FRAMES } from '../../electron/shared/liveness'
+import { cameraClip } from '../support/capture'
+import { serveCaptureHarness } from '../support/capture-harness'
 import { projectRoot } from '../support/process'
+import { expectAccessible } from '../support/screens'
 
 // The liveness step of GuidedCapture on the capture harness (renderer/capture-harness.html), with a
 // challenge the harness makes from its query (no services: what the services then decide is tested
 // with them). The fake webcam plays a still photo, which never blinks or turns: every step runs to
 // its time limit, as it would for a photo held to the camera.
 
-let host: WebHost
-let origin: string
+const harnessHost = serveCaptureHarness()
 const resultsDir = join(projectRoot, 'test-results')
 
-test.beforeAll(async () => {
-  host = createWebHost({
-    dispatch: async () => ({ ok: false, error: { code: 'INTERNAL', message: 'The capture harness has no kiosk services.' } }),
-    rendererDir: join(projectRoot, 'out/renderer'),
-  })
-  ;({ origin } = await host.listen(0))
-})
-
-test.afterAll(async () => {
-  await host.close()
-})
-
-const launch = config.use?.launchOptions ?? {}
 // The tilted clip: auto-capture never fires on it, so "Capture now" decides when the photo is taken.
-test.use({ launchOptions: { ...launch, args: (launch.args ?? []).map((arg) => (arg.startsWith('--use-file-for-fake-video-capture=') ? `--use-file-for-fake-video-capture=${tiltedCameraFile}` : arg)) } })
+test.use({ launchOptions: cameraClip(tiltedCameraFile) })
 
 const harness = <T,>(page: Page, fn: string) => page.evaluate(`window.captureHarness.${fn}`) as Promise<T>
 
 /** Opens the harness with a challenge, takes the photo with "Capture now", and waits for the liveness step. */
 async function photoThenChallenge(page: Page, query: string) {
-  await page.goto(`${origin}/capture-harness.html?count=1&${query}`)
+  await page.goto(`${harnessHost.origin}/capture-harness.html?count=1&${query}`)
   await expect(page.getByRole('heading', { level: 1, name: 'Guided capture' })).toBeVisible()
   await page.waitForFunction(() => (window as any).captureHarness.stats.backend !== null && (window as any).captureHarness.stats.frames > 0)
   await page.getByRole('button', { name: 'Capture now' }).click()
   await expect(page.getByRole('heading', { name: 'Liveness check' })).toBeVisible()
-}
-
-async function axeSeriousOrCritical(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)
 }
 
 interface Sent {
@@ -72,7 +54,7 @@ test('a visitor is guided through the challenge in its order: the prompt, the st
   await expect(page.getByText(LIVENESS_LIMITS)).toHaveCount(0)
   mkdirSync(join(resultsDir, 'screens'), { recursive: true })
   await page.screenshot({ path: join(resultsDir, 'screens/liveness-challenge.png'), fullPage: true })
-  expect(await axeSeriousOrCritical(page)).toEqual([])
+  await expectAccessible(page)
   // A still photo never turns: the step stays where it is.
   await expect(page.getByTestId('liveness-prompt')).toHaveText('Turn your head to your right')
 })
@@ -110,7 +92,7 @@ test('staff: "Continue without liveness check" asks for a reason and sends the o
   const dialog = page.getByRole('dialog', { name: 'Continue without liveness check?' })
   await expect(dialog).toBeVisible()
   await expect(dialog.getByLabel('Reason')).toBeFocused()
-  expect(await axeSeriousOrCritical(page)).toEqual([])
+  await expectAccessible(page)
   // A reason is needed.
   await dialog.getByRole('button', { name: 'Continue without liveness check' }).click()
   await expect(dialog.getByLabel('Reason')).toHaveAccessibleDescription(/Give a reason/)
@@ -136,7 +118,7 @@ test('the capture loop with the challenge running: frame rate printed beside the
     const b = await read()
     return { loop: b.loop as string, backend: b.backend as string, fps: ((b.frames - a.frames) * 1000) / (b.now - a.now), msPerFrame: (b.busyMs - a.busyMs) / Math.max(1, b.frames - a.frames) }
   }
-  await page.goto(`${origin}/capture-harness.html?count=1&liveness=blink,turn-left,turn-right&stepSeconds=30`)
+  await page.goto(`${harnessHost.origin}/capture-harness.html?count=1&liveness=blink,turn-left,turn-right&stepSeconds=30`)
   await page.waitForFunction(() => (window as any).captureHarness.stats.backend !== null && (window as any).captureHarness.stats.frames >= 10, undefined, { timeout: 60_000 })
   const quality = await measure(60)
   await page.getByRole('button', { name: 'Capture now' }).click()

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
+import { expectAccessible } from '../support/screens'
 import { startStandin, TEMPLATE_TYPE, type Standin } from '../support/vendor-standin'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
@@ -39,11 +39,6 @@ async function openAsStaff(page: Page, screen: RegExp) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: screen }).click()
 }
 
-async function axe(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
-}
-
 test('offline, a face match is decided on this device and says so', async ({ page }) => {
   standin.setOnline(false)
   try {
@@ -54,7 +49,7 @@ test('offline, a face match is decided on this device and says so', async ({ pag
     await expect(page.getByText('Same person')).toBeVisible()
     await expect(page.getByText('Checked on this device (offline)')).toBeVisible()
     await expect(page.getByTestId('offline-decision')).toHaveText(/^The servers could not be reached, so this was checked on this device\. Last synced with the servers: never\.$/)
-    await axe(page)
+    await expectAccessible(page)
     await page.screenshot({ path: 'test-results/screens/face-match-offline.png', fullPage: true })
   } finally {
     standin.setOnline(true)
@@ -77,7 +72,7 @@ test('a sync that would remove many persons at once waits for an administrator, 
   await expect(replica.getByTestId('replica-message')).toHaveText('Checked 5 local records against the servers: 4 records gone there, but none deleted here until an administrator confirms.')
   await expect(replica.getByTestId('replica-held')).toContainText('found 4 persons of 5 gone from the servers and removed none')
   await expect(replica.getByTestId('replica-status')).toContainText('Persons5')
-  await axe(page)
+  await expectAccessible(page)
 
   await replica.getByRole('button', { name: 'Confirm removals' }).click()
   const dialog = page.getByRole('dialog', { name: 'Remove the persons gone from the servers?' })
@@ -104,7 +99,7 @@ test('the Outbox screen shows the replica, syncs it when the servers answer, and
   await expect(replica.getByTestId('replica-message')).toHaveText('Checked 1 local record against the servers: 1 record removed there, so deleted here too.')
   await expect(replica.getByTestId('replica-status')).toContainText('Persons0')
   await expect(replica.getByTestId('replica-status')).not.toContainText('Last syncnever')
-  await axe(page)
+  await expectAccessible(page)
   await page.screenshot({ path: 'test-results/screens/outbox-replica.png', fullPage: true })
 
   await replica.getByRole('button', { name: 'Wipe replica' }).click()

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
+import { checkScreen } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // The kiosk as `npm run start:web` runs it: the real host CLI, which starts the embedded engine.
@@ -23,9 +23,7 @@ test('opens on Home and shows values that came from the Node side through the br
   await expect(page.getByTestId('node-version')).toHaveCount(0)
   // The token left the address bar once read.
   expect(page.url()).not.toContain('token=')
-  const { violations } = await new AxeBuilder({ page }).analyze()
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
-  await page.screenshot({ path: 'test-results/screens/home.png', fullPage: true })
+  await checkScreen(page, 'home')
 })
 
 test('Home says it is getting ready while the engine starts, with its tasks disabled, then offers them', async ({ page }) => {
@@ -46,9 +44,7 @@ test('Home says it is getting ready while the engine starts, with its tasks disa
   for (const name of ['Enroll visitor', 'Verify identity']) await expect(tiles.getByRole('button', { name })).toBeDisabled()
   // Staff can still sign in to see what is going on.
   await expect(page.getByRole('button', { name: 'Staff sign-in' })).toBeEnabled()
-  const { violations } = await new AxeBuilder({ page }).analyze()
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
-  await page.screenshot({ path: 'test-results/screens/home-starting.png', fullPage: true })
+  await checkScreen(page, 'home-starting')
 
   // The engine's start is the only ceiling here: the page follows its state, whatever it takes.
   await expect.poll(async () => (await host.bridge<{ state: string }>('getEngineStatus')).state, { timeout: 0 }).toBe('running')

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
-import { checkScreen, screensDir } from '../support/screens'
+import { checkScreen, openStaffScreen, screensDir } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // The staff screens on the kiosk as `npm run start:web` runs it: the real host CLI and embedded engine.
@@ -38,15 +38,6 @@ async function personUuidOf(userId: string): Promise<string> {
   return found.person!.uuid
 }
 
-/** Home → "Staff sign-in" as the test administrator → the staff screen named `title`. */
-async function openStaffScreen(page: Page, title: 'Persons' | 'Admin' | 'Outbox' | 'Settings'): Promise<void> {
-  await page.goto(launchUrl)
-  await expect(page.getByTestId('engine-state')).toHaveText('Ready', { timeout: 0 })
-  await signInAs(page)
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
-}
-
 /**
  * Signs in again after a reload, which ends the tab's session (the launch token stays in this
  * tab's session storage), and opens the staff screen named `title`.
@@ -62,7 +53,7 @@ async function reloadToStaffScreen(page: Page, title: 'Persons' | 'Admin' | 'Out
 
 
 test('Settings: saves and persists, shows field errors, tests the connection, stores credentials write-only', async ({ page }) => {
-  await openStaffScreen(page, 'Settings')
+  await openStaffScreen(page, launchUrl, 'Settings')
   const idle = page.getByLabel('Idle timeout (seconds)')
   await expect(idle).toHaveValue('90')
   await expect(page.getByLabel('Template type')).toHaveValue('Face:HumanFaceRes')
@@ -134,7 +125,7 @@ test('Settings: saves and persists, shows field errors, tests the connection, st
 })
 
 test('Settings: the server’s threshold and its scale beside each override; overrides, timeouts and the Basic encoding round-trip', async ({ page }) => {
-  await openStaffScreen(page, 'Settings')
+  await openStaffScreen(page, launchUrl, 'Settings')
   const verify = page.getByLabel('Verify threshold override')
   const identify = page.getByLabel('Identify threshold override')
   // The embedded engine's Face:HumanFaceRes threshold: 48 on 0–100; no override yet.
@@ -197,7 +188,7 @@ test('Settings: the server’s threshold and its scale beside each override; ove
 })
 
 test('Admin: tenant, apps, algorithm with licence and liveness, template types, caches, logs', async ({ page }) => {
-  await openStaffScreen(page, 'Admin')
+  await openStaffScreen(page, launchUrl, 'Admin')
   await expect(page.getByRole('heading', { name: 'Tenant KIOSK' })).toBeVisible()
   await expect(page.getByTestId('template-types').getByRole('rowheader', { name: 'Face:HumanFaceRes' })).toBeVisible()
   await checkScreen(page, 'admin')
@@ -263,7 +254,7 @@ test('Admin: tenant, apps, algorithm with licence and liveness, template types, 
 })
 
 test('Admin: the tenant’s apps from the server’s app list, each with its details', async ({ page }) => {
-  await openStaffScreen(page, 'Admin')
+  await openStaffScreen(page, launchUrl, 'Admin')
   const section = page.getByRole('region', { name: 'Apps' })
   await expect(section.getByText('The kiosk’s own app, KIOSK, is not among them')).toBeVisible()
 
@@ -294,7 +285,7 @@ test('Admin: the tenant’s apps from the server’s app list, each with its det
 
 test('Admin: Check photo quality reports the quality and the template size, and enrolls nobody', async ({ page }) => {
   const before = (await bridge<{ totalElements: number }>('searchPersons', { pageSize: 100 })).totalElements
-  await openStaffScreen(page, 'Admin')
+  await openStaffScreen(page, launchUrl, 'Admin')
   const check = page.getByTestId('quality-check')
   await expect(check.getByRole('heading', { name: 'Check photo quality' })).toBeVisible()
   await expect(check.getByRole('button', { name: 'Check photo quality' })).toBeDisabled()
@@ -339,7 +330,7 @@ test('Persons: search, sort, page, detail, delete templates, remove a visitor wi
     expect(result.outcome).toBe('enrolled')
   }
 
-  await openStaffScreen(page, 'Persons')
+  await openStaffScreen(page, launchUrl, 'Persons')
   const summary = page.getByTestId('persons-summary')
   await expect(summary).toHaveText('Page 1 of 1 · 6 visitors')
   await checkScreen(page, 'persons')
@@ -436,7 +427,7 @@ test('Persons: device look-up, templates filtered by type, the three deletes, ap
   for (const photo of ['person-a1.jpg', 'person-a2.jpg', 'person-b.jpg']) {
     expect((await bridge<{ outcome: string }>('enrollVisitor', seed(userId, photo))).outcome).toBe('enrolled')
   }
-  await openStaffScreen(page, 'Persons')
+  await openStaffScreen(page, launchUrl, 'Persons')
 
   // A device nobody has.
   await page.getByRole('searchbox', { name: 'Device ID' }).fill('e2e-no-such-device-42')
@@ -508,7 +499,7 @@ test('Persons: device look-up, templates filtered by type, the three deletes, ap
 })
 
 test('Outbox: the empty outbox is explained, with its status and what each state means', async ({ page }) => {
-  await openStaffScreen(page, 'Outbox')
+  await openStaffScreen(page, launchUrl, 'Outbox')
   await expect(page.getByText('The outbox is empty.')).toBeVisible()
   await expect(page.getByText(/Every enrollment has reached the server/)).toBeVisible()
   await expect(page.getByTestId('outbox-counts')).toContainText('Waiting0')
@@ -562,7 +553,7 @@ test('Outbox: a parked enrollment raises a notice on every staff screen, never s
 
 test('each staff screen opens at its top, not where the last one was scrolled to', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 768 })
-  await openStaffScreen(page, 'Settings')
+  await openStaffScreen(page, launchUrl, 'Settings')
   const main = page.locator('main')
   await main.evaluate((element) => element.scrollTo(0, element.scrollHeight))
   await expect.poll(() => main.evaluate((element) => element.scrollTop)).toBeGreaterThan(0)

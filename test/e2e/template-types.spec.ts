@@ -4,8 +4,8 @@ import { expect, test, type Page } from '@playwright/test'
 import { CONSENT } from '../../electron/shared/consent'
 import { projectRoot } from '../support/process'
 import { expectControlsBesideLabels, expectWholeWords, kioskSizes, layoutFacts } from '../support/layout'
-import { checkScreen, screensDir } from '../support/screens'
-import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
+import { checkScreen, openStaffScreen, screensDir } from '../support/screens'
+import { startWebHost, type TestWebHost } from '../support/web-host'
 
 // A template-type change as an administrator meets it: the warning with the count before saving,
 // the rebuild from kept face crops, and Persons showing enrollment per template type.
@@ -33,18 +33,10 @@ test.afterAll(async () => {
   expect(await host.stop()).toBe(0)
 })
 
-async function openStaffScreen(page: Page, title: 'Persons' | 'Settings' | 'Admin'): Promise<void> {
-  await page.goto(host.launchUrl)
-  await expect(page.getByTestId('engine-state')).toHaveText('Ready', { timeout: 60_000 })
-  await signInAs(page)
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
-}
-
 const enrollmentOf = (page: Page, userId: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: userId }) }).getByRole('list', { name: 'Enrollment per template type' })
 
 test('Settings warns before a template-type change with the count it leaves behind, and rebuilds what kept crops allow', async ({ page }) => {
-  await openStaffScreen(page, 'Settings')
+  await openStaffScreen(page, host.launchUrl, 'Settings')
   const change = page.getByTestId('template-type-change')
   await expect(change).toHaveCount(0)
 
@@ -70,7 +62,7 @@ test('Settings warns before a template-type change with the count it leaves behi
 })
 
 test('Persons shows enrollment in the kiosk’s own template type; another type only where held, and neutrally', async ({ page }) => {
-  await openStaffScreen(page, 'Persons')
+  await openStaffScreen(page, host.launchUrl, 'Persons')
   // Bob has only the kiosk's type: no orange ✗ for a type this kiosk does not use.
   const bob = enrollmentOf(page, 'bob@types.example')
   await expect(bob.getByRole('listitem')).toHaveText([`${A} ✓: enrolled`])
@@ -91,7 +83,7 @@ test('Persons shows enrollment in the kiosk’s own template type; another type 
 test('a template type’s name wraps only after its colon, never mid-word, at every kiosk size', async ({ page }) => {
   // A long e-mail with nowhere to break takes the table's width: the type column is the one squeezed.
   await seed(`${'l'.repeat(64)}@${'d'.repeat(61)}.${'e'.repeat(61)}.${'f'.repeat(57)}.com`, 'person-c.jpg')
-  await openStaffScreen(page, 'Persons')
+  await openStaffScreen(page, host.launchUrl, 'Persons')
   await page.getByRole('button', { name: 'Details of ada@types.example' }).click()
   await expect(page.getByTestId('person-detail')).toBeVisible()
   for (const size of kioskSizes) {
@@ -101,7 +93,7 @@ test('a template type’s name wraps only after its colon, never mid-word, at ev
 })
 
 test('Admin: "Keep face crops" is a check box beside its words, at every kiosk size', async ({ page }) => {
-  await openStaffScreen(page, 'Admin')
+  await openStaffScreen(page, host.launchUrl, 'Admin')
   const keep = page.getByRole('checkbox', { name: /Keep face crops/ })
   await expect(keep).toBeChecked()
   await expect(keep).toHaveAccessibleDescription(/Off by default/)

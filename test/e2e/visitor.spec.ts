@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { CONSENT } from '../../electron/shared/consent'
@@ -8,6 +7,7 @@ import fr from '../../renderer/src/i18n/locales/fr.json' with { type: 'json' }
 import { projectRoot } from '../support/process'
 import { tiltedCameraFile } from '../../playwright.config'
 import { browserWithClip, capture, untilDone } from '../support/capture'
+import { expectAccessible } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 import { consentBox } from '../support/consent'
 
@@ -42,11 +42,6 @@ async function open(page: Page, tile: string, as: 'visitor' | 'staff' = 'visitor
   await page.locator('.tiles').getByRole('button', { name: new RegExp(`^${tile}`) }).click()
 }
 
-async function axe(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
-}
-
 test('enrolls a visitor end to end with consent and the camera; the focus follows each step', async ({ page }) => {
   await open(page, 'Enroll visitor')
   const email = page.getByLabel('Visitor’s e-mail')
@@ -58,7 +53,7 @@ test('enrolls a visitor end to end with consent and the camera; the focus follow
   await expect(page.getByText('An e-mail address has one @ between the name and the domain, like name@example.com.')).toBeVisible()
   await expect(email).toBeFocused()
   await email.fill(VISITOR)
-  await axe(page)
+  await expectAccessible(page)
   await page.getByRole('button', { name: 'Continue to photos' }).click()
   // Form → capture: the capture's heading (the first photo may already be on its way).
   await expect(page.getByRole('heading', { name: `Take 3 photos of ${VISITOR}` }).or(page.getByRole('heading', { name: 'Check the photos' }))).toBeFocused()
@@ -73,7 +68,7 @@ test('enrolls a visitor end to end with consent and the camera; the focus follow
   await expect(page.getByRole('region', { name: /is enrolled/ })).toBeFocused()
   // A visitor reads the outcome only: no photo quality (28% would read as a failure), no server status.
   await expect(page.locator('#result-title')).toHaveText(`${VISITOR} is enrolled.`)
-  await axe(page)
+  await expectAccessible(page)
   await page.screenshot({ path: 'test-results/screens/enroll-done.png', fullPage: true })
 })
 
@@ -98,7 +93,7 @@ test('a visitor who chooses French reads French from the first word to the resul
   await page.getByLabel(fr.consent.agree, { exact: true }).check()
   await page.getByRole('button', { name: fr.enroll.continue }).click()
   await expect(page.getByText(fr.email.oneAt)).toBeVisible()
-  await axe(page)
+  await expectAccessible(page)
   // Verify the visitor enrolled above: guidance and decision in French.
   await nav.getByRole('button', { name: fr.screens.verify, exact: true }).click()
   await page.getByLabel(fr.common.email).fill(VISITOR)
@@ -112,7 +107,7 @@ test('a visitor who chooses French reads French from the first word to the resul
   const seen = await page.evaluate(() => (window as unknown as { guidanceSeen: string[] }).guidanceSeen)
   expect(seen.length).toBeGreaterThan(1)
   expect(seen.filter((line) => !french.some((pattern) => pattern.test(line)))).toEqual([])
-  await axe(page)
+  await expectAccessible(page)
   await expect(page.getByTestId('engine-state')).toHaveText(fr.status.ready)
 })
 
@@ -134,7 +129,7 @@ test('verifies the same visitor, and refuses a different person', async ({ page 
     await expect(page.getByText(decision, { exact: true })).toBeVisible()
     // Staff: the score and the pass mark on the template type's 0–100 scale, "score 97.0, needs 48".
     await expect(page.getByTestId('verify-decision')).toHaveText(words)
-    await axe(page)
+    await expectAccessible(page)
   }
   await page.screenshot({ path: 'test-results/screens/verify.png', fullPage: true })
 })
@@ -152,7 +147,7 @@ test('Enroll and Verify check the e-mail with the contract’s rules before any 
   await page.getByRole('button', { name: 'Continue to photo' }).click()
   await expect(email).toHaveAccessibleDescription('The part after the @ must be a domain, like example.com.')
   await expect(capturePanel).toHaveCount(0)
-  await axe(page)
+  await expectAccessible(page)
 
   await open(page, 'Enroll visitor')
   await page.getByLabel('Visitor’s e-mail').fill('visitor@example.c')
@@ -184,7 +179,7 @@ test('without a camera: one clear message; staff use a photo file, a visitor is 
   await expect(alert).toContainText('Or use a photo file below.')
   await expect(page.getByText('No camera found')).toHaveCount(1)
   await expect(page.getByRole('button', { name: 'Capture now' })).toHaveCount(0)
-  await axe(page)
+  await expectAccessible(page)
   await page.screenshot({ path: 'test-results/screens/identify-no-camera.png', fullPage: true })
   await fileChoice.setInputFiles({ name: 'notes.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'binary') })
   await expect(page.getByRole('alert').filter({ hasText: 'notes.gif' })).toHaveText('notes.gif: The file is not a JPEG or PNG image.')
@@ -205,7 +200,7 @@ test('identifies the enrolled visitor from the camera', async ({ page }) => {
   await expect(page.getByRole('table')).toContainText(VISITOR)
   await expect(page.getByRole('table', { name: 'Candidates at or above 48, best first (scores on a 0–100 scale)' })).toBeVisible()
   await expect(page.getByRole('row').filter({ hasText: VISITOR }).getByRole('cell').last()).toHaveText(/^\d{1,3}\.\d$/)
-  await axe(page)
+  await expectAccessible(page)
   await page.screenshot({ path: 'test-results/screens/identify.png', fullPage: true })
 })
 
@@ -289,7 +284,7 @@ test('idle: "Still there?" counts down 10 s before the reset; "I’m still here"
     await expect(dialog).toBeVisible(untilDone)
     await expect(dialog.getByTestId('still-there-seconds')).toHaveText(/^([1-9]|10) s$/)
     await expect(dialog.getByRole('button', { name: 'I’m still here' })).toBeFocused()
-    await axe(page)
+    await expectAccessible(page)
     await page.screenshot({ path: 'test-results/screens/still-there.png', fullPage: true })
     await dialog.getByRole('button', { name: 'I’m still here' }).click()
     await expect(dialog).toBeHidden()
@@ -341,7 +336,7 @@ test('face match: same face passes, different faces fail, a wrong file is refuse
   await page.getByRole('button', { name: 'Compare' }).click()
   await expect(page.getByTestId('match-decision')).toContainText('passes the pass mark of 48')
   await expect(page.getByText('Same person')).toBeVisible()
-  await axe(page)
+  await expectAccessible(page)
   await page.screenshot({ path: 'test-results/screens/face-match.png', fullPage: true })
 
   await slot(2).setInputFiles(fixture('person-b.jpg'))

@@ -10,16 +10,12 @@ import { openSqlite } from '../../electron/engine/store/sql/sqlite'
 import { signingKey } from '../../electron/engine/store/signing-keys'
 import { basic, startTestEngine, TEST_CLIENT, type TestEngine } from '../support/engine'
 import { startUntil, tsxArgs } from '../support/process'
+import { until } from '../support/until'
 
 // Issue 13, findings 2 and 12, against a real engine over real HTTP. Every loopback address
 // (127.0.0.0/8) reaches the engine, so each scenario speaks from its own peer address.
 
 const FREE_FAILURES = 3
-
-/** Resolves once `ready()` holds, checking after each turn of the event loop. */
-async function until(ready: () => boolean): Promise<void> {
-  while (!ready()) await new Promise((resolve) => setImmediate(resolve))
-}
 
 /** A promise that stays pending until `open()` is called. */
 function gate() {

@@ -3,6 +3,7 @@ import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../electron/engine/http/json-body'
 import { basic, startTestEngine, TEST_CLIENT, TEST_TENANT, type TestEngine } from '../support/engine'
+import { until } from '../support/until'
 
 const MB = 1024 * 1024
 
@@ -20,11 +21,6 @@ function rawSocket(url: string): Promise<{ socket: Socket; received: () => strin
   })
 }
 
-/** Resolves once `check` holds, polling; the test's own timeout bounds it. */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 20))
-}
-
 describe('engine HTTP layer under hostile input', () => {
   let t: TestEngine
   let token: string
@@ -39,7 +35,7 @@ describe('engine HTTP layer under hostile input', () => {
       const { socket, received, closed } = await rawSocket(t.url)
       socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${32 * MB - 1}\r\n\r\n`)
       socket.write('['.repeat(64 * 1024)) // the first 64 KB of a deeply nested array; the rest never comes
-      await until(() => received().includes('\r\n\r\n'))
+      await until(() => received().includes('\r\n\r\n'), 20)
       expect(received()).toMatch(/^HTTP\/1\.1 401 /)
       expect(received()).toMatch(/\r\nconnection: close\r\n/i)
       await closed // closed by the engine: the rest of the body is never read

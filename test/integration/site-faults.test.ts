@@ -8,6 +8,7 @@ import { alive } from '../../electron/site/processes'
 import { prng, unitVector } from '../bench/lib/seed'
 import { startTestPostgres, type TestPostgres } from '../support/postgres'
 import { siteApi, startSite, stopSiteCleanly, type RunningSite, type SiteReply } from '../support/site'
+import { eventually, type Polling } from '../support/until'
 
 /**
  * Issue 24, faults on the real processes: `npm run site` with two engines on a PostgreSQL this
@@ -28,15 +29,8 @@ const identifyBody = (data: string) => ({ identifyInputs: [{ templateType: TYPE,
 /** The best candidate of an identify reply, if any. */
 const bestOf = (reply: SiteReply): string | undefined => reply.body?.allIdentifyResults?.[0]?.identifyResults?.[0]?.identifyMatchResults?.[0]?.personId
 
-/** Polls `probe` until it holds: at most `attempts` times, `everyMs` apart. */
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, attempts = 300, everyMs = 100): Promise<T> {
-  for (let i = 0; i < attempts; i++) {
-    const value = await probe().catch(() => undefined)
-    if (value) return value
-    await new Promise((resolve) => setTimeout(resolve, everyMs))
-  }
-  throw new Error(`never: ${what}`)
-}
+/** Polls through the faults: a probe that fails while a process or the database is down is retried. */
+const throughFaults: Polling = { attempts: 300, everyMs: 100, retryErrors: true }
 
 async function readyStatus(engineUrl: string): Promise<number> {
   const reply = await request(`${engineUrl}/health/ready`, { headersTimeout: 5_000, bodyTimeout: 5_000 })
@@ -82,7 +76,7 @@ describe('a site under faults (two engines, PostgreSQL restarted by the test)', 
         const { pid } = (await sql.get<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!
         // Another connection ends this one between two statements, as a restart ends every backend.
         expect((await database.get<{ done: boolean }>('SELECT pg_terminate_backend(?) AS done', [pid]))?.done).toBe(true)
-        await until('the backend is gone', async () => (await database.get<{ n: number }>('SELECT count(*) AS n FROM pg_stat_activity WHERE pid = ?', [pid]))?.n === 0)
+        await eventually('the backend is gone', async () => (await database.get<{ n: number }>('SELECT count(*) AS n FROM pg_stat_activity WHERE pid = ?', [pid]))?.n === 0, throughFaults)
         await sql.get('SELECT 1')
       })
       await expect(outcome).rejects.toBeInstanceOf(StoreUnavailableError)
@@ -138,7 +132,7 @@ describe('a site under faults (two engines, PostgreSQL restarted by the test)', 
     expect(alive(before.pid)).toBe(false)
 
     // Back on its port, ready means caught up: engine 1 itself finds what engine 2 enrolled.
-    await until('engine 1 is ready again', async () => (await readyStatus(before.url)) === 200, 600)
+    await eventually('engine 1 is ready again', async () => (await readyStatus(before.url)) === 200, { ...throughFaults, attempts: 600 })
     const engine1 = siteApi(before.url)
     try {
       const found = await engine1.call('POST', '/bioengine/identify', identifyBody(late.template))
@@ -195,12 +189,12 @@ describe('a site under faults (two engines, PostgreSQL restarted by the test)', 
     })
     const load = Promise.all([...enrollers, ...identifiers])
     try {
-      await until('enrollments acknowledged before the restart', async () => acknowledged.size >= 8)
+      await eventually('enrollments acknowledged before the restart', async () => acknowledged.size >= 8, throughFaults)
       const beforeRestart = db.pid
       await db.restart({ mode: 'fast' })
       expect(db.pid).not.toBe(beforeRestart)
       const atRestart = acknowledged.size
-      await until('enrollments acknowledged after the restart', async () => acknowledged.size >= atRestart + 8, 600)
+      await eventually('enrollments acknowledged after the restart', async () => acknowledged.size >= atRestart + 8, { ...throughFaults, attempts: 600 })
     } finally {
       stop = true
       await load
@@ -213,7 +207,7 @@ describe('a site under faults (two engines, PostgreSQL restarted by the test)', 
     // Reconnected, not restarted: the same two processes are ready again.
     for (const n of [1, 2]) {
       const { url } = site.engine(n)
-      await until(`engine ${n} ready again`, async () => (await readyStatus(url)) === 200)
+      await eventually(`engine ${n} ready again`, async () => (await readyStatus(url)) === 200, throughFaults)
     }
     expect([site.engine(1).pid, site.engine(2).pid]).toEqual(enginePids)
 
@@ -249,13 +243,13 @@ describe('a site under faults (two engines, PostgreSQL restarted by the test)', 
       }
       for (const n of [1, 2]) {
         const { url } = site.engine(n)
-        await until(`engine ${n} reports not ready`, async () => (await readyStatus(url)) === 503)
+        await eventually(`engine ${n} reports not ready`, async () => (await readyStatus(url)) === 503, throughFaults)
       }
       // Then haproxy has no engine to send to and answers itself (its own page, not JSON).
-      const own = await until('haproxy answers for itself', async () => {
+      const own = await eventually('haproxy answers for itself', async () => {
         const { reply } = await timed(tenant)
         return reply.status === 503 && typeof reply.body === 'string' && /No server is available/i.test(reply.body) && reply
-      })
+      }, throughFaults)
       // haproxy's own 503 says when to try again, as an engine's does (electron/site/haproxy-config.ts).
       expect(Number(own.headers['retry-after'])).toBeGreaterThan(0)
       for (const { reply, ms } of [await timed(tenant), await timed(identify)]) {
@@ -266,10 +260,10 @@ describe('a site under faults (two engines, PostgreSQL restarted by the test)', 
     } finally {
       await db.restart()
     }
-    await until('the front answers again', async () => (await front.call('GET', '/v2/gmiserver/tenant/FRONTDESK')).status === 200, 600)
+    await eventually('the front answers again', async () => (await front.call('GET', '/v2/gmiserver/tenant/FRONTDESK')).status === 200, { ...throughFaults, attempts: 600 })
     for (const n of [1, 2]) {
       const { url } = site.engine(n)
-      await until(`engine ${n} ready again`, async () => (await readyStatus(url)) === 200)
+      await eventually(`engine ${n} ready again`, async () => (await readyStatus(url)) === 200, throughFaults)
     }
     expect(bestOf(await front.call('POST', '/bioengine/identify', identifyBody(seeds[1]!.template)))).toBe(seeds[1]!.id)
   })

@@ -10,6 +10,7 @@ import { unitVector, prng } from '../bench/lib/seed'
 import { startBackend, type BackendHandle } from '../support/backends'
 import { postgresClient } from '../support/postgres'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
+import { eventually, type Polling } from '../support/until'
 
 /**
  * Issue 24: several engine processes on one PostgreSQL database. Two engines, each with its own
@@ -20,14 +21,8 @@ const TYPE = `Face:${HUMAN_FACERES.name}`
 const random = prng(24)
 const template = () => encodeTemplate({ plugin: HUMAN_FACERES.name, modelVersion: HUMAN_FACERES.modelVersion, quality: 0.9, vector: unitVector(HUMAN_FACERES.dimensions, random) }).toString('base64')
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, attempts = 400): Promise<T> {
-  for (let i = 0; i < attempts; i++) {
-    const value = await probe()
-    if (value) return value
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  throw new Error(`never: ${what}`)
-}
+/** How long the other engine may take to follow (400 polls, 25 ms apart); a probe that throws fails at once. */
+const following: Polling = { attempts: 400, everyMs: 25 }
 
 describe('engines of one site on PostgreSQL', () => {
   let backend: BackendHandle
@@ -105,9 +100,9 @@ describe('engines of one site on PostgreSQL', () => {
     // Identifiable where it was enrolled as soon as it is answered...
     expect((await identify(a, probe))[0]).toMatchObject({ personId: person.uuid, personUUID: person.uuid })
     // ...and on the other engine once its listener has brought the change.
-    await until('b identifies the new enrollment', async () => (await identify(b, probe))[0]?.personId === person.uuid)
+    await eventually('b identifies the new enrollment', async () => (await identify(b, probe))[0]?.personId === person.uuid, following)
     expect((await a.call('DELETE', `/v2/gmiserver/person/${person.uuid}`)).status).toBe(204)
-    await until('b forgets the deleted person', async () => (await identify(b, probe)).length === 0)
+    await eventually('b forgets the deleted person', async () => (await identify(b, probe)).length === 0, following)
     expect(await identify(a, probe)).toEqual([])
   })
 
@@ -124,19 +119,19 @@ describe('engines of one site on PostgreSQL', () => {
       await admin.end()
     }
     expect((await enroll(a, person.uuid, 'desk', probe)).status).toBe(201)
-    await until('b catches up after reconnecting', async () => (await identify(b, probe))[0]?.personId === person.uuid)
-    await until('b is ready again', async () => (await b.call('GET', '/health/ready')).status === 200)
+    await eventually('b catches up after reconnecting', async () => (await identify(b, probe))[0]?.personId === person.uuid, following)
+    await eventually('b is ready again', async () => (await b.call('GET', '/health/ready')).status === 200, following)
   })
 
   it('rebuilds every engine’s cache on /createcache (a change with no person in the log)', async () => {
     const before = (await b.call('GET', '/health/ready')).body.seq as number
     expect((await a.call('POST', '/bioengine/createcache')).status).toBe(201)
-    await until('b applies the rebuild', async () => ((await b.call('GET', '/health/ready')).body.seq as number) > before)
+    await eventually('b applies the rebuild', async () => ((await b.call('GET', '/health/ready')).body.seq as number) > before, following)
     const { body: person } = await create(a, 'after-rebuild@site.example')
     const probe = template()
     await enroll(b, person.uuid, 'desk', probe)
     expect((await identify(b, probe))[0]?.personId).toBe(person.uuid)
-    await until('a identifies what b enrolled', async () => (await identify(a, probe))[0]?.personId === person.uuid)
+    await eventually('a identifies what b enrolled', async () => (await identify(a, probe))[0]?.personId === person.uuid, following)
   })
 
   it('answers 503 with Retry-After, not 500 and no hang, while PostgreSQL is down, and recovers when it is back', async () => {
@@ -146,11 +141,11 @@ describe('engines of one site on PostgreSQL', () => {
         expect(reply.status).toBe(503)
         expect(Number(reply.headers['retry-after'])).toBeGreaterThan(0)
       }
-      await until('a reports not ready', async () => (await a.call('GET', '/health/ready')).status === 503)
+      await eventually('a reports not ready', async () => (await a.call('GET', '/health/ready')).status === 503, following)
     } finally {
       await backend.postgres!.restart()
     }
-    await until('a answers again', async () => (await a.call('GET', `/v2/gmiserver/tenant/${TEST_TENANT}`)).status === 200)
-    await until('a is ready again', async () => (await a.call('GET', '/health/ready')).status === 200)
+    await eventually('a answers again', async () => (await a.call('GET', `/v2/gmiserver/tenant/${TEST_TENANT}`)).status === 200, following)
+    await eventually('a is ready again', async () => (await a.call('GET', '/health/ready')).status === 200, following)
   })
 })

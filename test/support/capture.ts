@@ -1,4 +1,4 @@
-import { chromium, expect, type Browser, type Locator } from '@playwright/test'
+import { chromium, expect, type Browser, type LaunchOptions, type Locator } from '@playwright/test'
 import config from '../../playwright.config'
 
 /**
@@ -16,9 +16,14 @@ export async function capture(done: Locator): Promise<void> {
   await expect(done).toBeVisible(untilDone)
 }
 
-/** A browser launched as the e2e config does, its fake webcam playing `clip` (a clip is a launch flag). */
-export function browserWithClip(clip: string): Promise<Browser> {
+/** The e2e config's launch options with the fake webcam playing `clip` instead of the default one. */
+export function cameraClip(clip: string): LaunchOptions {
   const launch = config.use?.launchOptions ?? {}
   const flag = '--use-file-for-fake-video-capture='
-  return chromium.launch({ ...launch, args: (launch.args ?? []).map((arg) => (arg.startsWith(flag) ? `${flag}${clip}` : arg)) })
+  return { ...launch, args: (launch.args ?? []).map((arg) => (arg.startsWith(flag) ? `${flag}${clip}` : arg)) }
+}
+
+/** A browser launched as the e2e config does, its fake webcam playing `clip` (a clip is a launch flag). */
+export function browserWithClip(clip: string): Promise<Browser> {
+  return chromium.launch(cameraClip(clip))
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page } from '@playwright/test'
 import { projectRoot } from './process'
+import { signInAs } from './web-host'
 
 /** Where e2e screenshots go: one per screen and state, for people to look at. */
 export const screensDir = join(projectRoot, 'test-results/screens')
@@ -27,4 +28,13 @@ export async function checkScreenAt(page: Page, size: string, name: string): Pro
   await expectAccessible(page)
   mkdirSync(join(screensDir, size), { recursive: true })
   await page.screenshot({ path: join(screensDir, size, `${name}.png`) })
+}
+
+/** Home → "Staff sign-in" as the test administrator → the staff screen named `title`, once the engine is ready. */
+export async function openStaffScreen(page: Page, launchUrl: string, title: string): Promise<void> {
+  await page.goto(launchUrl)
+  await expect(page.getByTestId('engine-state')).toHaveText('Ready', { timeout: 0 })
+  await signInAs(page)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
 }

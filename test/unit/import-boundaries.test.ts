@@ -31,6 +31,18 @@ describe('import boundaries', () => {
     expect(await restricted('renderer/src/x.ts', "import { x } from '../../electron/services/dispatch'\nexport const a = x\n")).toBe(true)
   })
 
+  it('lets the renderer import the shared contract as @shared/…, and nothing else through it', async () => {
+    expect(await restricted('renderer/src/x.ts', "import { contract } from '@shared/contract'\nexport const a = contract\n")).toBe(false)
+    expect(await restricted('renderer/src/x.ts', "import { x } from '@shared/../services/dispatch'\nexport const a = x\n")).toBe(true)
+  })
+
+  it.each(['electron/services/x.ts', 'electron/engine/x.ts', 'electron/host/x.ts', 'electron/site/x.ts', 'electron/shared/x.ts', 'electron/main/x.ts', 'electron/preload/x.ts', 'test/unit/x.ts', 'scripts/x.ts'])(
+    'refuses the @shared alias in %s (Node code does not resolve it)',
+    async (file) => {
+      expect(await restricted(file, "import { contract } from '@shared/contract'\nexport const a = contract\n")).toBe(true)
+    },
+  )
+
   it('keeps services and engine apart, and shared self-contained', async () => {
     expect(await restricted('electron/services/secrets/x.ts', "import { x } from '../../engine/server'\nexport const a = x\n")).toBe(true)
     expect(await restricted('electron/engine/x.ts', "import { x } from '../services/dispatch'\nexport const a = x\n")).toBe(true)

@@ -66,8 +66,8 @@ export interface Outbox {
 }
 
 /**
- * Opens the offline outbox (ARCHITECTURE.md §6) in `dir`, resetting in-flight rows left by a
- * kiosk that died mid-delivery. The dispatcher does not run until `start()`.
+ * Opens the offline outbox (README.md beside this file) in `dir`, resetting in-flight rows left by
+ * a kiosk that died mid-delivery. The dispatcher does not run until `start()`.
  */
 export function openOutbox(options: OutboxOptions): Outbox {
   const sealer = createSealer(options.key)

@@ -1,5 +1,5 @@
-import { contract, methodNames } from '../../../electron/shared/contract'
-import type { KioskApi } from '../../../electron/shared/kiosk-api'
+import { contract, methodNames } from '@shared/contract'
+import type { KioskApi } from '@shared/kiosk-api'
 import { awaited } from '../camera/presence'
 import { createWebBridge, takeLaunchToken } from './web-bridge'
 

@@ -1,6 +1,6 @@
-import { KioskError } from '../../../electron/shared/errors'
-import { createKioskApi, type KioskApi } from '../../../electron/shared/kiosk-api'
-import { BRIDGE_PATH, BRIDGE_SESSION_HEADER, BRIDGE_TOKEN_HEADER, SESSION_GONE_STATUS } from '../../../electron/shared/web-security'
+import { KioskError } from '@shared/errors'
+import { createKioskApi, type KioskApi } from '@shared/kiosk-api'
+import { BRIDGE_PATH, BRIDGE_SESSION_HEADER, BRIDGE_TOKEN_HEADER, SESSION_GONE_STATUS } from '@shared/web-security'
 
 const TOKEN_KEY = 'kiosk-launch-token'
 

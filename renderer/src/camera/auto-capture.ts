@@ -3,9 +3,8 @@
  * break, take the best frame of that window. A failing frame starts the window again. After a
  * photo, COOLDOWN_MS pass before the next photo, so a set of photos are not near copies of one
  * instant; frames from the pause are never taken, the next photo is the best of at least BEST_OF_MS
- * of frames after it. The steady window itself runs on through the pause: someone who stays still
- * is not made to hold still all over again (that wait made a 3-photo set take ~4.5 s of fixed
- * waiting; now ~2.7 s, with the same checks, the same steadiness and photos ≥ 1.1 s apart).
+ * of frames after it. The steady window runs on through the pause, so someone who stays still is
+ * not made to hold still all over again (the timings: README.md beside this file).
  * Pure logic (times are passed in), so it is unit-tested in Node.
  */
 export const STABLE_MS = 500

@@ -1,4 +1,4 @@
-import { checkImage, fitWithinLimits, MATCH_IMAGE_LIMITS } from '../../../electron/shared/image-limits'
+import { checkImage, fitWithinLimits, MATCH_IMAGE_LIMITS } from '@shared/image-limits'
 
 export interface EncodedImage {
   /** JPEG, base64 without a data: prefix. */

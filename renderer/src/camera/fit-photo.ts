@@ -1,4 +1,4 @@
-import { checkImage, detectImageFormat, fitWithinLimits, MATCH_IMAGE_LIMITS, readImageSize, type ImageFormat } from '../../../electron/shared/image-limits'
+import { checkImage, detectImageFormat, fitWithinLimits, MATCH_IMAGE_LIMITS, readImageSize, type ImageFormat } from '@shared/image-limits'
 import { encodeFrame, toBase64 } from './encode'
 
 /** A photo ready to send: its base64 bytes, a preview, its size, and what was done to fit it. */

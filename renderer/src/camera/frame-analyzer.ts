@@ -1,4 +1,4 @@
-import { fitWithinLimits } from '../../../electron/shared/image-limits'
+import { fitWithinLimits } from '@shared/image-limits'
 import type { FaceDetector } from './detector'
 import { canvas, context2d, readRegion } from './frame-canvas'
 import { assessFrame, CROP_WIDTH, innerFaceRegion, type Assessment, type FaceObservation } from './quality'

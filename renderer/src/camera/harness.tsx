@@ -8,7 +8,7 @@
  */
 import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import { challengeStepSchema, type LivenessChallenge } from '../../../electron/shared/liveness'
+import { challengeStepSchema, type LivenessChallenge } from '@shared/liveness'
 import { GuidedCapture, type CapturedSample, type LivenessSend } from '../components/GuidedCapture'
 import { loadFaceDetector } from './detector'
 import { loopStats } from './stats'

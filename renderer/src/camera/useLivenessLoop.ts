@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react'
-import type { EvidenceStep, LivenessChallenge, LivenessEvidence } from '../../../electron/shared/liveness'
+import type { EvidenceStep, LivenessChallenge, LivenessEvidence } from '@shared/liveness'
 import type { FaceDetector } from './detector'
 import { canvas, context2d } from './frame-canvas'
 import { FRAMES_KEPT, LivenessRun, type RunView } from './liveness-run'

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type JSX } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { EvidenceStep, LivenessChallenge } from '../../../electron/shared/liveness'
+import type { EvidenceStep, LivenessChallenge } from '@shared/liveness'
 import { OVAL_RY } from '../camera/frame-canvas'
 import type { CapturedSample } from '../camera/sample'
 import { t as translate } from '../i18n'

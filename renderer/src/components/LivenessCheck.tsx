@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LIVENESS_LIMITS, type EvidenceStep, type LivenessChallenge, type LivenessEvidence, type LivenessOverride } from '../../../electron/shared/liveness'
+import { LIVENESS_LIMITS, type EvidenceStep, type LivenessChallenge, type LivenessEvidence, type LivenessOverride } from '@shared/liveness'
 import type { FaceDetector } from '../camera/detector'
 import { useLivenessLoop } from '../camera/useLivenessLoop'
 import { useSession } from '../store/session'

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
-import { livenessOverrideInput, type LivenessOverride } from '../../../electron/shared/liveness'
+import { livenessOverrideInput, type LivenessOverride } from '@shared/liveness'
 import { Button, Field } from './ui'
 import { useModalDialog } from './useModalDialog'
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
-import type { KioskError } from '../../../electron/shared/errors'
-import { LIVENESS_LIMITS, type EvidenceStep, type LivenessOutcome } from '../../../electron/shared/liveness'
+import type { KioskError } from '@shared/errors'
+import { LIVENESS_LIMITS, type EvidenceStep, type LivenessOutcome } from '@shared/liveness'
 import { useSession } from '../store/session'
 import { Button, describeError, ErrorNotice, Notice, visitorMessage } from './ui'
 

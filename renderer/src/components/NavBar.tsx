@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { roleAllows } from '../../../electron/shared/staff'
+import { roleAllows } from '@shared/staff'
 import { screens, screenTitle, useNavigation } from '../store/navigation'
 import { OrgBrand } from './OrgBrand'
 import { roleWords, useSession } from '../store/session'

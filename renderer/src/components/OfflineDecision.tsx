@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import type { OfflineCheck } from '../../../electron/shared/workflows'
+import type { OfflineCheck } from '@shared/workflows'
 import { t } from '../i18n'
 import { formatDateTime } from '../screens/staff/format'
 import { Notice } from './ui'

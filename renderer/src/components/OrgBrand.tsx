@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { defaultSettings } from '../../../electron/shared/settings'
+import { defaultSettings } from '@shared/settings'
 import { useLive } from '../store/live'
 import './OrgBrand.css'
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { KioskError } from '../../../electron/shared/errors'
+import { KioskError } from '@shared/errors'
 import { useSession } from '../store/session'
 import { Button, Field, visitorMessage } from './ui'
 

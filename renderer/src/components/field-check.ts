@@ -1,5 +1,5 @@
 import type { ZodType } from 'zod'
-import { emailRule } from '../../../electron/shared/email'
+import { emailRule } from '@shared/email'
 import { t } from '../i18n'
 
 /**

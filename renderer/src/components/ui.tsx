@@ -1,6 +1,6 @@
 import { useId, type ButtonHTMLAttributes, type ComponentPropsWithRef, type ReactNode } from 'react'
-import { KioskError } from '../../../electron/shared/errors'
-import { staffNextStep } from '../../../electron/shared/visitor-errors'
+import { KioskError } from '@shared/errors'
+import { staffNextStep } from '@shared/visitor-errors'
 import { t } from '../i18n'
 import { useSession } from '../store/session'
 

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react'
-import type { AccountView, StaffRole } from '../../../electron/shared/staff'
+import type { AccountView, StaffRole } from '@shared/staff'
 import { kiosk } from '../bridge/kiosk'
 import { DataTable } from '../components/DataTable'
 import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../components/ui'

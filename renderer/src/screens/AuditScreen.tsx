@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { auditActions, type AuditAction, type AuditEntryView, type AuditVerdictView } from '../../../electron/shared/audit'
+import { auditActions, type AuditAction, type AuditEntryView, type AuditVerdictView } from '@shared/audit'
 import { kiosk } from '../bridge/kiosk'
 import { DataTable } from '../components/DataTable'
 import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../components/ui'

@@ -1,4 +1,4 @@
-import type { EnrollVisitorResult } from '../../../electron/shared/workflows'
+import type { EnrollVisitorResult } from '@shared/workflows'
 import { Button, Notice } from '../components/ui'
 
 /** What staff decided after seeing the records: add to or replace the existing face, or enroll despite a matching face. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { accountName, accountSecret } from '../../../electron/shared/staff'
+import { accountName, accountSecret } from '@shared/staff'
 import { Busy, Button, ErrorNotice, Field } from '../components/ui'
 import { useNavigation } from '../store/navigation'
 import { useSession } from '../store/session'

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { roleAllows } from '../../../electron/shared/staff'
+import { roleAllows } from '@shared/staff'
 import { LanguageChoice } from '../components/LanguageChoice'
 import { WelcomeLine } from '../components/OrgBrand'
 import { StaffSignIn } from '../components/StaffSignIn'

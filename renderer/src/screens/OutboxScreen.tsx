@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { OutboxItem, OutboxItemState, OutboxRetryResult, OutboxState } from '../../../electron/shared/outbox'
+import type { OutboxItem, OutboxItemState, OutboxRetryResult, OutboxState } from '@shared/outbox'
 import { kiosk } from '../bridge/kiosk'
 import { DataTable } from '../components/DataTable'
 import { Busy, Button, ErrorNotice, Notice, LoadError } from '../components/ui'

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import type { RemoveVisitorResult } from '../../../electron/shared/workflows'
+import type { RemoveVisitorResult } from '@shared/workflows'
 import { kiosk } from '../bridge/kiosk'
 import { DataTable } from '../components/DataTable'
 import { Busy, Button, Field, Notice, LoadError } from '../components/ui'

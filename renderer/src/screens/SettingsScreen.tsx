@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import { templateType as templateTypeSchema, type BioEngineAuth, type KioskMode, type KioskSettings } from '../../../electron/shared/settings'
+import { templateType as templateTypeSchema, type BioEngineAuth, type KioskMode, type KioskSettings } from '@shared/settings'
 import { kiosk } from '../bridge/kiosk'
 import { Busy, Button, CheckField, ErrorNotice, Field, Notice, LoadError } from '../components/ui'
 import { useLive } from '../store/live'

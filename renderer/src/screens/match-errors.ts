@@ -1,6 +1,6 @@
-import type { ErrorAbout } from '../../../electron/shared/errors'
-import { KioskError } from '../../../electron/shared/errors'
-import { staffNextStep } from '../../../electron/shared/visitor-errors'
+import type { ErrorAbout } from '@shared/errors'
+import { KioskError } from '@shared/errors'
+import { staffNextStep } from '@shared/visitor-errors'
 
 /** Where each photo of the pair came from: the next step differs (choose another file, or take it again). */
 export type PhotoSources = Record<ErrorAbout, 'file' | 'camera' | null>

@@ -1,4 +1,4 @@
-import { formatScore, scaleLabel, scaleOf, type ScaleMax } from '../../../electron/shared/score-scale'
+import { formatScore, scaleLabel, scaleOf, type ScaleMax } from '@shared/score-scale'
 
 /**
  * A pass mark as people read it on its scale: 0.80 on 0–1, 48 on 0–100 (a whole mark without

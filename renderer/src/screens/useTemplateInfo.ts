@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { TemplateTypeInfo } from '../../../electron/shared/api-models'
+import type { TemplateTypeInfo } from '@shared/api-models'
 import { kiosk } from '../bridge/kiosk'
 import { useSession } from '../store/session'
 

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { Role } from '../../../electron/shared/staff'
+import type { Role } from '@shared/staff'
 import { t } from '../i18n'
 
 /** Every screen with the least role that may open it (the services enforce the same per method). */

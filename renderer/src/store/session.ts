@@ -1,6 +1,6 @@
 import { create } from 'zustand'
-import { KioskError } from '../../../electron/shared/errors'
-import { roleAllows, type Role, type SessionView } from '../../../electron/shared/staff'
+import { KioskError } from '@shared/errors'
+import { roleAllows, type Role, type SessionView } from '@shared/staff'
 import { kiosk, onForbidden } from '../bridge/kiosk'
 import { resetLanguage } from '../i18n'
 import { useLive } from './live'

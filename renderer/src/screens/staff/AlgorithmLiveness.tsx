@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import { isLivenessCode, LIVENESS_LIMITS, livenessChecks, livenessCodes, type LivenessCode } from '../../../../electron/shared/liveness'
+import { isLivenessCode, LIVENESS_LIMITS, livenessChecks, livenessCodes, type LivenessCode } from '@shared/liveness'
 import { Button } from '../../components/ui'
 import { RadioGroup } from './controls'
 

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import { codeField, type AppUserResult } from '../../../../electron/shared/workflows'
+import { codeField, type AppUserResult } from '@shared/workflows'
 import { kiosk } from '../../bridge/kiosk'
 import { Button, ErrorNotice, Field, Notice } from '../../components/ui'
 import { useLive } from '../../store/live'

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import type { Person } from '../../../../electron/shared/api-models'
+import type { Person } from '@shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
 import { Button, ErrorNotice, Field, Notice } from '../../components/ui'
 import { useAction } from './hooks'

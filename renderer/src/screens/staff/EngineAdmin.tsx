@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { TemplateTypeInfo } from '../../../../electron/shared/api-models'
+import type { TemplateTypeInfo } from '@shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
 import { DataTable } from '../../components/DataTable'
 import { Busy, Button, ErrorNotice, Notice, LoadError } from '../../components/ui'

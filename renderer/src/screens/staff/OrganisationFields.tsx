@@ -1,6 +1,6 @@
 import { useId, useState, type ChangeEvent } from 'react'
-import { LOGO_MAX_BYTES } from '../../../../electron/shared/branding'
-import { accentPairs, accentRefusal, contrastRatio, formatRatio, isHexColour } from '../../../../electron/shared/contrast'
+import { LOGO_MAX_BYTES } from '@shared/branding'
+import { accentPairs, accentRefusal, contrastRatio, formatRatio, isHexColour } from '@shared/contrast'
 import { kiosk } from '../../bridge/kiosk'
 import { Button, Field, FieldFrame, Notice, describeError } from '../../components/ui'
 import { useLive } from '../../store/live'

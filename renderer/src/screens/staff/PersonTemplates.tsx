@@ -1,12 +1,12 @@
 import { useRef, useState } from 'react'
-import type { BiometricInfo } from '../../../../electron/shared/api-models'
+import type { BiometricInfo } from '@shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
 import { DataTable } from '../../components/DataTable'
 import { Busy, Button, LoadError, Notice } from '../../components/ui'
 import { ConfirmDialog, SelectField } from './controls'
 import { formatBytes, formatDateTime, plural } from './format'
 import { useAction, useLoad } from './hooks'
-import { templateContextWords } from '../../../../electron/shared/template-context'
+import { templateContextWords } from '@shared/template-context'
 
 type Confirming = { kind: 'all' } | { kind: 'type'; templateType: string } | { kind: 'one'; template: BiometricInfo }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { CheckSamplesResult } from '../../../../electron/shared/workflows'
+import type { CheckSamplesResult } from '@shared/workflows'
 import { kiosk } from '../../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Notice } from '../../components/ui'
 import { readImageFile, type PickedImage } from '../image-file'

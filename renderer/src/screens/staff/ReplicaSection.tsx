@@ -1,6 +1,6 @@
 import { useState } from 'react'
-import { roleAllows } from '../../../../electron/shared/staff'
-import type { ReplicaSyncResult } from '../../../../electron/shared/workflows'
+import { roleAllows } from '@shared/staff'
+import type { ReplicaSyncResult } from '@shared/workflows'
 import { kiosk } from '../../bridge/kiosk'
 import { Busy, Button, ErrorNotice, LoadError, Notice } from '../../components/ui'
 import { useSession } from '../../store/session'

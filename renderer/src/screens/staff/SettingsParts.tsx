@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react'
-import { serverCredentialNames, type ServerCredentialName, type ServerCredentialsInput } from '../../../../electron/shared/settings'
-import type { ConnectionTestResult, ConnectionTestStep } from '../../../../electron/shared/workflows'
+import { serverCredentialNames, type ServerCredentialName, type ServerCredentialsInput } from '@shared/settings'
+import type { ConnectionTestResult, ConnectionTestStep } from '@shared/workflows'
 import { kiosk } from '../../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Field, Notice, LoadError } from '../../components/ui'
 import { fieldErrorsOf } from './format'

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { MigrateTemplatesResult } from '../../../../electron/shared/workflows'
+import type { MigrateTemplatesResult } from '@shared/workflows'
 import { kiosk } from '../../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Notice } from '../../components/ui'
 import { useNavigation } from '../../store/navigation'

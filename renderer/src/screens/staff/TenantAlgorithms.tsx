@@ -1,6 +1,6 @@
-import { codeField } from '../../../../electron/shared/workflows'
+import { codeField } from '@shared/workflows'
 import { useId, useState, type FormEvent } from 'react'
-import type { AlgorithmAssociation, LicenseData, Tenant } from '../../../../electron/shared/api-models'
+import type { AlgorithmAssociation, LicenseData, Tenant } from '@shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
 import { Button, ErrorNotice, Field, Notice } from '../../components/ui'
 import { AlgorithmLiveness, livenessCodeWords } from './AlgorithmLiveness'

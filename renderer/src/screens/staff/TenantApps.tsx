@@ -1,6 +1,6 @@
-import { codeField } from '../../../../electron/shared/workflows'
+import { codeField } from '@shared/workflows'
 import { useRef, useState, type FormEvent } from 'react'
-import type { AppRecord, Tenant } from '../../../../electron/shared/api-models'
+import type { AppRecord, Tenant } from '@shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
 import { DataTable } from '../../components/DataTable'
 import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../../components/ui'

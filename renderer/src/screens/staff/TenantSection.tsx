@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import type { Tenant } from '../../../../electron/shared/api-models'
+import type { Tenant } from '@shared/api-models'
 import { kiosk } from '../../bridge/kiosk'
 import { Button, CheckField, ErrorNotice, Field, Notice } from '../../components/ui'
 import { fieldErrorsOf } from './format'

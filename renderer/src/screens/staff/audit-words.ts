@@ -1,4 +1,4 @@
-import type { AuditAction, AuditEntryView, AuditVerdictView } from '../../../../electron/shared/audit'
+import type { AuditAction, AuditEntryView, AuditVerdictView } from '@shared/audit'
 
 /** Audit actions and outcomes in plain words. */
 export const actionWords: Record<AuditAction, string> = {

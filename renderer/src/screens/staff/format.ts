@@ -1,4 +1,4 @@
-import { KioskError } from '../../../../electron/shared/errors'
+import { KioskError } from '@shared/errors'
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 /** Licence expiry dates are whole days, stored as midnight UTC: shown in UTC so the day never shifts. */

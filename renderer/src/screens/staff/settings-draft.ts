@@ -1,6 +1,6 @@
-import type { TemplateTypeInfo } from '../../../../electron/shared/api-models'
-import type { KioskSettings, SettingsPatch } from '../../../../electron/shared/settings'
-import { scaleLabel, scaleOf } from '../../../../electron/shared/score-scale'
+import type { TemplateTypeInfo } from '@shared/api-models'
+import type { KioskSettings, SettingsPatch } from '@shared/settings'
+import { scaleLabel, scaleOf } from '@shared/score-scale'
 
 /** Threshold overrides: empty means "the template type's own threshold" (null). */
 export const overrideKeys = ['verifyThresholdOverride', 'identifyThresholdOverride'] as const
