@@ -28,7 +28,7 @@ export function isLivenessCode(code: string): code is LivenessCode {
 
 /** Honest label, shown wherever liveness is offered or reported. */
 export const LIVENESS_LIMITS =
-  'Not certified: no ISO/IEC 30107-3 evaluation. It stops flat printed photos, still phone screens, a photo moved, tilted or scaled as a whole, photos swapped in front of the camera, and prints or paper masks curled gently side to side or top to bottom; it does not stop masks moulded to a face, a print or mask curled tightly side to side or across a diagonal, painted eyelids, a replayed video of the person or an injected camera stream.'
+  'Not certified: no ISO/IEC 30107-3 evaluation. It stops flat printed photos, still phone screens, a photo moved, tilted or scaled as a whole, photos swapped in front of the camera, and prints or paper masks curled gently side to side or top to bottom, and most curled tightly; it does not stop masks moulded to a face, about one in seven prints or masks curled tightly side to side or across a diagonal, painted eyelids, a replayed video of the person or an injected camera stream.'
 
 /** The active challenge's steps; the services choose their order per attempt. */
 export const challengeSteps = ['blink', 'turn-left', 'turn-right'] as const

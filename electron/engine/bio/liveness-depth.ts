@@ -1,6 +1,7 @@
 import sharp from 'sharp'
 import { applyHomography, fitHomography, type P2 } from '../../shared/homography'
 import { MESH, PLANAR_FIT_POINTS, type Mesh } from '../../shared/liveness-motion'
+import { leastSquares } from './least-squares'
 
 /**
  * Whether the pixels of a head turn show depth. Human's face mesh is a learned 3-D face: on a photo
@@ -13,7 +14,9 @@ import { MESH, PLANAR_FIT_POINTS, type Mesh } from '../../shared/liveness-motion
  * A print curled like a sheet is not a plane: its nose is off the plane by the curl's depth, which
  * the threshold covers for gentle curls side to side only. Curled top to bottom, it puts the nose
  * well off the plane, but paper bends one way at a time: every point at the nose's height moves
- * with it, so the nose must also move apart from the cheeks beside it, as a head's does (LIVENESS.md).
+ * with it, so the nose must also move apart from the cheeks beside it, as a head's does. Curled
+ * tightly side to side, its cheeks do lie behind its nose, but on the sheet's smooth curve: the nose
+ * must stand out of the curve through the points either side of it, as a head's does (LIVENESS.md).
  */
 
 /** Nose tip off the face's plane, over eye distance: flat photos measure <= 0.008, prints curled 60° side to side <= 0.016, 99% of real turn windows >= 0.02 (LIVENESS.md). */
@@ -29,6 +32,14 @@ export const SURFACE_FIT_MAX = 0.1
  */
 export const NOSE_RELIEF_MIN_SHARE = 0.4
 
+/**
+ * The nose tip's move along the eye axis apart from the smooth curve through the points either side
+ * of it, as a share of its own move, each turn counted within 0..1, averaged over the challenge's
+ * turns: a real head's two turns measure >= 0.2 in 98% of pairs (one turn median 0.53), prints curled
+ * 100–140° side to side or across a diagonal that pass the other depth checks reach it in 15% (one turn median ~0) (LIVENESS.md).
+ */
+export const NOSE_BEND_MIN_SHARE = 0.2
+
 /** Points on the cheeks either side of the nose, left and right at about its height. */
 const CHEEK_PAIRS = [
   [205, 425],
@@ -36,6 +47,22 @@ const CHEEK_PAIRS = [
   [101, 330],
   [50, 280],
   [117, 346],
+] as const
+
+/** Left/right pairs from brow to jaw with texture the tracker can place sideways: the curve of a sheet is fitted through them. */
+const CURVE_PAIRS = [
+  ...CHEEK_PAIRS,
+  [33, 263],
+  [133, 362],
+  [130, 359],
+  [61, 291],
+  [98, 327],
+  [129, 358],
+  [70, 300],
+  [105, 334],
+  [107, 336],
+  [172, 397],
+  [148, 377],
 ] as const
 
 /** Points on the broad surface of the face with some texture (eye corners, brows, mouth, cheeks, brow ridge). */
@@ -134,6 +161,8 @@ export interface DepthMeasure {
   surface: number
   /** How far the nose tip moved off the plane apart from the cheeks either side of it, over the eye distance (median over the pairs tracked; 0 when none was). */
   relief: number
+  /** The share of the nose tip's move along the eye axis that stands out of the smooth curve through CURVE_PAIRS (0 when too few were tracked). */
+  bend: number
 }
 
 /** The nose tip's distance off the plane of the face, from `start` to `peak`, over the eye distance. */
@@ -150,7 +179,7 @@ export function imageDepth(start: Gray, startMesh: Mesh, peak: Gray, peakMesh: M
   for (let pass = 0; pass < 2; pass++) {
     const surface = SURFACE_POINTS.map((i) => track(start, peak, guess, point(startMesh, i), unit)).filter((t): t is Tracked => t !== null && t.score >= 0.6)
     nose = NOSE_POINTS.map((i) => track(start, peak, guess, point(startMesh, i), unit)).filter((t): t is Tracked => t !== null && t.score >= 0.5)
-    if (surface.length < 8 || nose.length === 0) return { depth: 0, surface: 1, relief: 0 } // too little to see depth in: no evidence of a head
+    if (surface.length < 8 || nose.length === 0) return { depth: 0, surface: 1, relief: 0, bend: 0 } // too little to see depth in: no evidence of a head
     // Least squares, then once more without the worst-tracked tenth (a patch caught on an edge).
     plane = fitHomography(surface.map((t) => t.from), surface.map((t) => t.to))
     kept = [...surface].sort((x, y) => off(x) - off(y)).slice(0, Math.max(8, Math.ceil(surface.length * 0.9)))
@@ -158,11 +187,19 @@ export function imageDepth(start: Gray, startMesh: Mesh, peak: Gray, peakMesh: M
     guess = plane
   }
   const offs = kept.map(off).sort((x, y) => x - y)
-  return { depth: Math.max(...nose.map(off)) / eyes, surface: offs[Math.floor(offs.length / 2)]! / eyes, relief: noseRelief(start, startMesh, peak, plane, unit) / eyes }
+  const { relief, bend } = noseApart(start, startMesh, peak, plane, unit)
+  return { depth: Math.max(...nose.map(off)) / eyes, surface: offs[Math.floor(offs.length / 2)]! / eyes, relief: relief / eyes, bend }
 }
 
-/** The median over CHEEK_PAIRS of the nose tip's move off `plane` minus the mean of the pair's, in pixels. */
-function noseRelief(start: Gray, startMesh: Mesh, peak: Gray, plane: readonly number[], unit: number): number {
+/**
+ * The nose tip's move off `plane` against the pairs' either side of it. `relief`: the median over
+ * CHEEK_PAIRS of its distance from the pair's mean move, in pixels (a pair's mean cancels the
+ * sideways term of the plane). `bend`: along the eye axis, the pairs' mean moves fitted as a smooth
+ * surface of the pair's half-width X and height Y below the nose (a + b·X² + c·Y² + d·Y: any sheet
+ * bent one way, about any axis, after the plane is taken off), and the nose's move minus the fit at
+ * the nose (X = Y = 0), as a share of the nose's move.
+ */
+function noseApart(start: Gray, startMesh: Mesh, peak: Gray, plane: readonly number[], unit: number): { relief: number; bend: number } {
   const offPlane = (i: number, minScore: number): P2 | null => {
     const t = track(start, peak, plane, point(startMesh, i), unit)
     if (t === null || t.score < minScore) return null
@@ -170,12 +207,30 @@ function noseRelief(start: Gray, startMesh: Mesh, peak: Gray, plane: readonly nu
     return [t.to[0] - on[0], t.to[1] - on[1]]
   }
   const tip = offPlane(MESH.noseTip, -1) ?? offPlane(4, -1)
-  if (tip === null) return 0
-  const apart = CHEEK_PAIRS.flatMap(([left, right]) => {
-    const [a, b] = [offPlane(left, 0.6), offPlane(right, 0.6)]
-    return a && b ? [Math.hypot(tip[0] - (a[0] + b[0]) / 2, tip[1] - (a[1] + b[1]) / 2)] : []
-  })
-  return apart.length === 0 ? 0 : median(apart)
+  if (tip === null) return { relief: 0, bend: 0 }
+  const [left, right] = [point(startMesh, MESH.eyeOuterLeft), point(startMesh, MESH.eyeOuterRight)]
+  const eyes = dist(left, right)
+  const across: P2 = [(right[0] - left[0]) / eyes, (right[1] - left[1]) / eyes]
+  const nose = point(startMesh, MESH.noseTip)
+  const along = (v: P2) => v[0] * across[0] + v[1] * across[1]
+  const apart: number[] = []
+  const rows: number[][] = []
+  const moves: number[] = []
+  for (const [l, r] of CURVE_PAIRS) {
+    const [a, b] = [offPlane(l, 0.6), offPlane(r, 0.6)]
+    if (!a || !b) continue
+    const mean: P2 = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]
+    if (CHEEK_PAIRS.some(([cl]) => cl === l)) apart.push(Math.hypot(tip[0] - mean[0], tip[1] - mean[1]))
+    const [pl, pr] = [point(startMesh, l), point(startMesh, r)]
+    const halfWidth = Math.abs(along([pr[0] - pl[0], pr[1] - pl[1]])) / 2 / eyes
+    const below = (-across[1] * ((pl[0] + pr[0]) / 2 - nose[0]) + across[0] * ((pl[1] + pr[1]) / 2 - nose[1])) / eyes
+    rows.push([1, halfWidth * halfWidth, below * below, below])
+    moves.push(along(mean))
+  }
+  const fit = rows.length >= 6 ? leastSquares(rows, moves) : null
+  const tipAlong = along(tip)
+  const bend = fit && Math.abs(tipAlong) > 1e-6 ? (tipAlong - fit[0]!) / tipAlong : 0
+  return { relief: apart.length === 0 ? 0 : median(apart), bend }
 }
 
 export function median(values: number[]): number {

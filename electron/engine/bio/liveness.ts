@@ -5,7 +5,7 @@ import { imagePixels } from '../face/image-pixels'
 import { FaceImageError, type DetectedFace, type FacePlugin, type LivenessFace } from '../face/types'
 import { BioErrorCode, BioInputError } from './error-codes'
 import { blinkInPixels } from './liveness-eyes'
-import { grayOf, IMAGE_DEPTH_MIN, imageDepth, median, NOSE_RELIEF_MIN_SHARE, SURFACE_FIT_MAX, type DepthMeasure } from './liveness-depth'
+import { grayOf, IMAGE_DEPTH_MIN, imageDepth, median, NOSE_BEND_MIN_SHARE, NOSE_RELIEF_MIN_SHARE, SURFACE_FIT_MAX, type DepthMeasure } from './liveness-depth'
 import { REQUEST_MAX_IN_FLIGHT, REQUEST_MAX_PIXELS, RequestBudget } from './request-budget'
 import { checkSample, decodeBase64 } from './samples'
 import { dot } from './template-codec'
@@ -124,19 +124,31 @@ export function turnDepthRefusal(step: TurnStep, measured: DepthMeasure): StepVe
 }
 
 /**
- * The challenge's turns together against a sheet bent top to bottom: the nose's move apart from the
- * cheeks, as a share of its depth, averaged over the turns. One turn of a real head can measure low
- * (0.32 at worst, its other turn 0.67 or more) where a bent sheet measures low in both (LIVENESS.md).
+ * The challenge's turns together against a bent sheet. Bent top to bottom: the nose's move apart
+ * from the cheeks, as a share of its depth. Bent side to side or across: the share of the nose's
+ * move that stands out of the sheet's curve through the points around it. Each is averaged over
+ * the turns: one turn of a real head can measure low where a bent sheet measures low in both (LIVENESS.md).
  */
-export function reliefRefusal(turns: ReadonlyArray<{ step: TurnStep; measured: DepthMeasure }>): StepVerdict | null {
+export function bentSheetRefusal(turns: ReadonlyArray<{ step: TurnStep; measured: DepthMeasure }>): StepVerdict | null {
   if (turns.length === 0) return null
-  const share = turns.reduce((sum, { measured }) => sum + measured.relief / measured.depth, 0) / turns.length
-  if (share >= NOSE_RELIEF_MIN_SHARE) return null
+  const mean = (share: (measured: DepthMeasure) => number) => turns.reduce((sum, { measured }) => sum + share(measured), 0) / turns.length
   const sides = turns.map(({ step }) => sideOf[step]).join(' and ')
-  return refused(
-    'depth',
-    `the face turned to the ${sides} like a sheet bent top to bottom, not a head (the nose moved with the cheeks beside it: apart by ${share.toFixed(2)} of its depth, needs ${NOSE_RELIEF_MIN_SHARE})`,
-  )
+  const relief = mean((measured) => measured.relief / measured.depth)
+  if (relief < NOSE_RELIEF_MIN_SHARE) {
+    return refused(
+      'depth',
+      `the face turned to the ${sides} like a sheet bent top to bottom, not a head (the nose moved with the cheeks beside it: apart by ${relief.toFixed(2)} of its depth, needs ${NOSE_RELIEF_MIN_SHARE})`,
+    )
+  }
+  // A turn whose tracking went astray can measure far outside 0..1 either way: it weighs no more than none or all.
+  const bend = mean((measured) => Math.min(1, Math.max(0, measured.bend)))
+  if (bend < NOSE_BEND_MIN_SHARE) {
+    return refused(
+      'depth',
+      `the face turned to the ${sides} like a sheet bent side to side, not a head (the nose moved on the curve of the points around it: ${bend.toFixed(2)} of its move stood out, needs ${NOSE_BEND_MIN_SHARE})`,
+    )
+  }
+  return null
 }
 
 async function activeChallenge(request: LivenessEvaluateRequest, frames: LivenessFace[][], images: Buffer[]): Promise<StepVerdict> {
@@ -169,8 +181,8 @@ async function activeChallenge(request: LivenessEvaluateRequest, frames: Livenes
     if (!continuous.passed) return refused('continuity', continuous.detail)
     done.push(verdict.detail)
   }
-  const relief = reliefRefusal(turns)
-  if (relief) return relief
+  const bent = bentSheetRefusal(turns)
+  if (bent) return bent
   // A second opinion the motion cannot talk round: the same models as passive-pad, on the burst.
   const passive = passivePad(frames)
   if (!passive.passed) return refused('passive', passive.detail)
