@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 # chromium: browser tests and the web host; ffmpeg: the fake-webcam fixture; libsecret-1-dev,
 # python3, make, g++: building keytar; gnome-keyring + dbus: a real Secret Service for tests;
 # xvfb + xauth: a virtual display for headed runs; postgresql-15 + haproxy + openssl: `npm run site`
-# (the engines' database, the front with its health checks) and its tests (a self-signed certificate).
-packages=(chromium ffmpeg libsecret-1-dev gnome-keyring dbus xvfb xauth python3 make g++ postgresql-15 haproxy openssl)
+# (the engines' database, the front with its health checks) and its tests (a self-signed certificate);
+# poppler-utils: tests read a printed badge's PDF back (pdftotext, pdftoppm).
+packages=(chromium ffmpeg libsecret-1-dev gnome-keyring dbus xvfb xauth python3 make g++ postgresql-15 haproxy openssl poppler-utils)
 
 missing=()
 for pkg in "${packages[@]}"; do
