@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_STEP_FRAMES, type ChallengeStep } from '../../electron/shared/liveness'
 import type { Mesh } from '../../electron/shared/liveness-motion'
-import { FRAMES_KEPT, LivenessRun, PASSIVE_FRAMES, PASSIVE_GAP_MS, stepPrompt, TURN_SEND_MARGIN, WATCH_FRAMES, type MotionChecks } from '../../renderer/src/camera/liveness-run'
+import { FRAMES_KEPT, LivenessRun, PASSIVE_FRAMES, PASSIVE_GAP_MS, stepPrompt, TURN_BACK_MIN, TURN_SEND_MARGIN, WATCH_FRAMES, type MotionChecks } from '../../renderer/src/camera/liveness-run'
 
 // The page's sequencing of a liveness challenge: which prompt, when a step is done, which frames are
 // kept. The motion maths is liveness-motion's (tested on its own); here a synthetic mesh carries its
@@ -55,8 +55,8 @@ describe('liveness run', () => {
   it('asks the steps in the challenge’s order with their exact prompts, and sends each step as one run of frames, start to undone', () => {
     const run = new LivenessRun(challenge(['turn-right', 'blink', 'turn-left']), checks)
     expect(run.view()).toMatchObject({ prompt: 'Turn your head to your right', stepNumber: 1, stepCount: 3, status: 'running' })
-    // Seen at frame 2 (0.35 against the start's 0.5); the run goes on until the head is back a quarter of the way (0.35 of 0.2 out).
-    const right = feed(run, [mesh(1), mesh(1, 0.45), mesh(1, 0.35), mesh(1, 0.3), mesh(1, 0.35)])
+    // Seen at frame 2 (0.35 against the start's 0.5); the run goes on until the head is back a quarter of the way (0.36 of 0.2 out).
+    const right = feed(run, [mesh(1), mesh(1, 0.45), mesh(1, 0.35), mesh(1, 0.3), mesh(1, 0.36)])
     expect(right).toEqual(frames('turn-right', [0, 1, 2, 3, 4]))
     expect(run.view()).toMatchObject({ prompt: stepPrompt('blink'), step: 'blink', stepNumber: 2 })
     expect(run.view().prompt).toBe('Blink your eyes')
@@ -69,6 +69,17 @@ describe('liveness run', () => {
     feed(run, [mesh(1), mesh(1, 0.7), mesh(1, 0.75), mesh(1, 0.7), mesh(1, 0.6)], 2000)
     expect(run.status).toBe('passed')
     expect(run.frames).toBe(15)
+  })
+
+  it('ends a small turn only when it is back TURN_BACK_MIN, not just a quarter of the way: a smaller return is within the engine’s mesh jitter', () => {
+    const run = new LivenessRun(challenge(['turn-left']), checks)
+    // 0.12 out; back 0.035 is more than a quarter of it, less than TURN_BACK_MIN: not over, nothing sent.
+    expect(feed(run, [mesh(1, 0.5), mesh(1, 0.58), mesh(1, 0.62), mesh(1, 0.585)])).toEqual([])
+    expect(run.status).toBe('running')
+    const sent = feed(run, [mesh(1, 0.565)], 200)
+    expect(run.status).toBe('passed')
+    expect(sent.at(-1)).toEqual({ step: 'turn-left', frame: 0 })
+    expect(TURN_BACK_MIN).toBe(0.05)
   })
 
   it('asks a blink at the engine’s own limit and a turn with a margin (a recorded blink at 0.55 of open passes both)', () => {

@@ -13,7 +13,7 @@ import { t } from '../i18n'
  * the frames the loop judged, every one of them: from the best start seen shortly before the move
  * (for a turn the frame turned farthest the other way: a person still turned from the last step
  * comes back first; for a blink the eyes widest open), through the move, until it is undone (a turn
- * back at least halfway, the eyes open again). The engine refuses a run whose face jumps between
+ * back a quarter of the way and at least TURN_BACK_MIN, the eyes open again). The engine refuses a run whose face jumps between
  * frames, so a cut between two photos is not a turn. A frame without exactly one face breaks the run:
  * the step starts over. Passive only: PASSIVE_FRAMES frames PASSIVE_GAP_MS apart.
  */
@@ -45,6 +45,13 @@ export const TURN_SEND_MARGIN = 1.4
  * start is often the head turned the other way, so coming back to facing the camera is about this.
  */
 export const TURN_BACK_SHARE = 0.25
+/**
+ * ...and at least this far (of the eye distance): the engine's mesh on the JPEG places the nose up to
+ * ~0.03 off the page's on franck's small turns, so a return of 0.02 (a quarter of such a turn) once
+ * read as none ("back 0%"). Over the franck clip's turns at 5–15 judged frames a second this asks
+ * nothing the clip does not do (no step more timed out), and the smallest return sent goes from 0.02 to 0.05.
+ */
+export const TURN_BACK_MIN = 0.05
 export const PASSIVE_FRAMES = 4
 export const PASSIVE_GAP_MS = 250
 /**
@@ -305,7 +312,7 @@ export class LivenessRun {
     } else {
       const shift = this.shift(step, frame.mesh)
       if (shift > this.farthest) [this.farthest, this.deepest] = [shift, this.run.length - 1]
-      undone = shift <= (1 - TURN_BACK_SHARE) * this.farthest
+      undone = this.farthest - shift >= Math.max(TURN_BACK_SHARE * this.farthest, TURN_BACK_MIN)
     }
     // A turn undone before it went clearly past the engine's marks is not sent: the engine measures
     // the JPEG a little short of the page, so a marginal turn would be refused. The person turns again.
