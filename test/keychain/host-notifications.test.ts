@@ -1,19 +1,20 @@
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import { hostNotifications, type HostNotificationsFeature } from '../../electron/services/features/host-notifications'
-import { checkWebhook, WEBHOOK_HEADERS } from '../../electron/services/host-notices'
+import { checkWebhook, WEBHOOK_HEADERS, type NoticeTiming } from '../../electron/services/host-notices'
 import { HOST_NOTICES_FILE } from '../../electron/services/host-notices/database'
 import { credentialAccounts } from '../../electron/services/secrets/credentials'
 import { createKeychain, type Keychain } from '../../electron/services/secrets/keychain'
 import type { Call } from '../../electron/services/dispatch'
 import type { SmtpSettings } from '../../electron/shared/host-notices'
 import type { ArrivalNotice } from '../../electron/shared/visits'
-import { readMail, startReceiver, startSmtp, type LocalReceiver, type LocalSmtp } from '../support/notice-servers'
+import { readMail, startReceiver, startSilentServer, startSmtp, type LocalReceiver, type LocalSmtp } from '../support/notice-servers'
+import { projectRoot } from '../support/process'
 import { rejection } from '../support/rejection'
 import { eventually } from '../support/until'
 
@@ -37,14 +38,14 @@ interface Kiosk {
 }
 
 /** A kiosk's host notifications on a fresh data folder (removed after the test), or on another kiosk's folder and keychain (a restart). */
-function kiosk(dataDir?: string, keychain: Keychain = createKeychain(`identity-kiosk-test-${randomBytes(4).toString('hex')}`)): Kiosk {
+function kiosk(dataDir?: string, keychain: Keychain = createKeychain(`identity-kiosk-test-${randomBytes(4).toString('hex')}`), timing: Partial<NoticeTiming> = {}): Kiosk {
   if (!dataDir) {
     const parent = mkdtempSync(join(tmpdir(), 'kiosk-notices-'))
     cleanup.push(() => rmSync(parent, { recursive: true, force: true }))
     dataDir = join(parent, 'data')
   }
   const lines: string[] = []
-  const feature = hostNotifications({ dataDir, keychain, timing: FAST, log: (line) => lines.push(line) })
+  const feature = hostNotifications({ dataDir, keychain, timing: { ...FAST, ...timing }, log: (line) => lines.push(line) })
   cleanup.push(() => feature.stop())
   return { dataDir, keychain, lines, feature }
 }
@@ -224,7 +225,7 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     expect(stateOf(k, refused!.id)!.lastError).toMatchObject({ code: 'REJECTED', message: expect.stringMatching(/HTTP 400/) })
   })
 
-  it('after a restart, delivers what was pending (in flight when the process died included) and never repeats what was delivered', async () => {
+  it('after a restart, delivers what was pending and never repeats what was delivered', async () => {
     const { smtp, receiver } = await servers()
     const secret = `whsec-${randomBytes(18).toString('hex')}`
     const first = kiosk()
@@ -241,35 +242,83 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     await eventually('both tried and waiting', async () => pending.every((n) => (stateOf(first, n.id)?.attempts ?? 0) >= 1 && stateOf(first, n.id)?.state === 'queued'))
     await first.feature.stop()
 
-    // A third notice in flight when its kiosk process died: its row in flight under a lease whose
-    // holder no longer exists (a real pid, of a process that has exited).
-    const dead = spawnSync('true').pid!
-    const crashed = arrival({}, { email: null, webhookUrl: receiver.url })
-    const stray = kiosk(first.dataDir, first.keychain)
-    const [inFlight] = stray.feature.enqueueArrival(crashed)
-    await stray.feature.stop()
-    const db = new Database(join(first.dataDir, HOST_NOTICES_FILE))
-    db.prepare(`UPDATE items SET state = 'in-flight', attempts = 1, claimed_by = 'dead-sender', next_attempt_at = NULL WHERE id = ?`).run(inFlight!.id)
-    db.prepare('INSERT OR REPLACE INTO lease (id, owner, pid, expires_at) VALUES (1, ?, ?, ?)').run('dead-sender', dead, Date.now() + 60_000)
-    db.close()
-
     receiver.answer([])
     smtp.answer([])
     const mailsBefore = smtp.mails.length
     const postsBefore = receiver.posts.length
     const second = kiosk(first.dataDir, first.keychain)
-    expect(second.feature.opened().list().find((n) => n.id === inFlight!.id)!.state).toBe('queued')
     await second.feature.start()
-    await eventually('everything delivered after the restart', async () => [...pending, inFlight!].every((n) => stateOf(second, n.id)?.state === 'delivered'))
+    await eventually('everything delivered after the restart', async () => pending.every((n) => stateOf(second, n.id)?.state === 'delivered'))
     await second.feature.opened().idle()
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(smtp.mails.length - mailsBefore).toBe(1)
     const newPosts = receiver.posts.slice(postsBefore).map((p) => p.headers[WEBHOOK_HEADERS.delivery])
-    expect(newPosts.sort()).toEqual([pending.find((n) => n.channel === 'webhook')!.id, inFlight!.id].sort())
+    expect(newPosts).toEqual([pending.find((n) => n.channel === 'webhook')!.id])
     // The notices delivered before the restart were not sent again.
     const allDeliveries = receiver.posts.filter((p) => p.headers[WEBHOOK_HEADERS.delivery] === delivered.find((n) => n.channel === 'webhook')!.id)
     expect(allDeliveries).toHaveLength(1)
     expect(smtp.mails.filter((m) => m.raw.includes(delivered.find((n) => n.channel === 'email')!.id))).toHaveLength(1)
+  })
+
+  it('a notice in flight when its kiosk process is killed (SIGKILL) is sent again by the next one, with the same delivery id, then never again', async () => {
+    // The first POST hangs: the child is killed while it waits for the answer.
+    const { receiver } = await servers({}, [0])
+    const service = `identity-kiosk-test-${randomBytes(4).toString('hex')}`
+    const keychain = createKeychain(service)
+    await keychain.set(credentialAccounts.webhookSecret, `whsec-${randomBytes(18).toString('hex')}`)
+    const parent = mkdtempSync(join(tmpdir(), 'kiosk-notices-'))
+    cleanup.push(() => rmSync(parent, { recursive: true, force: true }))
+    const dataDir = join(parent, 'data')
+
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/notice-child.ts', dataDir, service, receiver.url], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] })
+    cleanup.push(() => void child.kill('SIGKILL'))
+    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    const stderr: string[] = []
+    createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line))
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)))
+    let id = ''
+    createInterface({ input: child.stdout! }).on('line', (line) => (id = /^queued (\S+)$/.exec(line)?.[1] ?? id))
+    await eventually(`the POST in flight (child stderr: ${stderr.join(' | ')})`, async () => receiver.posts.length === 1)
+    child.kill('SIGKILL')
+    expect(await exited).toBe('SIGKILL')
+    clearTimeout(guard)
+    expect(receiver.posts[0]!.headers[WEBHOOK_HEADERS.delivery]).toBe(id)
+
+    // Its row was left in flight, under a lease whose holder is gone: the next kiosk takes it over.
+    const next = kiosk(dataDir, keychain)
+    expect(stateOf(next, id)).toMatchObject({ state: 'queued', attempts: 1 })
+    await next.feature.start()
+    await eventually('delivered by the next kiosk', async () => stateOf(next, id)?.state === 'delivered')
+    expect(receiver.posts.map((p) => p.headers[WEBHOOK_HEADERS.delivery])).toEqual([id, id])
+    await next.feature.stop()
+
+    const third = kiosk(dataDir, keychain)
+    await third.feature.start()
+    await third.feature.opened().idle()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(receiver.posts).toHaveLength(2)
+  })
+
+  it('gives up an attempt on a server that never answers (bounded timeouts) and tries it again later', async () => {
+    const silent = await startSilentServer()
+    cleanup.push(() => silent.close())
+    const { receiver } = await servers({}, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+    const k = kiosk(undefined, undefined, { channelTimeoutMs: 300 })
+    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(silent.port) }, admin)
+    await k.feature.handlers.setNotificationSecrets!({ webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
+    await k.feature.start()
+    const notices = k.feature.enqueueArrival(arrival({}, { webhookUrl: receiver.url }))
+    await eventually('both timed out and waiting', async () => notices.every((n) => stateOf(k, n.id)?.lastError?.code === 'TIMEOUT' && stateOf(k, n.id)?.state !== 'failed'))
+    await eventually('both tried again', async () => notices.every((n) => (stateOf(k, n.id)?.attempts ?? 0) >= 2))
+  })
+
+  it('fails, without sending, a webhook address that is plain http to another machine', async () => {
+    const k = kiosk()
+    await k.feature.handlers.setNotificationSecrets!({ webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
+    await k.feature.start()
+    const [notice] = k.feature.enqueueArrival(arrival({}, { email: null, webhookUrl: 'http://hooks.example.com/arrivals' }))
+    await eventually('failed', async () => stateOf(k, notice!.id)?.state === 'failed')
+    expect(stateOf(k, notice!.id)).toMatchObject({ attempts: 1, lastError: { code: 'INVALID_INPUT', message: expect.stringMatching(/https/) } })
   })
 
   it('keeps its file private (0600 in 0700) and no secret in the rows, the file or the logs; the visitor is forgotten with their visits', async () => {

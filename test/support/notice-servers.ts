@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net'
 import { SMTPServer } from 'smtp-server'
 
 /** One e-mail as the SMTP server took it. */
@@ -27,6 +27,24 @@ export interface LocalSmtp {
   /** Replaces the answers still to come. */
   answer(codes: number[]): void
   close(): Promise<void>
+}
+
+/** A TCP server on 127.0.0.1 that accepts connections and never says a word (an SMTP server that hangs). */
+export async function startSilentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>()
+  const server = createTcpServer((socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      }),
+  }
 }
 
 /** A real SMTP server (smtp-server) on 127.0.0.1, a random port, plain (no STARTTLS): what the kiosk's e-mail channel talks to in tests. */
@@ -91,12 +109,12 @@ export interface ReceivedPost {
 export interface LocalReceiver {
   url: string
   posts: ReceivedPost[]
-  /** Replaces the statuses still to come; once exhausted, it answers 204. */
+  /** Replaces the statuses still to come (0: no answer at all); once exhausted, it answers 204. */
   answer(statuses: number[]): void
   close(): Promise<void>
 }
 
-/** A webhook receiver (node:http) on 127.0.0.1, a random port: it records every request and answers with the statuses it is given. */
+/** A webhook receiver (node:http) on 127.0.0.1, a random port: it records every request and answers with the statuses it is given (0: never). */
 export async function startReceiver(statuses: number[] = []): Promise<LocalReceiver> {
   const posts: ReceivedPost[] = []
   let answers = [...statuses]
@@ -105,7 +123,10 @@ export async function startReceiver(statuses: number[] = []): Promise<LocalRecei
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       posts.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
-      res.statusCode = answers.shift() ?? 204
+      const status = answers.shift() ?? 204
+      // 0: never answer (a receiver that hangs); the connection is closed with the server.
+      if (status === 0) return
+      res.statusCode = status
       res.end()
     })
   })

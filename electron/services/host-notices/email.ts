@@ -3,9 +3,6 @@ import type { SmtpSettings } from '../../shared/host-notices'
 import type { ArrivalNotice } from '../../shared/visits'
 import { DeliveryFailure } from './failure'
 
-/** Connect, greeting and idle-socket limits: a silent server is tried again later, never waited on. */
-export const SMTP_TIMEOUT_MS = 15_000
-
 /** Control characters out (a name is one line), length bounded. */
 const line = (text: string, max = 200) => text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]+/gu, ' ').trim().slice(0, max)
 
@@ -34,7 +31,7 @@ export function arrivalEmail(notice: ArrivalNotice): { subject: string; text: st
  * SMTP 5xx is a refusal (a wrong address, a refused login): not retried. 4xx, timeouts and lost
  * connections are tried again.
  */
-export async function sendEmail(smtp: SmtpSettings, password: string | null, to: string, noticeId: string, notice: ArrivalNotice, signal: AbortSignal, timeoutMs = SMTP_TIMEOUT_MS): Promise<void> {
+export async function sendEmail(smtp: SmtpSettings, password: string | null, to: string, noticeId: string, notice: ArrivalNotice, signal: AbortSignal, timeoutMs: number): Promise<void> {
   const transport = nodemailer.createTransport({
     host: smtp.host,
     port: smtp.port,

@@ -72,13 +72,13 @@ export function openHostNotices(options: HostNoticesOptions): HostNotices {
         const password = smtp.user ? await options.secrets.smtpPassword() : null
         if (smtp.user && password === null) throw new DeliveryFailure('NOT_CONFIGURED', 'The SMTP password is not stored: an administrator enters it in Settings, Host notifications.', false)
         used.push(password)
-        await sendEmail(smtp, password, notice.host.email, claimed.id, notice, signal)
+        await sendEmail(smtp, password, notice.host.email, claimed.id, notice, signal, timing.channelTimeoutMs)
       } else {
         if (!notice.host.webhookUrl) throw new DeliveryFailure('INVALID_INPUT', 'The host has no webhook address.', true)
         const secret = await options.secrets.webhookSecret()
         if (secret === null) throw new DeliveryFailure('NOT_CONFIGURED', 'The webhook signing secret is not stored: an administrator enters it in Settings, Host notifications.', false)
         used.push(secret)
-        await sendWebhook(notice.host.webhookUrl, secret, claimed.id, notice, signal, now)
+        await sendWebhook(notice.host.webhookUrl, secret, claimed.id, notice, signal, now, timing.channelTimeoutMs)
       }
     } catch (error) {
       if (signal.aborted) throw error

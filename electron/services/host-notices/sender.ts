@@ -14,7 +14,9 @@ export interface NoticeTiming {
   backoff: Backoff
   /** The sender lease's lifetime; renewed at least every third of it. */
   leaseTtlMs: number
-  /** Safety net for a send that never settles (each channel has its own, shorter timeouts). */
+  /** Each channel's connect / greeting / headers / idle-socket limit: a silent server is tried again later, never waited on. */
+  channelTimeoutMs: number
+  /** Safety net for a send that never settles (the channel's own limits come first). */
   deliveryTimeoutMs: number
   /** How long stop() waits for a send in progress. */
   stopGraceMs: number
@@ -31,6 +33,7 @@ const HOUR = 3_600_000
 export const DEFAULT_NOTICE_TIMING: NoticeTiming = {
   backoff: DEFAULT_BACKOFF,
   leaseTtlMs: 30_000,
+  channelTimeoutMs: 15_000,
   deliveryTimeoutMs: 60_000,
   stopGraceMs: 5_000,
   localErrorRetryMs: 1_000,

@@ -4,9 +4,6 @@ import type { ArrivalNotice } from '../../shared/visits'
 import { DeliveryFailure } from './failure'
 import { signWebhook, WEBHOOK_HEADERS } from './signature'
 
-/** How long a receiver has to answer (connect, headers, body): a slow one is tried again later, never waited on. */
-export const WEBHOOK_TIMEOUT_MS = 10_000
-
 /** The JSON a receiver gets: the arrival, nothing more (no face, no score, no e-mail address). */
 export function webhookBody(noticeId: string, notice: ArrivalNotice): string {
   return JSON.stringify({
@@ -26,7 +23,7 @@ export function webhookBody(noticeId: string, notice: ArrivalNotice): string {
  * Any other answer (3xx included: redirects are not followed, the URL should be the final one) is
  * a refusal that repeating would not change.
  */
-export async function sendWebhook(url: string, secret: string, noticeId: string, notice: ArrivalNotice, signal: AbortSignal, now: () => number, timeoutMs = WEBHOOK_TIMEOUT_MS): Promise<void> {
+export async function sendWebhook(url: string, secret: string, noticeId: string, notice: ArrivalNotice, signal: AbortSignal, now: () => number, timeoutMs: number): Promise<void> {
   const target = checkUrl(url)
   const body = webhookBody(noticeId, notice)
   const timestamp = Math.floor(now() / 1000)
