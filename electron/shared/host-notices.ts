@@ -56,20 +56,28 @@ export type HostNoticeQueue = z.infer<typeof hostNoticeQueueSchema>
 /** tls: TLS from the first byte (usually port 465); starttls: upgrade required (587); none: plain, for a relay on this machine or network. */
 export const smtpSecuritySchema = z.enum(['tls', 'starttls', 'none'])
 
-export const smtpSettingsSchema = z.strictObject({
-  host: z
-    .string()
-    .trim()
-    .min(1)
-    .max(253)
-    .regex(/^[A-Za-z0-9.:[\]-]+$/, 'The SMTP host is a name or an address, like smtp.example.com.'),
-  port: z.number().int().min(1).max(65_535),
-  security: smtpSecuritySchema,
-  /** The sender hosts see. */
-  from: email,
-  /** The SMTP account; null when the server takes mail without signing in. Its password is in the keychain. */
-  user: z.string().trim().min(1).max(254).nullable(),
-})
+export const smtpSettingsSchema = z
+  .strictObject({
+    host: z
+      .string()
+      .trim()
+      .min(1)
+      .max(253)
+      .regex(/^[A-Za-z0-9.:[\]-]+$/, 'The SMTP host is a name or an address, like smtp.example.com.'),
+    port: z.number().int().min(1).max(65_535),
+    security: smtpSecuritySchema,
+    /** The sender hosts see. */
+    from: email,
+    /** The SMTP account; null when the server takes mail without signing in. Its password is in the keychain. */
+    user: z.string().trim().min(1).max(254).nullable(),
+  })
+  .superRefine((smtp, context) => {
+    // A login over a plain connection sends the password in clear: allowed only to this machine (a local relay).
+    const loopback = smtp.host === 'localhost' || smtp.host.startsWith('127.') || smtp.host === '::1' || smtp.host === '[::1]'
+    if (smtp.security === 'none' && smtp.user !== null && !loopback) {
+      context.addIssue({ code: 'custom', path: ['security'], message: 'A plain connection would send the password in clear: choose TLS or STARTTLS (plain only to this machine).' })
+    }
+  })
 export type SmtpSettings = z.infer<typeof smtpSettingsSchema>
 
 export const notificationSecretStatusSchema = z.object({ smtpPassword: z.boolean(), webhookSecret: z.boolean() })

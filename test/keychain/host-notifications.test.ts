@@ -10,7 +10,9 @@ import { checkWebhook, WEBHOOK_HEADERS, type NoticeTiming } from '../../electron
 import { HOST_NOTICES_FILE } from '../../electron/services/host-notices/database'
 import { credentialAccounts } from '../../electron/services/secrets/credentials'
 import { createKeychain, type Keychain } from '../../electron/services/secrets/keychain'
-import type { Call } from '../../electron/services/dispatch'
+import { openAuditLog } from '../../electron/services/audit'
+import { auditedHandlers } from '../../electron/services/audited-handlers'
+import type { Call, Handlers } from '../../electron/services/dispatch'
 import type { SmtpSettings } from '../../electron/shared/host-notices'
 import type { ArrivalNotice } from '../../electron/shared/visits'
 import { readMail, startReceiver, startSilentServer, startSmtp, type LocalReceiver, type LocalSmtp } from '../support/notice-servers'
@@ -358,6 +360,29 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     expect(after.includes(Buffer.from('Zygmunt Waiting'))).toBe(false)
   })
 
+  it('audits the staff acts: the SMTP settings, which secrets were stored or cleared (never their values), a retry', async () => {
+    const { smtp } = await servers({ answers: [550] })
+    const k = kiosk()
+    const audit = openAuditLog({ dir: k.dataDir, kioskId: 'front-desk-1' })
+    cleanup.push(() => audit.close())
+    const handlers = auditedHandlers(k.feature.handlers as Handlers, () => audit, () => {})
+    const password = `smtp-${randomBytes(9).toString('hex')}`
+    await handlers.saveNotificationSettings({ smtp: smtpAt(smtp.port) }, admin)
+    await handlers.setNotificationSecrets({ smtpPassword: password, webhookSecret: null }, admin)
+    await k.feature.start()
+    const [notice] = k.feature.enqueueArrival(arrival())
+    await eventually('failed', async () => stateOf(k, notice!.id)?.state === 'failed')
+    await handlers.retryHostNotice({ id: notice!.id }, admin)
+
+    const entries = audit.query({ limit: 100 }).filter((e) => e.outcome === 'ok').reverse()
+    expect(entries.map((e) => [e.action, e.role, e.account, e.detail])).toEqual([
+      ['settings-change', 'admin', 'Ada Admin', `host notifications: SMTP 127.0.0.1:${smtp.port} (none)`],
+      ['credentials-change', 'admin', 'Ada Admin', 'smtpPassword stored, webhookSecret cleared'],
+      ['host-notice-retry', 'admin', 'Ada Admin', `host notice ${notice!.id}`],
+    ])
+    expect(audit.exportJson({})).not.toContain(password)
+  })
+
   it('refuses bad input plainly: an incomplete arrival, settings that are not SMTP settings, a short signing secret', async () => {
     const k = kiosk()
     const bad = await rejection(Promise.resolve().then(() => k.feature.enqueueArrival({ visitId: 'v-1' } as unknown as ArrivalNotice)))
@@ -367,6 +392,11 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     const { contract } = await import('../../electron/shared/contract')
     expect(contract.saveNotificationSettings.input.safeParse({ smtp: { ...smtpAt(25), host: 'smtp.example.com\r\nRCPT TO:<x@y.z>' } }).success).toBe(false)
     expect(contract.saveNotificationSettings.input.safeParse({ smtp: { ...smtpAt(25), port: 70_000 } }).success).toBe(false)
+    // A password over a plain connection crosses the network in clear: only to this machine.
+    const plain = contract.saveNotificationSettings.input.safeParse({ smtp: { ...smtpAt(25, 'kiosk'), host: 'smtp.example.com' } })
+    expect(plain.error?.issues[0]).toMatchObject({ path: ['smtp', 'security'], message: expect.stringMatching(/TLS or STARTTLS/) })
+    expect(contract.saveNotificationSettings.input.safeParse({ smtp: smtpAt(25, 'kiosk') }).success).toBe(true)
+    expect(contract.saveNotificationSettings.input.safeParse({ smtp: { ...smtpAt(25), host: 'smtp.example.com' } }).success).toBe(true)
     expect(contract.setNotificationSecrets.input.safeParse({ webhookSecret: 'short' }).success).toBe(false)
     expect(contract.setNotificationSecrets.input.safeParse({ webhookSecret: null }).success).toBe(true)
   })

@@ -25,7 +25,7 @@ export interface NoticeTiming {
   maxAgeMs: number
   /** How long delivered records stay listed (and an arrival enqueued again is recognised). */
   deliveredKeepMs: number
-  /** How long failed notices stay for staff to see and retry. */
+  /** How long failed notices (with the visitor's name, for a retry) stay for staff to see and retry. */
   failedKeepMs: number
 }
 
@@ -39,7 +39,7 @@ export const DEFAULT_NOTICE_TIMING: NoticeTiming = {
   localErrorRetryMs: 1_000,
   maxAgeMs: 24 * HOUR,
   deliveredKeepMs: 7 * 24 * HOUR,
-  failedKeepMs: 30 * 24 * HOUR,
+  failedKeepMs: 7 * 24 * HOUR,
 }
 
 export interface SenderOptions {

@@ -107,6 +107,7 @@ export function HostNotificationSettings() {
             <SelectField
               label={t(`${words}.security`)}
               value={draft.security}
+              error={errors.security ?? null}
               onChange={(e) => setDraft({ ...draft, security: e.target.value as Draft['security'] })}
               options={[
                 { value: 'tls', label: t(`${words}.securityTls`) },
