@@ -100,7 +100,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     audit,
   })
   const outbox = outboxFeature({ dataDir, credentials, deliver: enroll.deliver, backend, known: saved.known, engine: own.supervisor, emit, log })
-  // The visits feature tells hosts through this: onArrival = (notice) => notices.enqueueArrival(notice).
+  // The visits feature tells hosts through this: give it `onArrival: notices.onArrival`.
   const notices = hostNotifications({ dataDir, keychain, log })
   const staff = staffFeature({
     dataDir,

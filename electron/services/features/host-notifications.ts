@@ -1,3 +1,4 @@
+import { KioskError } from '../../shared/errors'
 import type { ArrivalNotice } from '../../shared/visits'
 import type { HostNotice } from '../../shared/host-notices'
 import { openHostNotices, type HostNotices, type NoticeTiming } from '../host-notices'
@@ -15,8 +16,13 @@ export interface HostNotificationsDeps {
 }
 
 export interface HostNotificationsFeature extends Feature {
-  /** The visits feature's `onArrival`: the host is told by e-mail and/or webhook, once per channel. */
+  /** Queues the host's notices for an arrival, once per channel; throws INVALID_INPUT for an incomplete notice. */
   enqueueArrival(notice: ArrivalNotice): HostNotice[]
+  /**
+   * The visits feature's hook: enqueueArrival that never throws. A check-in is not undone because
+   * its host cannot be told; the failure is logged (visit id and code only).
+   */
+  onArrival(notice: ArrivalNotice): void
   /** The visits feature removes a visitor's visits: their notices go too. */
   forgetVisits(visitIds: readonly string[]): number
   /** The queue, opened on first use. */
@@ -39,6 +45,13 @@ export function hostNotifications(deps: HostNotificationsDeps): HostNotification
   const opened = () => (queue ??= openHostNotices({ dir: deps.dataDir, secrets, timing: deps.timing, now: deps.now, log: deps.log }))
   return {
     enqueueArrival: (notice) => opened().enqueue(notice),
+    onArrival(notice) {
+      try {
+        opened().enqueue(notice)
+      } catch (error) {
+        deps.log(`host notices: the arrival of visit ${String(notice?.visitId).slice(0, 64)} was not queued (${error instanceof KioskError ? error.code : 'INTERNAL'})`)
+      }
+    },
     forgetVisits: (visitIds) => opened().forgetVisits(visitIds),
     opened,
     handlers: {
