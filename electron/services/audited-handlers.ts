@@ -132,6 +132,16 @@ export const auditSpecs: AuditSpecs = {
   disassociateLiveness: tenantChange((i: { algCode: string; livenessCode: string }) => `liveness ${i.livenessCode} on ${i.algCode} disassociated`),
   retryOutboxItem: { action: 'outbox-retry', subject: (i) => ({ outboxId: i.id }) },
   discardOutboxItem: { action: 'outbox-discard', subject: (i) => ({ outboxId: i.id }) },
+  retryHostNotice: { action: 'host-notice-retry', detail: (i) => `host notice ${i.id}` },
+  saveNotificationSettings: { action: 'settings-change', detail: (i) => (i.smtp ? `host notifications: SMTP ${i.smtp.host}:${i.smtp.port} (${i.smtp.security})` : 'host notifications: SMTP removed') },
+  setNotificationSecrets: {
+    action: 'credentials-change',
+    detail: (i) =>
+      (['smtpPassword', 'webhookSecret'] as const)
+        .filter((name) => i[name] !== undefined)
+        .map((name) => `${name} ${i[name] === null ? 'cleared' : 'stored'}`)
+        .join(', ') || 'nothing changed',
+  },
   rebuildCaches: { action: 'engine-admin', detail: (i) => `rebuild caches: ${i.pluginName ?? 'all'}` },
   getEngineLogs: { action: 'engine-admin', detail: () => 'logs downloaded' },
   migrateTemplates: {

@@ -11,6 +11,7 @@ import { auditTrail } from './features/audit'
 import { kioskEngine } from './features/kiosk-engine'
 import { enrollment } from './features/enrollment'
 import { faceMatch } from './features/face-match'
+import { hostNotifications } from './features/host-notifications'
 import { combine, handlerTable } from './features/feature'
 import { livenessFeature } from './features/liveness'
 import { outboxFeature } from './features/outbox'
@@ -72,7 +73,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const saved = savedSettings(createSettingsStore({ dataDir, log }))
   const settings = saved.current
-  const credentials = createCredentialStore(options.keychain ?? createKeychain(keychainServiceFor(dataDir)))
+  const keychain = options.keychain ?? createKeychain(keychainServiceFor(dataDir))
+  const credentials = createCredentialStore(keychain)
   const listeners = new Set<(event: KioskEvent) => void>()
   const emit = (event: KioskEvent) => listeners.forEach((listener) => listener(event))
 
@@ -98,6 +100,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     audit,
   })
   const outbox = outboxFeature({ dataDir, credentials, deliver: enroll.deliver, backend, known: saved.known, engine: own.supervisor, emit, log })
+  // The visits feature tells hosts through this: give it `onArrival: notices.onArrival`.
+  const notices = hostNotifications({ dataDir, keychain, log })
   const staff = staffFeature({
     dataDir,
     kiosk: async () => {
@@ -120,6 +124,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     replica,
     audit,
     outbox,
+    notices,
     settingsOwner,
     staff,
     purge,

@@ -24,6 +24,7 @@ export const auditActions = [
   'tenant-change',
   'outbox-retry',
   'outbox-discard',
+  'host-notice-retry',
   'engine-admin',
   'audit-export',
   'audit-prune',

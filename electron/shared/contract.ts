@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { brandingSchema, setLogoInput } from './branding'
 import { auditExportInput, auditExportResult, auditLogResult, auditQueryInput, auditVerdictSchema } from './audit'
+import { hostNoticeQueueSchema, hostNoticeSchema, notificationSecretStatusSchema, notificationSecretsInput, notificationSettingsSchema, retryHostNoticeInput, saveNotificationSettingsInput } from './host-notices'
 import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
 import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
 import { accountViewSchema, createAccountInput, firstAdminInput, sessionViewSchema, setAccountDisabledInput, signInInput, type Role } from './staff'
@@ -98,6 +99,14 @@ export const contract = {
   getOutbox: { input: noInput, output: outboxStateSchema, role: 'visitor', poll: true },
   retryOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: outboxRetryResultSchema, role: 'operator' },
   discardOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: done, role: 'operator' },
+
+  // Host notifications (issue 31): staff see the queue of arrival notices and retry a failed one; an
+  // administrator sets the SMTP server and the secrets (write-only: only whether each is stored comes back).
+  getHostNotices: { input: noInput, output: hostNoticeQueueSchema, role: 'operator' },
+  retryHostNotice: { input: retryHostNoticeInput, output: hostNoticeSchema, role: 'operator' },
+  getNotificationSettings: { input: noInput, output: notificationSettingsSchema, role: 'admin' },
+  saveNotificationSettings: { input: saveNotificationSettingsInput, output: notificationSettingsSchema, role: 'admin' },
+  setNotificationSecrets: { input: notificationSecretsInput, output: notificationSecretStatusSchema, role: 'admin' },
 
   // The offline replica (remote mode, opt-in): staff see its size, age and last sync; an administrator wipes it.
   getReplicaStatus: { input: noInput, output: w.replicaStatusSchema, role: 'operator' },

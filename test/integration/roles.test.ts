@@ -34,6 +34,8 @@ const operatorMethods: MethodName[] = [
   'verifyAuditLog',
   'getReplicaStatus',
   'syncReplica',
+  'getHostNotices',
+  'retryHostNotice',
 ]
 const adminMethods: MethodName[] = [
   'listAccounts',
@@ -62,6 +64,9 @@ const adminMethods: MethodName[] = [
   'migrateTemplates',
   'wipeReplica',
   'confirmReplicaRemovals',
+  'getNotificationSettings',
+  'saveNotificationSettings',
+  'setNotificationSecrets',
 ]
 const allowed = {
   visitor: new Set(visitorMethods),

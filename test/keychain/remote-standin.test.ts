@@ -48,6 +48,8 @@ const LOCAL_METHODS = new Set([
   'getReplicaStatus', 'syncReplica', 'confirmReplicaRemovals', 'wipeReplica',
   // Staff sessions and accounts live in the kiosk's own data folder.
   'getSession', 'keepSession', 'signIn', 'signOut', 'createFirstAdmin', 'listAccounts', 'createAccount', 'setAccountDisabled',
+  // Host notifications: a queue in the kiosk's data folder, secrets in its keychain (test/keychain/host-notifications.test.ts).
+  'getHostNotices', 'retryHostNotice', 'getNotificationSettings', 'saveNotificationSettings', 'setNotificationSecrets',
 ])
 
 describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_name, variant) => {

@@ -9,6 +9,7 @@ import { auditTrail } from '../../electron/services/features/audit'
 import { kioskEngine } from '../../electron/services/features/kiosk-engine'
 import { enrollment } from '../../electron/services/features/enrollment'
 import { faceMatch } from '../../electron/services/features/face-match'
+import { hostNotifications } from '../../electron/services/features/host-notifications'
 import { combine, handlerTable } from '../../electron/services/features/feature'
 import { livenessChallenges } from '../../electron/services/features/liveness'
 import { outboxHandlers } from '../../electron/services/features/outbox'
@@ -93,6 +94,8 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       offline,
       audit,
       { handlers: outboxHandlers(outbox) },
+      // A queue in a folder of its own, its sender never started; no keychain behind it.
+      { handlers: hostNotifications({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-notices-')), keychain: { get: notConfigured, set: notConfigured, delete: notConfigured }, log }).handlers },
       settings,
       given.staff ?? testStaff(),
       enrollment({ backend, templateType: async () => 'Face:HumanFaceRes', liveness, outbox, replica, reachable: () => {}, audit }),

@@ -350,7 +350,7 @@ function invoke<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** Settles with `work`, or rejects as soon as `signal` aborts (a deliver/probe that ignores its signal cannot hold us). */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   // A late rejection of abandoned work must not become an unhandled rejection.
   work.catch(() => {})
   if (signal.aborted) return Promise.reject(signal.reason)

@@ -19,6 +19,9 @@ export const credentialAccounts = {
   engineClientId: 'engine.client-id',
   engineClientSecret: 'engine.client-secret',
   engineTemplateKey: 'engine.template-key',
+  /** Host notifications (host-notices/secrets.ts): the SMTP account's password and the webhook signing secret. */
+  smtpPassword: 'host-notices.smtp-password',
+  webhookSecret: 'host-notices.webhook-secret',
 } as const
 
 /** The person server's client credentials and the stored BioEngine JWT; null where none is stored. */

@@ -7,6 +7,7 @@ import { readinessOf, useLive } from '../store/live'
 import { ConfirmDialog } from './staff/controls'
 import { formatDateTime, formatFromNow, plural } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
+import { HostNoticesSection } from './staff/HostNoticesSection'
 import { ReplicaSection } from './staff/ReplicaSection'
 import { ScreenFrame } from './ScreenFrame'
 import './staff/staff.css'
@@ -232,6 +233,8 @@ export function OutboxScreen() {
           </section>
         </>
       ) : null}
+
+      <HostNoticesSection />
 
       {discarding ? (
         <ConfirmDialog

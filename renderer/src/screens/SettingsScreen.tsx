@@ -9,6 +9,7 @@ import { useAction, useLoad } from './staff/hooks'
 import { diff, serverThreshold, settingKeys, toDraft, typedFieldsChanged, type Draft, type SettingKey } from './staff/settings-draft'
 import { BasicEncodingField, NumberField, TemplateTypeField, ThresholdOverrideField, type ServerThresholdState } from './staff/SettingsFields'
 import { ConnectionTestSection, CredentialsSection } from './staff/SettingsParts'
+import { HostNotificationSettings } from './staff/HostNotificationSettings'
 import { OrganisationFieldset } from './staff/OrganisationFields'
 import { ScreenFrame } from './ScreenFrame'
 import { TemplateTypeChange } from './staff/TemplateTypeChange'
@@ -223,6 +224,7 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
 
       <CredentialsSection />
       <ConnectionTestSection unsaved={dirty} />
+      <HostNotificationSettings />
     </>
   )
 }

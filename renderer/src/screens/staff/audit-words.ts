@@ -20,6 +20,7 @@ export const actionWords: Record<AuditAction, string> = {
   'tenant-change': 'Tenant change',
   'outbox-retry': 'Outbox retry',
   'outbox-discard': 'Outbox discard',
+  'host-notice-retry': 'Host notice retry',
   'engine-admin': 'Engine administration',
   'audit-export': 'Audit export',
   'audit-prune': 'Audit pruning',

@@ -1,0 +1,103 @@
+import { z } from 'zod'
+import { email } from './email'
+import { errorCodeSchema } from './errors'
+
+/**
+ * What staff see of the host notifications (electron/services/host-notices/README.md): the queue
+ * of arrival notices, one per arrival and channel, and the delivery settings. Secrets are
+ * write-only: staff see whether each is stored, never its value.
+ */
+
+export const noticeChannels = ['email', 'webhook'] as const
+export const noticeChannelSchema = z.enum(noticeChannels)
+export type NoticeChannel = z.infer<typeof noticeChannelSchema>
+
+/** queued → in-flight → delivered, or → failed (a permanent refusal, or too late to matter). */
+export const noticeStates = ['queued', 'in-flight', 'delivered', 'failed'] as const
+export const noticeStateSchema = z.enum(noticeStates)
+export type NoticeState = z.infer<typeof noticeStateSchema>
+
+export const noticeErrorSchema = z.object({ code: errorCodeSchema, message: z.string() })
+export type NoticeError = z.infer<typeof noticeErrorSchema>
+
+export const hostNoticeSchema = z.object({
+  id: z.string(),
+  visitId: z.string(),
+  channel: noticeChannelSchema,
+  /** Whom it tells (the host's name only: the visitor's name stays in the queue's file). */
+  hostName: z.string(),
+  state: noticeStateSchema,
+  attempts: z.number().int(),
+  /** Epoch milliseconds. */
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  /** When a queued notice is next tried; null in any other state. */
+  nextAttemptAt: z.number().nullable(),
+  deliveredAt: z.number().nullable(),
+  /** Why the last attempt failed (the reason for `failed`); null after success. */
+  lastError: noticeErrorSchema.nullable(),
+})
+export type HostNotice = z.infer<typeof hostNoticeSchema>
+
+export const noticeCountsSchema = z.object({ queued: z.number().int(), inFlight: z.number().int(), delivered: z.number().int(), failed: z.number().int() })
+export type NoticeCounts = z.infer<typeof noticeCountsSchema>
+
+/** At most this many notices in a state: failed first, then in-flight, queued, latest delivered. */
+export const NOTICE_STATE_MAX_ITEMS = 100
+
+export const hostNoticeQueueSchema = z.object({
+  running: z.boolean(),
+  counts: noticeCountsSchema,
+  items: z.array(hostNoticeSchema),
+  truncated: z.boolean(),
+})
+export type HostNoticeQueue = z.infer<typeof hostNoticeQueueSchema>
+
+/** tls: TLS from the first byte (usually port 465); starttls: upgrade required (587); none: plain, for a relay on this machine or network. */
+export const smtpSecuritySchema = z.enum(['tls', 'starttls', 'none'])
+
+export const smtpSettingsSchema = z
+  .strictObject({
+    host: z
+      .string()
+      .trim()
+      .min(1)
+      .max(253)
+      .regex(/^[A-Za-z0-9.:[\]-]+$/, 'The SMTP host is a name or an address, like smtp.example.com.'),
+    port: z.number().int().min(1).max(65_535),
+    security: smtpSecuritySchema,
+    /** The sender hosts see. */
+    from: email,
+    /** The SMTP account; null when the server takes mail without signing in. Its password is in the keychain. */
+    user: z.string().trim().min(1).max(254).nullable(),
+  })
+  .superRefine((smtp, context) => {
+    // A login over a plain connection sends the password in clear: allowed only to this machine (a local relay).
+    const loopback = smtp.host === 'localhost' || smtp.host.startsWith('127.') || smtp.host === '::1' || smtp.host === '[::1]'
+    if (smtp.security === 'none' && smtp.user !== null && !loopback) {
+      context.addIssue({ code: 'custom', path: ['security'], message: 'A plain connection would send the password in clear: choose TLS or STARTTLS (plain only to this machine).' })
+    }
+  })
+export type SmtpSettings = z.infer<typeof smtpSettingsSchema>
+
+export const notificationSecretStatusSchema = z.object({ smtpPassword: z.boolean(), webhookSecret: z.boolean() })
+export type NotificationSecretStatus = z.infer<typeof notificationSecretStatusSchema>
+
+export const notificationSettingsSchema = z.object({
+  /** null: e-mail is not set up; e-mail notices wait (queued, NOT_CONFIGURED) until it is. */
+  smtp: smtpSettingsSchema.nullable(),
+  secrets: notificationSecretStatusSchema,
+})
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>
+
+export const saveNotificationSettingsInput = z.strictObject({ smtp: smtpSettingsSchema.nullable() })
+
+/** Fields left out stay as they are; null removes the secret. */
+export const notificationSecretsInput = z.strictObject({
+  smtpPassword: z.string().min(1).max(1024).nullable().optional(),
+  /** Shared with the webhook receivers, who check each POST's signature with it. */
+  webhookSecret: z.string().min(16, 'The signing secret needs at least 16 characters.').max(1024).nullable().optional(),
+})
+export type NotificationSecretsInput = z.infer<typeof notificationSecretsInput>
+
+export const retryHostNoticeInput = z.strictObject({ id: z.uuid() })

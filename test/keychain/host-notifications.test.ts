@@ -1,0 +1,408 @@
+import { spawn } from 'node:child_process'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { afterEach, describe, expect, it } from 'vitest'
+import { hostNotifications, type HostNotificationsFeature } from '../../electron/services/features/host-notifications'
+import { checkWebhook, WEBHOOK_HEADERS, type NoticeTiming } from '../../electron/services/host-notices'
+import { HOST_NOTICES_FILE } from '../../electron/services/host-notices/database'
+import { credentialAccounts } from '../../electron/services/secrets/credentials'
+import { createKeychain, type Keychain } from '../../electron/services/secrets/keychain'
+import { openAuditLog } from '../../electron/services/audit'
+import { auditedHandlers } from '../../electron/services/audited-handlers'
+import type { Call, Handlers } from '../../electron/services/dispatch'
+import type { SmtpSettings } from '../../electron/shared/host-notices'
+import type { ArrivalNotice } from '../../electron/shared/visits'
+import { readMail, startReceiver, startSilentServer, startSmtp, type LocalReceiver, type LocalSmtp } from '../support/notice-servers'
+import { projectRoot } from '../support/process'
+import { rejection } from '../support/rejection'
+import { eventually } from '../support/until'
+
+// Runs inside test/keychain/run-with-secret-service.sh: the SMTP password and the webhook signing
+// secret are in a real gnome-keyring; e-mails go to a real SMTP server (smtp-server) and webhooks
+// to a node:http receiver, both on 127.0.0.1. Each test has its own data folder and keychain service.
+
+const FAST = { backoff: { baseMs: 20, capMs: 200 }, leaseTtlMs: 3_000, stopGraceMs: 2_000 }
+const admin: Call = { actor: { role: 'admin', account: 'Ada Admin' }, key: null }
+
+const cleanup: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step()
+})
+
+interface Kiosk {
+  dataDir: string
+  keychain: Keychain
+  lines: string[]
+  feature: HostNotificationsFeature
+}
+
+/** A kiosk's host notifications on a fresh data folder (removed after the test), or on another kiosk's folder and keychain (a restart). */
+function kiosk(dataDir?: string, keychain: Keychain = createKeychain(`identity-kiosk-test-${randomBytes(4).toString('hex')}`), timing: Partial<NoticeTiming> = {}): Kiosk {
+  if (!dataDir) {
+    const parent = mkdtempSync(join(tmpdir(), 'kiosk-notices-'))
+    cleanup.push(() => rmSync(parent, { recursive: true, force: true }))
+    dataDir = join(parent, 'data')
+  }
+  const lines: string[] = []
+  const feature = hostNotifications({ dataDir, keychain, timing: { ...FAST, ...timing }, log: (line) => lines.push(line) })
+  cleanup.push(() => feature.stop())
+  return { dataDir, keychain, lines, feature }
+}
+
+async function servers(options: Parameters<typeof startSmtp>[0] = {}, statuses: number[] = []): Promise<{ smtp: LocalSmtp; receiver: LocalReceiver }> {
+  const smtp = await startSmtp(options)
+  cleanup.push(() => smtp.close())
+  const receiver = await startReceiver(statuses)
+  cleanup.push(() => receiver.close())
+  return { smtp, receiver }
+}
+
+const smtpAt = (port: number, user: string | null = null): SmtpSettings => ({ host: '127.0.0.1', port, security: 'none', from: 'front-desk@example.com', user })
+
+function arrival(overrides: Partial<ArrivalNotice> = {}, host: Partial<ArrivalNotice['host']> = {}): ArrivalNotice {
+  return {
+    visitId: `visit-${randomBytes(4).toString('hex')}`,
+    host: { id: 'host-1', name: 'Grace Host', email: 'grace@example.com', webhookUrl: null, ...host },
+    visitorName: 'Amélie Visitor',
+    purpose: 'Interview',
+    arrivedAt: '2026-11-27T09:30:00.000+01:00',
+    kioskId: 'front-desk-1',
+    ...overrides,
+  }
+}
+
+const stateOf = (k: Kiosk, id: string) => k.feature.opened().list().find((n) => n.id === id)
+
+describe('host notifications (real SMTP server, webhook receiver and keychain)', () => {
+  it('e-mails the host once through the SMTP server, signing in with the password from the keychain, even when the arrival is enqueued twice', async () => {
+    const password = `smtp-${randomBytes(9).toString('base64url')}`
+    const { smtp } = await servers({ login: { user: 'kiosk', password } })
+    const k = kiosk()
+    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port, 'kiosk') }, admin)
+    expect(await k.feature.handlers.setNotificationSecrets!({ smtpPassword: password }, admin)).toEqual({ smtpPassword: true, webhookSecret: false })
+    expect(await k.keychain.get(credentialAccounts.smtpPassword)).toBe(password)
+    await k.feature.start()
+
+    const notice = arrival()
+    const [queued] = k.feature.enqueueArrival(notice)
+    expect(queued).toMatchObject({ channel: 'email', state: 'queued', hostName: 'Grace Host', visitId: notice.visitId })
+    // The same arrival again (a double tap, a replayed check-in), through the visits feature's hook: nothing new is queued.
+    k.feature.onArrival(notice)
+    expect(k.feature.enqueueArrival(notice)).toEqual([])
+
+    await eventually('the e-mail delivered', async () => stateOf(k, queued!.id)?.state === 'delivered')
+    await k.feature.opened().idle()
+    expect(smtp.mails).toHaveLength(1)
+    const [mail] = smtp.mails
+    expect(mail).toMatchObject({ from: 'front-desk@example.com', to: ['grace@example.com'], user: 'kiosk' })
+    const read = readMail(mail!.raw)
+    expect(read.subject).toBe('Amélie Visitor has arrived')
+    expect(read.headers['message-id']).toBe(`<${queued!.id}@host-notices.identity-kiosk.invalid>`)
+    expect(read.headers['content-type']).toMatch(/^text\/plain/)
+    expect(read.text).toBe(
+      ['Hello Grace Host,', '', 'Amélie Visitor has arrived at the front desk to see you.', '', 'Purpose: Interview', 'Arrived: 2026-11-27T09:30:00.000+01:00', 'Kiosk: front-desk-1', '', 'Identity Kiosk', ''].join('\n'),
+    )
+    expect(stateOf(k, queued!.id)).toMatchObject({ attempts: 1, lastError: null })
+  })
+
+  it('tries again after the SMTP server refuses the first attempt for now (451)', async () => {
+    const { smtp } = await servers({ answers: [451] })
+    const k = kiosk()
+    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port) }, admin)
+    await k.feature.start()
+    const [queued] = k.feature.enqueueArrival(arrival())
+    await eventually('the e-mail delivered on a retry', async () => stateOf(k, queued!.id)?.state === 'delivered')
+    expect(smtp.refused).toBe(1)
+    expect(smtp.mails).toHaveLength(1)
+    expect(stateOf(k, queued!.id)!.attempts).toBe(2)
+  })
+
+  it('stops at a permanent refusal (SMTP 5xx), shows it to staff, and sends it again only when staff retry it', async () => {
+    const { smtp } = await servers({ answers: [550] })
+    const k = kiosk()
+    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port) }, admin)
+    await k.feature.start()
+    const [queued] = k.feature.enqueueArrival(arrival())
+    await eventually('the notice failed', async () => stateOf(k, queued!.id)?.state === 'failed')
+    // Well past several backoffs (20-200 ms): still one attempt.
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    const queue = await k.feature.handlers.getHostNotices!({}, admin)
+    expect(queue.counts).toMatchObject({ failed: 1, queued: 0, delivered: 0 })
+    expect(queue.items[0]).toMatchObject({ id: queued!.id, state: 'failed', attempts: 1, lastError: { code: 'REJECTED' } })
+    expect(queue.items[0]!.lastError!.message).toMatch(/refused the e-mail/)
+    expect(smtp.mails).toHaveLength(0)
+
+    expect(await k.feature.handlers.retryHostNotice!({ id: queued!.id }, admin)).toMatchObject({ state: 'queued', attempts: 0 })
+    await eventually('delivered after the retry', async () => stateOf(k, queued!.id)?.state === 'delivered')
+    expect(smtp.mails).toHaveLength(1)
+    // A delivered notice is never sent again, whoever asks.
+    const again = await rejection(k.feature.handlers.retryHostNotice!({ id: queued!.id }, admin))
+    expect(again.code).toBe('INVALID_INPUT')
+    expect((await rejection(k.feature.handlers.retryHostNotice!({ id: randomUUID() }, admin))).code).toBe('NOT_FOUND')
+  })
+
+  it('a refused SMTP login is a permanent failure naming the login, without the password', async () => {
+    const password = `right-${randomBytes(6).toString('hex')}`
+    const wrong = `wrong-${randomBytes(6).toString('hex')}`
+    const { smtp } = await servers({ login: { user: 'kiosk', password } })
+    const k = kiosk()
+    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port, 'kiosk') }, admin)
+    await k.feature.handlers.setNotificationSecrets!({ smtpPassword: wrong }, admin)
+    await k.feature.start()
+    const [queued] = k.feature.enqueueArrival(arrival())
+    await eventually('the notice failed', async () => stateOf(k, queued!.id)?.state === 'failed')
+    const failed = stateOf(k, queued!.id)!
+    expect(failed.lastError!.message).toMatch(/refused the login/)
+    expect(JSON.stringify(failed)).not.toContain(wrong)
+    expect(k.lines.join('\n')).not.toContain(wrong)
+  })
+
+  it('waits while e-mail is not set up, and sends as soon as an administrator sets it up', async () => {
+    const { smtp } = await servers()
+    const k = kiosk()
+    await k.feature.start()
+    const [queued] = k.feature.enqueueArrival(arrival())
+    await eventually('waiting for the settings', async () => stateOf(k, queued!.id)?.lastError?.code === 'NOT_CONFIGURED')
+    expect(stateOf(k, queued!.id)!.state).toBe('queued')
+    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port) }, admin)
+    await eventually('delivered once set up', async () => stateOf(k, queued!.id)?.state === 'delivered')
+    expect(smtp.mails).toHaveLength(1)
+  })
+
+  it('POSTs one signed webhook per arrival: the signature verifies, the timestamp is fresh, a repeat enqueue sends nothing', async () => {
+    const secret = `whsec-${randomBytes(18).toString('base64url')}`
+    const { receiver } = await servers()
+    const k = kiosk()
+    await k.feature.handlers.setNotificationSecrets!({ webhookSecret: secret }, admin)
+    await k.feature.start()
+    const notice = arrival({}, { email: null, webhookUrl: receiver.url })
+    const created = k.feature.enqueueArrival(notice)
+    expect(created.map((n) => n.channel)).toEqual(['webhook'])
+    k.feature.enqueueArrival(notice)
+    await eventually('the webhook delivered', async () => stateOf(k, created[0]!.id)?.state === 'delivered')
+    await k.feature.opened().idle()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(receiver.posts).toHaveLength(1)
+
+    const [post] = receiver.posts
+    const headers = { timestamp: post!.headers[WEBHOOK_HEADERS.timestamp] as string, signature: post!.headers[WEBHOOK_HEADERS.signature] as string }
+    expect(post!.headers['content-type']).toBe('application/json')
+    expect(post!.headers[WEBHOOK_HEADERS.delivery]).toBe(created[0]!.id)
+    expect(checkWebhook(secret, headers, post!.body)).toBeNull()
+    expect(Math.abs(Date.now() / 1000 - Number(headers.timestamp))).toBeLessThan(60)
+    expect(JSON.parse(post!.body)).toEqual({
+      type: 'visitor.arrived',
+      id: created[0]!.id,
+      visitId: notice.visitId,
+      host: { id: 'host-1', name: 'Grace Host' },
+      visitor: { name: 'Amélie Visitor' },
+      purpose: 'Interview',
+      arrivedAt: notice.arrivedAt,
+      kioskId: 'front-desk-1',
+    })
+    // What a receiver refuses: another secret, an altered body, the same request replayed 6 minutes later.
+    expect(checkWebhook('another-secret-entirely', headers, post!.body)).toBe('bad-signature')
+    expect(checkWebhook(secret, headers, post!.body.replace('Interview', 'Audit'))).toBe('bad-signature')
+    expect(checkWebhook(secret, headers, post!.body, Number(headers.timestamp) + 6 * 60)).toBe('stale')
+    expect(checkWebhook(secret, { timestamp: undefined, signature: headers.signature }, post!.body)).toBe('unsigned')
+  })
+
+  it('retries a webhook answered 503 or 429, and fails one answered 400 for staff to see', async () => {
+    const { receiver } = await servers({}, [503, 429])
+    const k = kiosk()
+    await k.feature.handlers.setNotificationSecrets!({ webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
+    await k.feature.start()
+    const [retried] = k.feature.enqueueArrival(arrival({}, { email: null, webhookUrl: receiver.url }))
+    await eventually('delivered on the third attempt', async () => stateOf(k, retried!.id)?.state === 'delivered')
+    expect(stateOf(k, retried!.id)!.attempts).toBe(3)
+    expect(receiver.posts).toHaveLength(3)
+
+    receiver.answer([400])
+    const [refused] = k.feature.enqueueArrival(arrival({}, { email: null, webhookUrl: receiver.url }))
+    await eventually('failed', async () => stateOf(k, refused!.id)?.state === 'failed')
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(receiver.posts).toHaveLength(4)
+    expect(stateOf(k, refused!.id)!.lastError).toMatchObject({ code: 'REJECTED', message: expect.stringMatching(/HTTP 400/) })
+  })
+
+  it('after a restart, delivers what was pending and never repeats what was delivered', async () => {
+    const { smtp, receiver } = await servers()
+    const secret = `whsec-${randomBytes(18).toString('hex')}`
+    const first = kiosk()
+    await first.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port) }, admin)
+    await first.feature.handlers.setNotificationSecrets!({ webhookSecret: secret }, admin)
+    await first.feature.start()
+    const delivered = first.feature.enqueueArrival(arrival({}, { webhookUrl: receiver.url }))
+    expect(delivered).toHaveLength(2)
+    await eventually('both channels delivered', async () => delivered.every((n) => stateOf(first, n.id)?.state === 'delivered'))
+    // Pending when the kiosk stops: the receiver answers 503 and the SMTP server 421, so both wait to be retried.
+    receiver.answer([503, 503, 503, 503, 503, 503, 503, 503, 503, 503])
+    smtp.answer([421, 421, 421, 421, 421, 421, 421, 421, 421, 421])
+    const pending = first.feature.enqueueArrival(arrival({}, { webhookUrl: receiver.url }))
+    await eventually('both tried and waiting', async () => pending.every((n) => (stateOf(first, n.id)?.attempts ?? 0) >= 1 && stateOf(first, n.id)?.state === 'queued'))
+    await first.feature.stop()
+
+    receiver.answer([])
+    smtp.answer([])
+    const mailsBefore = smtp.mails.length
+    const postsBefore = receiver.posts.length
+    const second = kiosk(first.dataDir, first.keychain)
+    await second.feature.start()
+    await eventually('everything delivered after the restart', async () => pending.every((n) => stateOf(second, n.id)?.state === 'delivered'))
+    await second.feature.opened().idle()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(smtp.mails.length - mailsBefore).toBe(1)
+    const newPosts = receiver.posts.slice(postsBefore).map((p) => p.headers[WEBHOOK_HEADERS.delivery])
+    expect(newPosts).toEqual([pending.find((n) => n.channel === 'webhook')!.id])
+    // The notices delivered before the restart were not sent again.
+    const allDeliveries = receiver.posts.filter((p) => p.headers[WEBHOOK_HEADERS.delivery] === delivered.find((n) => n.channel === 'webhook')!.id)
+    expect(allDeliveries).toHaveLength(1)
+    expect(smtp.mails.filter((m) => m.raw.includes(delivered.find((n) => n.channel === 'email')!.id))).toHaveLength(1)
+  })
+
+  it('a notice in flight when its kiosk process is killed (SIGKILL) is sent again by the next one, with the same delivery id, then never again', async () => {
+    // The first POST hangs: the child is killed while it waits for the answer.
+    const { receiver } = await servers({}, [0])
+    const service = `identity-kiosk-test-${randomBytes(4).toString('hex')}`
+    const keychain = createKeychain(service)
+    await keychain.set(credentialAccounts.webhookSecret, `whsec-${randomBytes(18).toString('hex')}`)
+    const parent = mkdtempSync(join(tmpdir(), 'kiosk-notices-'))
+    cleanup.push(() => rmSync(parent, { recursive: true, force: true }))
+    const dataDir = join(parent, 'data')
+
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/notice-child.ts', dataDir, service, receiver.url], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] })
+    cleanup.push(() => void child.kill('SIGKILL'))
+    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    const stderr: string[] = []
+    createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line))
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)))
+    let id = ''
+    createInterface({ input: child.stdout! }).on('line', (line) => (id = /^queued (\S+)$/.exec(line)?.[1] ?? id))
+    await eventually(`the POST in flight (child stderr: ${stderr.join(' | ')})`, async () => receiver.posts.length === 1)
+    child.kill('SIGKILL')
+    expect(await exited).toBe('SIGKILL')
+    clearTimeout(guard)
+    expect(receiver.posts[0]!.headers[WEBHOOK_HEADERS.delivery]).toBe(id)
+
+    // Its row was left in flight, under a lease whose holder is gone: the next kiosk takes it over.
+    const next = kiosk(dataDir, keychain)
+    expect(stateOf(next, id)).toMatchObject({ state: 'queued', attempts: 1 })
+    await next.feature.start()
+    await eventually('delivered by the next kiosk', async () => stateOf(next, id)?.state === 'delivered')
+    expect(receiver.posts.map((p) => p.headers[WEBHOOK_HEADERS.delivery])).toEqual([id, id])
+    await next.feature.stop()
+
+    const third = kiosk(dataDir, keychain)
+    await third.feature.start()
+    await third.feature.opened().idle()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(receiver.posts).toHaveLength(2)
+  })
+
+  it('gives up an attempt on a server that never answers (bounded timeouts) and tries it again later', async () => {
+    const silent = await startSilentServer()
+    cleanup.push(() => silent.close())
+    const { receiver } = await servers({}, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+    const k = kiosk(undefined, undefined, { channelTimeoutMs: 300 })
+    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(silent.port) }, admin)
+    await k.feature.handlers.setNotificationSecrets!({ webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
+    await k.feature.start()
+    const notices = k.feature.enqueueArrival(arrival({}, { webhookUrl: receiver.url }))
+    await eventually('both timed out and waiting', async () => notices.every((n) => stateOf(k, n.id)?.lastError?.code === 'TIMEOUT' && stateOf(k, n.id)?.state !== 'failed'))
+    await eventually('both tried again', async () => notices.every((n) => (stateOf(k, n.id)?.attempts ?? 0) >= 2))
+  })
+
+  it('fails, without sending, a webhook address that is plain http to another machine', async () => {
+    const k = kiosk()
+    await k.feature.handlers.setNotificationSecrets!({ webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
+    await k.feature.start()
+    const [notice] = k.feature.enqueueArrival(arrival({}, { email: null, webhookUrl: 'http://hooks.example.com/arrivals' }))
+    await eventually('failed', async () => stateOf(k, notice!.id)?.state === 'failed')
+    expect(stateOf(k, notice!.id)).toMatchObject({ attempts: 1, lastError: { code: 'INVALID_INPUT', message: expect.stringMatching(/https/) } })
+  })
+
+  it('keeps its file private (0600 in 0700) and no secret in the rows, the file or the logs; the visitor is forgotten with their visits', async () => {
+    const password = `smtp-${randomBytes(12).toString('hex')}`
+    const secret = `whsec-${randomBytes(18).toString('hex')}`
+    const { smtp, receiver } = await servers({ login: { user: 'kiosk', password } })
+    const k = kiosk()
+    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port, 'kiosk') }, admin)
+    await k.feature.handlers.setNotificationSecrets!({ smtpPassword: password, webhookSecret: secret }, admin)
+    expect(await k.feature.handlers.getNotificationSettings!({}, admin)).toEqual({ smtp: smtpAt(smtp.port, 'kiosk'), secrets: { smtpPassword: true, webhookSecret: true } })
+    await k.feature.start()
+    const sent = k.feature.enqueueArrival(arrival({}, { webhookUrl: receiver.url }))
+    await eventually('delivered', async () => sent.every((n) => stateOf(k, n.id)?.state === 'delivered'))
+    const waiting = arrival({ visitorName: 'Zygmunt Waiting' }, { webhookUrl: 'https://hooks.invalid/arrivals' })
+    receiver.answer([])
+    smtp.answer([421, 421, 421, 421, 421, 421, 421, 421, 421, 421, 421, 421, 421, 421, 421])
+    k.feature.enqueueArrival(waiting)
+    await eventually('tried once', async () => k.feature.opened().list().filter((n) => n.visitId === waiting.visitId).every((n) => n.attempts >= 1))
+    await k.feature.stop()
+
+    const file = join(k.dataDir, HOST_NOTICES_FILE)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(statSync(k.dataDir).mode & 0o777).toBe(0o700)
+    const bytes = [file, `${file}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1')).join('')
+    expect(bytes).not.toContain(password)
+    expect(bytes).not.toContain(secret)
+    // Delivered notices keep no visitor name; pending ones do, until delivered or forgotten.
+    expect(Buffer.from(bytes, 'latin1').includes(Buffer.from('Amélie Visitor'))).toBe(false)
+    expect(bytes).toContain('Zygmunt Waiting')
+    const logs = k.lines.join('\n')
+    for (const secretOrName of [password, secret, 'Amélie', 'Zygmunt', 'grace@example.com']) expect(logs).not.toContain(secretOrName)
+
+    const again = kiosk(k.dataDir, k.keychain)
+    expect(again.feature.forgetVisits([waiting.visitId])).toBe(2)
+    await again.feature.stop()
+    const after = [file, `${file}-wal`].filter(existsSync).map((f) => readFileSync(f)).reduce((a, b) => Buffer.concat([a, b]), Buffer.alloc(0))
+    expect(after.includes(Buffer.from('Zygmunt Waiting'))).toBe(false)
+  })
+
+  it('audits the staff acts: the SMTP settings, which secrets were stored or cleared (never their values), a retry', async () => {
+    const { smtp } = await servers({ answers: [550] })
+    const k = kiosk()
+    const audit = openAuditLog({ dir: k.dataDir, kioskId: 'front-desk-1' })
+    cleanup.push(() => audit.close())
+    const handlers = auditedHandlers(k.feature.handlers as Handlers, () => audit, () => {})
+    const password = `smtp-${randomBytes(9).toString('hex')}`
+    await handlers.saveNotificationSettings({ smtp: smtpAt(smtp.port) }, admin)
+    await handlers.setNotificationSecrets({ smtpPassword: password, webhookSecret: null }, admin)
+    await k.feature.start()
+    const [notice] = k.feature.enqueueArrival(arrival())
+    await eventually('failed', async () => stateOf(k, notice!.id)?.state === 'failed')
+    await handlers.retryHostNotice({ id: notice!.id }, admin)
+
+    const entries = audit.query({ limit: 100 }).filter((e) => e.outcome === 'ok').reverse()
+    expect(entries.map((e) => [e.action, e.role, e.account, e.detail])).toEqual([
+      ['settings-change', 'admin', 'Ada Admin', `host notifications: SMTP 127.0.0.1:${smtp.port} (none)`],
+      ['credentials-change', 'admin', 'Ada Admin', 'smtpPassword stored, webhookSecret cleared'],
+      ['host-notice-retry', 'admin', 'Ada Admin', `host notice ${notice!.id}`],
+    ])
+    expect(audit.exportJson({})).not.toContain(password)
+  })
+
+  it('refuses bad input plainly: an incomplete arrival, settings that are not SMTP settings, a short signing secret', async () => {
+    const k = kiosk()
+    const bad = await rejection(Promise.resolve().then(() => k.feature.enqueueArrival({ visitId: 'v-1' } as unknown as ArrivalNotice)))
+    expect(bad).toMatchObject({ code: 'INVALID_INPUT', message: 'The arrival notice is not complete; no host was told.' })
+    // The visits feature's hook never throws: the check-in stands, the log says why (no name).
+    expect(() => k.feature.onArrival({ visitId: 'v-1', visitorName: 'Nameless Visitor' } as unknown as ArrivalNotice)).not.toThrow()
+    expect(k.lines.at(-1)).toBe('host notices: the arrival of visit v-1 was not queued (INVALID_INPUT)')
+    // A host with neither an e-mail nor a webhook: nothing to send, nothing queued.
+    expect(k.feature.enqueueArrival(arrival({}, { email: null, webhookUrl: null }))).toEqual([])
+    const { contract } = await import('../../electron/shared/contract')
+    expect(contract.saveNotificationSettings.input.safeParse({ smtp: { ...smtpAt(25), host: 'smtp.example.com\r\nRCPT TO:<x@y.z>' } }).success).toBe(false)
+    expect(contract.saveNotificationSettings.input.safeParse({ smtp: { ...smtpAt(25), port: 70_000 } }).success).toBe(false)
+    // A password over a plain connection crosses the network in clear: only to this machine.
+    const plain = contract.saveNotificationSettings.input.safeParse({ smtp: { ...smtpAt(25, 'kiosk'), host: 'smtp.example.com' } })
+    expect(plain.error?.issues[0]).toMatchObject({ path: ['smtp', 'security'], message: expect.stringMatching(/TLS or STARTTLS/) })
+    expect(contract.saveNotificationSettings.input.safeParse({ smtp: smtpAt(25, 'kiosk') }).success).toBe(true)
+    expect(contract.saveNotificationSettings.input.safeParse({ smtp: { ...smtpAt(25), host: 'smtp.example.com' } }).success).toBe(true)
+    expect(contract.setNotificationSecrets.input.safeParse({ webhookSecret: 'short' }).success).toBe(false)
+    expect(contract.setNotificationSecrets.input.safeParse({ webhookSecret: null }).success).toBe(true)
+  })
+})
+
