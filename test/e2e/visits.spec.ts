@@ -30,7 +30,7 @@ async function fromHome(page: Page, tile: string) {
 }
 const onSite = async (): Promise<Visit[]> => (await host.bridge('listOnSite')).visits
 
-test('enroll then check in; check out by face; a returning visitor checks in by face in one step; staff end the visit', async ({ page }) => {
+test('enroll then check in; check out by face; a returning visitor checks in by face in one step; staff print the evacuation list and end the visit', async ({ page }) => {
   await page.goto(host.launchUrl)
   await page.locator('.tiles').getByRole('button', { name: /^Enroll visitor/ }).click()
   await page.getByLabel('Visitor’s e-mail').fill(VISITOR)
@@ -68,6 +68,16 @@ test('enroll then check in; check out by face; a returning visitor checks in by 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Visits', exact: true }).click()
   const row = page.getByTestId('on-site').getByRole('row', { name: new RegExp(`Frida \\(${VISITOR.replace(/\./g, '\\.')}\\)`) })
   await expect(row).toContainText('Grace Hopper')
+  // The evacuation list: printed alone (the app hidden in print), everyone on site on it.
+  await page.getByTestId('print-evacuation').click()
+  await page.emulateMedia({ media: 'print' })
+  await expect(page.getByTestId('evacuation-list')).toBeVisible()
+  await expect(page.getByTestId('evacuation-list')).toContainText('1 visitor on site')
+  await expect(page.getByTestId('evacuation-list').getByRole('row', { includeHidden: true })).toHaveCount(2)
+  await expect(page.getByTestId('evacuation-list')).toContainText(`Frida${VISITOR}Grace Hopper`)
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden()
+  await page.emulateMedia({ media: 'screen' })
+  await expect(page.getByTestId('evacuation-list')).toBeHidden()
   await row.getByRole('button', { name: 'End visit' }).click()
   await expect(page.getByText('Nobody is checked in.')).toBeVisible()
   await expect(page.getByTestId('visit-log')).toContainText('(by staff)')

@@ -9,6 +9,7 @@ import { CONSENT } from '../../electron/shared/consent'
 import type { ArrivalNotice, Visit } from '../../electron/shared/visits'
 import { startTestEngine, type TestEngine } from '../support/engine'
 import { livenessServices } from '../support/liveness-services'
+import { closedPortUrl } from '../support/outbox-helpers'
 import { projectRoot } from '../support/process'
 
 const sample = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
@@ -88,6 +89,11 @@ describe('visits (real engine, real store, roles and audit)', () => {
       expect.objectContaining({ id: checkedIn.visitId, personUuid: ada, email: 'ada@visits.example', firstName: 'Ada', hostId: host.id, purpose: 'Interview', checkedOutAt: null, kioskId: 'front-desk-1' }),
     ])
     expect((await k.visitor.failure('listOnSite')).code).toBe('FORBIDDEN')
+
+    // Who is on site (the evacuation list) comes from the kiosk's own store: it answers with the servers gone.
+    await k.goOffline(await closedPortUrl())
+    expect((await k.operator.call('listOnSite')).visits.map((v: Visit) => v.id)).toEqual([checkedIn.visitId])
+    k.goOnline()
 
     clock += 3_600_000
     const out = await k.visitor.call('checkOutByFace', { sample: sample('person-a2.jpg') })
