@@ -111,6 +111,10 @@ describe('visits (real engine, real store, roles and audit)', () => {
     expect(await k.visitor.call('checkInByFace', { sample: sample('person-a1.jpg') })).toMatchObject({ visitId: back.visitId, alreadyOnSite: true })
     expect(arrivals).toHaveLength(2)
     expect(latest('check-in')).toMatchObject({ outcome: 'ok', subject: { personUuid: ada }, detail: `visit ${back.visitId} (already on site)` })
+    // Watchlisted while on site: sent to the desk, not given the open visit back.
+    watchlist.add(ada)
+    expect(await k.visitor.call('checkInByFace', { sample: sample('person-a1.jpg') })).toEqual({ outcome: 'refused', reason: 'see-front-desk' })
+    watchlist.delete(ada)
   })
 
   it('a stranger, a tie and a watchlisted face read "please see the front desk" alone; staff and the audit see why', async () => {

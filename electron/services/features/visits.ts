@@ -77,9 +77,10 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
 
   /** Screens, stores, then tells the host: the one path every check-in takes. */
   async function admit(person: { personUuid: string; email: string; firstName: string | null }, host: Host | null, purpose: string): Promise<VisitorCheckResult> {
+    // Screened first, even when already on site: someone watchlisted since is sent to the desk, not waved through.
+    if (hooks.screenPerson && (await hooks.screenPerson(person.personUuid)) === 'watchlisted') return seeFrontDesk('watchlisted', person.personUuid)
     const open = store().openVisitOf(person.personUuid)
     if (open) return { outcome: 'checked-in', visitId: open.id, greeting: greetingOf(open), hostName: open.hostName, checkedInAt: open.checkedInAt, alreadyOnSite: true, personUuid: person.personUuid }
-    if (hooks.screenPerson && (await hooks.screenPerson(person.personUuid)) === 'watchlisted') return seeFrontDesk('watchlisted', person.personUuid)
     const visit = store().checkIn({ ...person, host, purpose, kioskId: deps.kioskId })
     if (host && hooks.onArrival) {
       const notice: ArrivalNotice = { visitId: visit.id, host, visitorName: greetingOf(visit), purpose: visit.purpose, arrivedAt: visit.checkedInAt, kioskId: visit.kioskId }
