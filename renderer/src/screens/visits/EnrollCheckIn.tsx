@@ -55,8 +55,9 @@ export function EnrollCheckIn({ personUuid, onDone }: { personUuid: string; onDo
       <HostFields hosts={hosts} hostId={hostId} purpose={purpose} noneLabel={t('visit.hostNone')} onHost={setHostId} onPurpose={setPurpose} />
       <div className="actions">
         {busy ? <Busy label={t('visit.checking')} /> : <Button type="submit">{t('visit.checkInNow')}</Button>}
+        {/* Done without checking in: enrolling was all this visitor came for. */}
         <Button variant="secondary" onClick={onDone}>
-          {t('visit.notNow')}
+          {t('common.done')}
         </Button>
       </div>
     </form>
