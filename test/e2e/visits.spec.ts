@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import type { Host, Visit } from '../../electron/shared/visits'
 import { untilDone } from '../support/capture'
 import { consentBox } from '../support/consent'
+import { expectAccessible } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // Visits in Debian Chromium against the web host and the real embedded engine, the fake webcam
@@ -44,6 +45,7 @@ test('enroll then check in; check out by face; a returning visitor checks in by 
   await checkIn.getByLabel('Your first name (optional)').fill('Frida')
   await checkIn.getByLabel('Whom are you visiting?').selectOption({ label: 'Grace Hopper' })
   await checkIn.getByLabel('Reason for your visit (optional)').fill('Interview')
+  await expectAccessible(page)
   await checkIn.getByRole('button', { name: 'Check in', exact: true }).click()
   await expect(page.getByTestId('visit-outcome')).toHaveText('Welcome, Frida.', untilDone)
   await expect(page.getByText('Grace Hopper will be told you are here.')).toBeVisible()
@@ -56,8 +58,10 @@ test('enroll then check in; check out by face; a returning visitor checks in by 
 
   // Back another day: "I've been here before", one photo, the same host and reason as last time.
   await fromHome(page, 'I’ve been here before')
+  await expectAccessible(page)
   await page.getByRole('button', { name: 'Take my photo' }).click()
   await expect(page.getByTestId('visit-outcome')).toHaveText('Welcome back, Frida.', untilDone)
+  await expectAccessible(page)
   await expect(page.getByText('Grace Hopper will be told you are here.')).toBeVisible()
   const [back] = await onSite()
   expect(back).toMatchObject({ email: VISITOR, hostId: grace.id, purpose: 'Interview', checkedOutAt: null })
@@ -68,6 +72,7 @@ test('enroll then check in; check out by face; a returning visitor checks in by 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Visits', exact: true }).click()
   const row = page.getByTestId('on-site').getByRole('row', { name: new RegExp(`Frida \\(${VISITOR.replace(/\./g, '\\.')}\\)`) })
   await expect(row).toContainText('Grace Hopper')
+  await expectAccessible(page)
   // The evacuation list: printed alone (the app hidden in print), everyone on site on it.
   await page.getByTestId('print-evacuation').click()
   await page.emulateMedia({ media: 'print' })
