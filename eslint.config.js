@@ -68,7 +68,8 @@ export const boundaries = [
 /** Every renderer file a visitor's screens render (staff-only screens may stay English for now). */
 export const visitorFacing = [
   'renderer/src/App.tsx',
-  'renderer/src/screens/{HomeScreen,EnrollScreen,VerifyScreen,ScreenFrame}.tsx',
+  'renderer/src/screens/{HomeScreen,EnrollScreen,VerifyScreen,CheckInScreen,CheckOutScreen,ScreenFrame}.tsx',
+  'renderer/src/screens/visits/{EnrollCheckIn,HostFields,VisitOutcome}.tsx',
   'renderer/src/components/{GuidedCapture,LivenessCheck,LivenessResult,CaptureThumbnails,StillThereDialog,OfflineBanner,OfflineDecision,StatusBar,NavBar,LanguageChoice,OrgBrand,ui}.tsx',
 ]
 

@@ -4,6 +4,7 @@ import { describeLogo } from './branding/branding'
 import type { MethodName } from '../shared/contract'
 import { KioskError } from '../shared/errors'
 import type { LivenessOutcome } from '../shared/liveness'
+import type { VisitorCheckResult } from '../shared/visits'
 import type { OfflineCheck, ReplicaSyncResult } from '../shared/workflows'
 import type { AuditEntryInput, AuditLog } from './audit'
 import { ApiError } from './clients/api-error'
@@ -150,6 +151,27 @@ export const auditSpecs: AuditSpecs = {
     result: (o) => ({ detail: `to ${o.templateType}: ${o.rebuilt} rebuilt from kept face crops, ${o.missing} must enroll again` }),
   },
   exportAuditLog: { action: 'audit-export', detail: (i) => i.format },
+  checkIn: { action: 'check-in', subject: (i) => ({ personUuid: i.personUuid }), detail: () => 'after enrolling', result: (o) => checkWords(o) },
+  checkInByFace: { action: 'check-in', detail: () => 'by face', result: (o) => checkWords(o) },
+  checkOutByFace: { action: 'check-out', detail: () => 'by face', result: (o) => checkWords(o) },
+  endVisit: { action: 'check-out', detail: (i) => `visit ${i.id} ended by staff`, result: (o) => ({ subject: { userId: o.email, personUuid: o.personUuid } }) },
+  addHost: { action: 'host-change', detail: (i) => `host ${i.name} added`, result: (o) => ({ detail: `host ${o.name} added (${o.id})` }) },
+  updateHost: { action: 'host-change', detail: (i) => `host ${i.id} changed` },
+  removeHost: { action: 'host-change', detail: (i) => `host ${i.id} removed` },
+  exportVisitsCsv: { action: 'visits-export', result: (o) => ({ detail: `${o.visits} visits` }) },
+}
+
+/** A check-in or check-out in an entry: the visit, or why a visitor was sent to the front desk. */
+function checkWords(o: VisitorCheckResult): Outcome {
+  const subject = o.personUuid ? { personUuid: o.personUuid } : undefined
+  switch (o.outcome) {
+    case 'checked-in':
+      return { subject, detail: `visit ${o.visitId}${o.alreadyOnSite ? ' (already on site)' : ''}` }
+    case 'checked-out':
+      return { subject, detail: `visit ${o.visitId}` }
+    case 'refused':
+      return { outcome: 'refused', subject, detail: `${o.reason}: ${o.why ?? 'no reason'}` }
+  }
 }
 
 /** A refusal is the servers' or the kiosk's "no"; a failure is "could not" (worth trying again). */

@@ -23,6 +23,7 @@ import { savedSettings, settingsFeature } from './features/settings'
 import { staffFeature } from './features/staff'
 import { tenantAdmin } from './features/tenant-admin'
 import { verification } from './features/verification'
+import { visitsFeature } from './features/visits'
 import { kioskId } from './kiosk-id'
 import { ownEngine } from './own-engine'
 import { eventFor, roleViews } from './role-views'
@@ -89,7 +90,32 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const audit = auditTrail({ open: () => openAuditLog({ dir: dataDir, kioskId: kioskId(dataDir) }), settings, log })
   const reach = reachability({ backend, onBack: () => replica.syncAfterOffline() })
   const replica = replicaFeature({ own, settings, backend, pending: () => outbox.pending(), reachable: reach.reachable, audit, now, log })
-  const purge = retention({ settings, backend, replica: replica.replica, engine: own.supervisor, audit, now, log })
+  const notices = hostNotifications({ dataDir, keychain, log })
+  const visits = visitsFeature({
+    dataDir,
+    kioskId: kioskId(dataDir),
+    backend,
+    liveness: liveness.gate,
+    decisions: replica.decisions,
+    retentionDays: async () => (await settings()).visitorRetentionDays,
+    audit,
+    now,
+    log,
+    hooks: { onArrival: notices.onArrival, onForget: notices.forgetVisits },
+  })
+  // A visitor removed (by staff or the retention) takes their visits with them.
+  const forgetting = {
+    forget: async (userId: string) => {
+      await replica.replica.forget(userId)
+      visits.forget({ userId })
+    },
+    purge: () => replica.replica.purge(),
+  }
+  const purge = retention({ settings, backend, replica: forgetting, engine: own.supervisor, audit, now, log })
+  const purgeExpired = async () => {
+    await purge.purgeExpired()
+    await visits.purgeExpired()
+  }
   const enroll = enrollment({
     backend,
     templateType: async () => (await settings()).templateType,
@@ -100,8 +126,6 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     audit,
   })
   const outbox = outboxFeature({ dataDir, credentials, deliver: enroll.deliver, backend, known: saved.known, engine: own.supervisor, emit, log })
-  // The visits feature tells hosts through this: give it `onArrival: notices.onArrival`.
-  const notices = hostNotifications({ dataDir, keychain, log })
   const staff = staffFeature({
     dataDir,
     kiosk: async () => {
@@ -113,7 +137,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     log,
   })
   const branding = brandingService({ settings, logo: createLogoStore({ dataDir, log }), emit: (look) => emit({ type: 'branding', branding: look }), log })
-  const settingsOwner = settingsFeature({ saved, credentials, backend, resetServers, own, replica: replica.replica, sendOutbox: outbox.send, branding, purgeExpired: purge.purgeExpired, log })
+  const settingsOwner = settingsFeature({ saved, credentials, backend, resetServers, own, replica: replica.replica, sendOutbox: outbox.send, branding, purgeExpired, log })
 
   // Started in this order, stopped in reverse: the audit trail before the outbox that audits its
   // deliveries, the outbox open (its key read) before the settings start the engine; on stop the
@@ -132,10 +156,11 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     enroll,
     verification({ liveness: liveness.gate, decisions: replica.decisions }),
     faceMatch({ liveness: liveness.gate, decisions: replica.decisions }),
-    persons({ backend, replica: replica.replica }),
+    persons({ backend, replica: forgetting }),
     tenantAdmin({ backend }),
+    visits,
   )
-  const handlers = roleViews(auditedHandlers(handlerTable(kiosk.handlers), audit.log, log))
+  const handlers = roleViews(auditedHandlers(visits.rememberEnrollments(handlerTable(kiosk.handlers)), audit.log, log))
 
   return {
     dispatch: createDispatch(handlers, staff.resolveActor, log),
@@ -146,7 +171,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     },
     verifyAdmin: staff.verifyAdmin,
     endSession: staff.endSession,
-    purgeExpired: purge.purgeExpired,
+    purgeExpired,
     start: async () => kiosk.start(),
     stop: async () => kiosk.stop(),
   }

@@ -3,6 +3,7 @@ import type { KioskEvent } from '../shared/events'
 import type { OutboxState } from '../shared/outbox'
 import { roleAllows, type Role } from '../shared/staff'
 import { KioskError } from '../shared/errors'
+import type { VisitorCheckResult } from '../shared/visits'
 import type { EnrollVisitorResult, VerifyVisitorResult } from '../shared/workflows'
 import type { Handlers } from './dispatch'
 
@@ -38,6 +39,17 @@ export function enrollFor(role: Role, result: EnrollVisitorResult): EnrollVisito
   return result
 }
 
+/** A visitor's check-in or check-out: their own greeting and visit; whom it matched and why it was refused are for staff. */
+export function visitorCheckFor(role: Role, result: VisitorCheckResult): VisitorCheckResult {
+  if (roleAllows(role, 'operator')) return result
+  const { personUuid: _person, ...rest } = result
+  if (rest.outcome === 'refused') {
+    const { why: _why, ...refusal } = rest
+    return refusal
+  }
+  return rest
+}
+
 /** A visitor sees whether the engine runs, not where, as which process, or its last error. */
 export function engineFor(role: Role, status: EngineStatus): EngineStatus {
   return roleAllows(role, 'operator') ? status : { ...status, url: null, pid: null, lastError: null }
@@ -62,6 +74,9 @@ export function roleViews(handlers: Handlers): Handlers {
     getOutbox: async (input, call) => outboxFor(call.actor.role, await handlers.getOutbox(input, call)),
     getEngineStatus: async (input, call) => engineFor(call.actor.role, await handlers.getEngineStatus(input, call)),
     enrollVisitor: async (input, call) => enrollFor(call.actor.role, await handlers.enrollVisitor(input, call)),
+    checkIn: async (input, call) => visitorCheckFor(call.actor.role, await handlers.checkIn(input, call)),
+    checkInByFace: async (input, call) => visitorCheckFor(call.actor.role, await handlers.checkInByFace(input, call)),
+    checkOutByFace: async (input, call) => visitorCheckFor(call.actor.role, await handlers.checkOutByFace(input, call)),
     verifyVisitor: async (input, call) => {
       // A visitor names themselves by e-mail; trying person ids is for staff.
       if (input.personUuid !== undefined && !roleAllows(call.actor.role, 'operator')) throw new KioskError('FORBIDDEN', 'Staff must sign in to do this.')

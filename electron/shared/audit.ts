@@ -31,6 +31,11 @@ export const auditActions = [
   'retention-purge',
   'replica-sync',
   'replica-wipe',
+  'check-in',
+  'check-out',
+  'host-change',
+  'visits-export',
+  'visits-purge',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

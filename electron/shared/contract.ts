@@ -6,6 +6,7 @@ import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
 import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
 import { accountViewSchema, createAccountInput, firstAdminInput, sessionViewSchema, setAccountDisabledInput, signInInput, type Role } from './staff'
 import { credentialStatusSchema, serverCredentialNames, serverCredentialsInputSchema, settingsPatchSchema, settingsSchema } from './settings'
+import * as v from './visits'
 import * as w from './workflows'
 
 /**
@@ -132,6 +133,21 @@ export const contract = {
   getAuditLog: { input: auditQueryInput, output: auditLogResult, role: 'operator' },
   verifyAuditLog: { input: noInput, output: auditVerdictSchema, role: 'operator' },
   exportAuditLog: { input: auditExportInput, output: auditExportResult, role: 'admin' },
+
+  // Visits (issue 31): a visitor checks in after enrolling or by face, and out by face; staff see who is
+  // on site, the log, and end forgotten visits. Hosts: visitors pick a name, staff keep the directory.
+  checkIn: { input: v.checkInInput, output: v.visitorCheckResult, role: 'visitor' },
+  checkInByFace: { input: v.checkInByFaceInput, output: v.visitorCheckResult, role: 'visitor' },
+  checkOutByFace: { input: v.checkOutByFaceInput, output: v.visitorCheckResult, role: 'visitor' },
+  listHostNames: { input: noInput, output: z.array(v.hostNameSchema), role: 'visitor' },
+  listOnSite: { input: noInput, output: v.onSiteResult, role: 'operator' },
+  visitLog: { input: v.visitLogInput, output: v.visitLogResult, role: 'operator' },
+  exportVisitsCsv: { input: v.visitFilterInput, output: v.visitsCsvResult, role: 'operator' },
+  endVisit: { input: v.recordIdInput, output: v.visitSchema, role: 'operator' },
+  listHosts: { input: noInput, output: z.array(v.hostSchema), role: 'operator' },
+  addHost: { input: v.hostInput, output: v.hostSchema, role: 'operator' },
+  updateHost: { input: v.updateHostInput, output: v.hostSchema, role: 'operator' },
+  removeHost: { input: v.recordIdInput, output: done, role: 'operator' },
 
   // Engine administration.
   getTemplateTypes: { input: noInput, output: w.templateTypesResult, role: 'visitor' },

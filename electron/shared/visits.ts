@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { email } from './email'
+import { livenessEvidenceInput, livenessOverrideInput } from './liveness'
 
 /**
  * The front desk's records (issue 31): hosts who receive visitors, and visits. One wire model for
@@ -52,3 +53,81 @@ export const arrivalNoticeSchema = z.object({
   kioskId: z.string().max(128),
 })
 export type ArrivalNotice = z.infer<typeof arrivalNoticeSchema>
+
+/*
+ * The visits feature's methods (issue 31, items 1–2): check-in and check-out at the kiosk, the
+ * hosts directory, and staff's views of who is on site and the visit log.
+ */
+
+const base64Image = z.string().min(16, 'an image is required').max(8 * 1024 * 1024, 'the image is too large')
+const livenessParts = { liveness: livenessEvidenceInput.optional(), livenessOverride: livenessOverrideInput.optional() }
+const purpose = z.string().trim().max(200)
+const firstName = z.string().trim().min(1).max(80)
+
+/** A webhook must not be a way to reach the kiosk's own network in the clear: https, or http to loopback only. */
+export function webhookUrlProblem(value: string): string | null {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return 'not a URL'
+  }
+  if (url.protocol === 'https:') return null
+  if (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return null
+  return 'use an https address (http only to this computer)'
+}
+const webhookUrl = z
+  .url()
+  .max(2048)
+  .refine((value) => webhookUrlProblem(value) === null, { message: 'use an https address (http only to this computer)' })
+
+export const hostInput = z.strictObject({ name: z.string().trim().min(1).max(120), email: email.nullable().optional(), webhookUrl: webhookUrl.nullable().optional() })
+export const updateHostInput = hostInput.extend({ id })
+export const recordIdInput = z.strictObject({ id })
+/** What a visitor may see of a host: whom they can pick, nothing more. */
+export const hostNameSchema = hostSchema.pick({ id: true, name: true })
+export type HostName = z.infer<typeof hostNameSchema>
+
+/** After enrolling: the person this window just enrolled checks in (staff may name anyone enrolled). */
+export const checkInInput = z.strictObject({ personUuid: z.uuid(), hostId: id.nullable().optional(), purpose: purpose.optional(), firstName: firstName.optional() })
+/** "I've been here before": one photo (and liveness when the tenant asks); without a host, their last visit's host and purpose. */
+export const checkInByFaceInput = z.strictObject({ sample: base64Image, hostId: id.optional(), purpose: purpose.optional(), ...livenessParts })
+export const checkOutByFaceInput = z.strictObject({ sample: base64Image, ...livenessParts })
+
+/**
+ * Why a face check-in or check-out went no further, for staff and the audit only: a visitor reads
+ * 'see-front-desk' whatever it was (or 'not-on-site' when they were recognised but not checked in).
+ */
+export const refusalWhySchema = z.enum(['no-match', 'tie', 'no-email', 'watchlisted', 'not-on-site'])
+
+export const visitorCheckResult = z.discriminatedUnion('outcome', [
+  z.object({
+    outcome: z.literal('checked-in'),
+    visitId: id,
+    /** The visitor's own first name, or their e-mail without one: nobody else's. */
+    greeting: z.string().max(254),
+    hostName: z.string().max(120).nullable(),
+    checkedInAt: isoTime,
+    /** They were already on site: the open visit is given back, no second one made. */
+    alreadyOnSite: z.boolean(),
+    /** Staff only (the audit names the person); a visitor's result has none. */
+    personUuid: z.uuid().optional(),
+  }),
+  z.object({ outcome: z.literal('checked-out'), visitId: id, greeting: z.string().max(254), checkedOutAt: isoTime, personUuid: z.uuid().optional() }),
+  z.object({ outcome: z.literal('refused'), reason: z.enum(['see-front-desk', 'not-on-site']), why: refusalWhySchema.optional(), personUuid: z.uuid().optional() }),
+])
+export type VisitorCheckResult = z.infer<typeof visitorCheckResult>
+
+/** The visit log's filters: a text search (e-mail, name, host, purpose), a check-in date range, a host, only those on site. */
+export const visitFilterInput = z.strictObject({
+  search: z.string().trim().max(120).optional(),
+  from: isoTime.optional(),
+  to: isoTime.optional(),
+  hostId: id.optional(),
+  onSite: z.boolean().optional(),
+})
+export type VisitFilter = z.infer<typeof visitFilterInput>
+export const visitLogInput = visitFilterInput.extend({ pageNo: z.number().int().min(0).max(100_000).default(0), pageSize: z.number().int().min(1).max(200).default(50) })
+export const visitLogResult = z.object({ visits: z.array(visitSchema), total: z.number().int(), pageNo: z.number().int(), pageSize: z.number().int() })
+export const visitsCsvResult = z.object({ fileName: z.string(), content: z.string(), visits: z.number().int() })
+export const onSiteResult = z.object({ visits: z.array(visitSchema), at: isoTime })

@@ -24,6 +24,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   liveness: async () => (await import('./sections/liveness')).liveness,
   replica: async () => (await import('./sections/replica')).replica,
   site: async () => (await import('./sections/site')).site,
+  visits: async () => (await import('./sections/visits')).visits,
 }
 
 const args = process.argv.slice(2)

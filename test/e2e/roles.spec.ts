@@ -109,7 +109,7 @@ test('first run: the kiosk asks for its first administrator, who is then signed 
 test('a visitor sees no staff screen, and the services refuse staff methods called from the page', async ({ page }) => {
   await open(page)
   expect(await navTitles(page)).toEqual(['Home', 'Enroll visitor', 'Verify identity'])
-  await expect(page.locator('.tiles').getByRole('button')).toHaveCount(2)
+  await expect(page.locator('.tiles').getByRole('button')).toHaveCount(4)
   await expect(page.getByRole('button', { name: /Who is this\?/ })).toHaveCount(0)
   await expect(page.getByRole('button', { name: /Face match/ })).toHaveCount(0)
   await expect(page.getByTestId('signed-in-as')).toHaveCount(0)
@@ -227,13 +227,13 @@ test('an administrator adds an operator, who sees the operator screens only', as
   await signInAs(page, OPERATOR.name, OPERATOR.secret)
   await expect(page.getByTestId('signed-in-as')).toHaveText(`Signed in as ${OPERATOR.name} (Operator)`)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Persons')
-  expect(await navTitles(page)).toEqual(['Home', 'Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit'])
-  for (const title of ['Outbox', 'Audit', 'Persons']) {
+  expect(await navTitles(page)).toEqual(['Home', 'Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Visits'])
+  for (const title of ['Outbox', 'Audit', 'Visits', 'Persons']) {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
   }
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Home', exact: true }).click()
-  await expect(page.locator('.tiles').getByRole('button')).toHaveCount(4)
+  await expect(page.locator('.tiles').getByRole('button')).toHaveCount(6)
   expect(await callFromPage(page, 'listAccounts')).toBe('FORBIDDEN')
   expect(await callFromPage(page, 'getSettings')).toBe('allowed')
   expect(await callFromPage(page, 'saveSettings', { idleTimeoutSeconds: 600 })).toBe('FORBIDDEN')

@@ -15,7 +15,7 @@ import { handlersWithoutServers, testStaff } from '../support/handlers'
 const ipcHandlers = vi.hoisted(() => new Map<string, (event: unknown, input: unknown) => Promise<unknown>>())
 vi.mock('electron', () => ({ ipcMain: { handle: (channel: string, fn: (event: unknown, input: unknown) => Promise<unknown>) => ipcHandlers.set(channel, fn) } }))
 
-const visitorMethods: MethodName[] = ['getSession', 'keepSession', 'signIn', 'createFirstAdmin', 'getAppInfo', 'getEngineStatus', 'startLivenessChallenge', 'enrollVisitor', 'verifyVisitor', 'getOutbox', 'getTemplateTypes', 'getBranding', 'signOut']
+const visitorMethods: MethodName[] = ['getSession', 'keepSession', 'signIn', 'createFirstAdmin', 'getAppInfo', 'getEngineStatus', 'startLivenessChallenge', 'enrollVisitor', 'verifyVisitor', 'getOutbox', 'getTemplateTypes', 'getBranding', 'checkIn', 'checkInByFace', 'checkOutByFace', 'listHostNames', 'signOut']
 const operatorMethods: MethodName[] = [
   'identifyVisitor',
   'faceMatch',
@@ -36,6 +36,14 @@ const operatorMethods: MethodName[] = [
   'syncReplica',
   'getHostNotices',
   'retryHostNotice',
+  'listOnSite',
+  'visitLog',
+  'exportVisitsCsv',
+  'endVisit',
+  'listHosts',
+  'addHost',
+  'updateHost',
+  'removeHost',
 ]
 const adminMethods: MethodName[] = [
   'listAccounts',

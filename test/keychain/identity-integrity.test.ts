@@ -155,9 +155,13 @@ describe('identity integrity', () => {
   it('removes visitors past the retention by the removal rule, audited as the system; off by default', async () => {
     const before = (await value(staff('searchPersons', {}))).totalElements
     expect(before).toBeGreaterThan(0)
+    // A visit of Ana's, which goes with her (the composed services' retention and visits together).
+    const ana = (await value(staff('findPerson', { userId: 'ana@integrity.example' }))).person
+    expect(await value(staff('checkIn', { personUuid: ana.uuid, purpose: 'Retention' }))).toMatchObject({ outcome: 'checked-in', greeting: 'ana@integrity.example' })
     clock = Date.now() + 400 * 86_400_000
     await services.purgeExpired() // retention is off by default: nobody goes
     expect((await value(staff('searchPersons', {}))).totalElements).toBe(before)
+    expect((await value(staff('visitLog', {}))).total).toBe(1)
 
     clock = Date.now()
     expect(await value(staff('saveSettings', { visitorRetentionDays: 30 }))).toMatchObject({ visitorRetentionDays: 30 })
@@ -168,6 +172,7 @@ describe('identity integrity', () => {
     await services.purgeExpired()
     expect((await value(staff('searchPersons', {}))).totalElements).toBe(0)
     expect((await value(staff('findPerson', { userId: 'ana@integrity.example' }))).person).toBeNull()
+    expect((await value(staff('visitLog', {}))).total).toBe(0)
     const { entries } = await value(staff('getAuditLog', { actions: ['retention-purge'] }))
     const done = entries.filter((e: { outcome: string }) => e.outcome === 'ok')
     expect(done).toHaveLength(before)

@@ -50,6 +50,8 @@ const LOCAL_METHODS = new Set([
   'getSession', 'keepSession', 'signIn', 'signOut', 'createFirstAdmin', 'listAccounts', 'createAccount', 'setAccountDisabled',
   // Host notifications: a queue in the kiosk's data folder, secrets in its keychain (test/keychain/host-notifications.test.ts).
   'getHostNotices', 'retryHostNotice', 'getNotificationSettings', 'saveNotificationSettings', 'setNotificationSecrets',
+  // Visits and hosts live in the kiosk's own data folder (test/integration/visits.test.ts); check-in and check-out reach the servers.
+  'listHostNames', 'listOnSite', 'visitLog', 'exportVisitsCsv', 'endVisit', 'listHosts', 'addHost', 'updateHost', 'removeHost',
 ])
 
 describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_name, variant) => {
@@ -104,6 +106,14 @@ describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_
     const found = await k.call('identifyVisitor', { sample: BO })
     expect(found).toMatchObject({ decision: 'match', scaleMax, candidates: [{ userId: 'bo@example.org' }] })
     expect(await k.call('identifyVisitor', { sample: STRANGER })).toMatchObject({ decision: 'no-match', candidates: [] })
+  })
+
+  it('checks a visitor in and out by face, sends a stranger to the front desk, and lets staff check in by person id', async () => {
+    expect(await k.call('checkInByFace', { sample: BO })).toMatchObject({ outcome: 'checked-in', greeting: 'bo@example.org', alreadyOnSite: false })
+    expect(await k.call('checkOutByFace', { sample: BO })).toMatchObject({ outcome: 'checked-out', greeting: 'bo@example.org' })
+    expect(await k.call('checkInByFace', { sample: STRANGER })).toMatchObject({ outcome: 'refused', reason: 'see-front-desk', why: 'no-match' })
+    const bo = (await k.call('findPerson', { userId: 'bo@example.org' })).person
+    expect(await k.call('checkIn', { personUuid: bo.uuid, purpose: 'Stand-in' })).toMatchObject({ outcome: 'checked-in', greeting: 'bo@example.org', personUuid: bo.uuid })
   })
 
   it("shows face match's own verdict, in either letter case", async () => {

@@ -19,6 +19,7 @@ import { savedSettings, settingsFeature } from '../../electron/services/features
 import { staffFeature, type StaffFeature } from '../../electron/services/features/staff'
 import { tenantAdmin } from '../../electron/services/features/tenant-admin'
 import { verification } from '../../electron/services/features/verification'
+import { visitsFeature, type VisitsDeps, type VisitsFeature } from '../../electron/services/features/visits'
 import type { Outbox } from '../../electron/services/outbox'
 import { defaultSettings } from '../../electron/shared/settings'
 import { createChallengeStore } from '../../electron/services/liveness/challenge-store'
@@ -51,6 +52,8 @@ export interface ServicesInTest {
   audit?: () => AuditLog
   /** An open outbox (never started by these handlers): enrollments queue there. */
   outbox?: Outbox
+  /** Makes the visits feature from these handlers' parts (by default: one in a fresh folder, retention off). */
+  visits?: (parts: Pick<VisitsDeps, 'backend' | 'liveness' | 'decisions' | 'audit' | 'log'>) => VisitsFeature
 }
 
 /** The real handler table over features with no servers behind them: for transport-level tests. */
@@ -87,7 +90,17 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
     purgeExpired: async () => {},
     log,
   })
-  return handlerTable(
+  const parts = { backend, liveness, decisions, audit, log }
+  const visits = given.visits
+    ? given.visits(parts)
+    : visitsFeature({ ...parts, dataDir: mkdtempSync(join(tmpdir(), 'kiosk-visits-')), kioskId: 'test-kiosk', retentionDays: async () => null })
+  const forgetting = {
+    forget: async (userId: string) => {
+      await replica.forget(userId)
+      visits.forget({ userId })
+    },
+  }
+  const table = handlerTable(
     combine(
       kioskEngine({ shell: 'web', version: '1.2.3', own: { supervisor: engine, close: async () => {} }, known: () => null, backend, resetServers: async () => {}, emit: () => {} }),
       livenessChallenges(liveness),
@@ -101,8 +114,10 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       enrollment({ backend, templateType: async () => 'Face:HumanFaceRes', liveness, outbox, replica, reachable: () => {}, audit }),
       verification({ liveness, decisions }),
       faceMatch({ liveness, decisions }),
-      persons({ backend, replica }),
+      persons({ backend, replica: forgetting }),
       tenantAdmin({ backend }),
+      visits,
     ).handlers,
   )
+  return visits.rememberEnrollments(table)
 }

@@ -13,7 +13,7 @@ import { openOutbox } from '../../electron/services/outbox'
 import { roleViews } from '../../electron/services/role-views'
 import { testBackend } from './backend'
 import { TEST_TENANT, type TestEngine } from './engine'
-import { handlersWithoutServers, testStaff } from './handlers'
+import { handlersWithoutServers, testStaff, type ServicesInTest } from './handlers'
 import { adminDispatch, type SessionCall } from './staff'
 
 export const OPERATOR = Object.freeze({ name: 'Otto Operator', secret: 'operator-secret-1' })
@@ -24,7 +24,7 @@ export const OPERATOR = Object.freeze({ name: 'Otto Operator', secret: 'operator
  * engine is also the kiosk's own liveness judge; `goOffline` points the servers at a closed port
  * while the judge stays local, as in the kiosk.
  */
-export async function livenessServices(t: TestEngine) {
+export async function livenessServices(t: TestEngine, options: Pick<ServicesInTest, 'visits'> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'kiosk-liveness-'))
   const online = testBackend(t.url)
   const local = testBackend(t.url)
@@ -52,6 +52,7 @@ export async function livenessServices(t: TestEngine) {
     staff,
     audit: () => audit,
     outbox,
+    ...options,
   })
   const dispatch = createDispatch(roleViews(auditedHandlers(handlers, () => audit, log)), staff.resolveActor, log)
   const admin = await adminDispatch(dispatch)
@@ -76,6 +77,8 @@ export async function livenessServices(t: TestEngine) {
     visitor: caller((method, input) => dispatch(method, input, 'test:visitor')),
     operator: caller((method, input) => dispatch(method, input, 'test:operator')),
     admin: caller(admin),
+    /** Another window or tab, as a visitor. */
+    window: (key: string) => caller((method, input) => dispatch(method, input, key)),
     audit,
     outbox,
     lines,

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { roleAllows } from '@shared/staff'
-import { screens, screenTitle, useNavigation } from '../store/navigation'
+import { fromHomeOnly, screens, screenTitle, useNavigation } from '../store/navigation'
 import { OrgBrand } from './OrgBrand'
 import { roleWords, useSession } from '../store/session'
 
@@ -9,7 +9,7 @@ export function NavBar() {
   const { screen, go } = useNavigation()
   const { role, account, firstRun, reset } = useSession()
   // Until the first administrator exists there is nowhere to go but the set-up.
-  const visible = firstRun ? [] : screens.filter((s) => roleAllows(role, s.role))
+  const visible = firstRun ? [] : screens.filter((s) => roleAllows(role, s.role) && !fromHomeOnly.has(s.id))
   return (
     <header className="navbar">
       <OrgBrand />

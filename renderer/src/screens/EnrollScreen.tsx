@@ -13,6 +13,7 @@ import { useNavigation } from '../store/navigation'
 import { useSession } from '../store/session'
 import { EnrollDecision, type StaffDecision } from './EnrollDecision'
 import { ScreenFrame } from './ScreenFrame'
+import { EnrollCheckIn } from './visits/EnrollCheckIn'
 import { formatQuality } from './scores'
 import { useTemplateInfo } from './useTemplateInfo'
 
@@ -147,7 +148,9 @@ export function EnrollScreen() {
       {step === 'done' && result ? (
         <section aria-labelledby="result-title" tabIndex={-1} data-step-focus>
           <EnrollOutcome result={result} staff={staff} onDecide={(decision) => void submit(decision)} onCancel={() => go('home')} />
-          {result.outcome !== 'needs-decision' ? (
+          {result.outcome === 'enrolled' ? (
+            <EnrollCheckIn personUuid={result.person.uuid} onDone={() => go('home')} />
+          ) : result.outcome !== 'needs-decision' ? (
             <div className="actions">
               <Button onClick={() => go('home')}>{t('common.done')}</Button>
             </div>

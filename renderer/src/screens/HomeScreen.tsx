@@ -9,12 +9,14 @@ import { readinessOf, useLive } from '../store/live'
 import { screenRole, screenTitle, useNavigation, type ScreenId } from '../store/navigation'
 import { useSession } from '../store/session'
 
-const tasks = ['enroll', 'verify', 'identify', 'match'] as const satisfies ScreenId[]
+const tasks = ['enroll', 'checkIn', 'checkOut', 'verify', 'identify', 'match'] as const satisfies ScreenId[]
 
 export function HomeScreen() {
   const { t } = useTranslation(['visitor', 'staff'])
   const hints: Record<(typeof tasks)[number], string> = {
     enroll: t('home.enrollHint'),
+    checkIn: t('home.checkInHint'),
+    checkOut: t('home.checkOutHint'),
     verify: t('home.verifyHint'),
     identify: t('staff:home.identifyHint'),
     match: t('staff:home.matchHint'),

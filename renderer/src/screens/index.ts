@@ -3,6 +3,8 @@ import type { ScreenId } from '../store/navigation'
 import { AccountsScreen } from './AccountsScreen'
 import { AdminScreen } from './AdminScreen'
 import { AuditScreen } from './AuditScreen'
+import { CheckInScreen } from './CheckInScreen'
+import { CheckOutScreen } from './CheckOutScreen'
 import { EnrollScreen } from './EnrollScreen'
 import { FaceMatchScreen } from './FaceMatchScreen'
 import { HomeScreen } from './HomeScreen'
@@ -11,18 +13,22 @@ import { OutboxScreen } from './OutboxScreen'
 import { PersonsScreen } from './PersonsScreen'
 import { SettingsScreen } from './SettingsScreen'
 import { VerifyScreen } from './VerifyScreen'
+import { VisitsScreen } from './VisitsScreen'
 
 /** Every screen of the kiosk, by navigation id. */
 export const screenComponents: Record<ScreenId, ComponentType> = {
   home: HomeScreen,
   enroll: EnrollScreen,
   verify: VerifyScreen,
+  checkIn: CheckInScreen,
+  checkOut: CheckOutScreen,
   identify: IdentifyScreen,
   match: FaceMatchScreen,
   persons: PersonsScreen,
   admin: AdminScreen,
   outbox: OutboxScreen,
   audit: AuditScreen,
+  visits: VisitsScreen,
   settings: SettingsScreen,
   accounts: AccountsScreen,
 }

@@ -7,11 +7,14 @@ export const screens = [
   { id: 'home', role: 'visitor' },
   { id: 'enroll', role: 'visitor' },
   { id: 'verify', role: 'visitor' },
+  { id: 'checkIn', role: 'visitor' },
+  { id: 'checkOut', role: 'visitor' },
   { id: 'identify', role: 'operator' },
   { id: 'match', role: 'operator' },
   { id: 'persons', role: 'operator' },
   { id: 'outbox', role: 'operator' },
   { id: 'audit', role: 'operator' },
+  { id: 'visits', role: 'operator' },
   { id: 'admin', role: 'admin' },
   { id: 'settings', role: 'admin' },
   { id: 'accounts', role: 'admin' },
@@ -19,12 +22,15 @@ export const screens = [
 
 export type ScreenId = (typeof screens)[number]['id']
 
+/** Screens a visitor reaches from Home's tiles only: the navigation bar stays short at every kiosk size. */
+export const fromHomeOnly: ReadonlySet<ScreenId> = new Set<ScreenId>(['checkIn', 'checkOut'])
+
 /** The least role a screen needs. */
 export const screenRole = (id: ScreenId): Role => screens.find((s) => s.id === id)?.role ?? 'admin'
 
 /** A screen's title, as the navigation names it: a visitor's screens in the visitor's language. */
 export function screenTitle(id: ScreenId): string {
-  return id === 'home' || id === 'enroll' || id === 'verify' ? t(`screens.${id}`) : t(`staff:screens.${id}`)
+  return id === 'home' || id === 'enroll' || id === 'verify' || id === 'checkIn' || id === 'checkOut' ? t(`screens.${id}`) : t(`staff:screens.${id}`)
 }
 
 const isScreen = (value: unknown): value is ScreenId => screens.some((s) => s.id === value)

@@ -27,6 +27,11 @@ export const actionWords: Record<AuditAction, string> = {
   'retention-purge': 'Enrollment retention',
   'replica-sync': 'Offline replica sync',
   'replica-wipe': 'Offline replica wiped',
+  'check-in': 'Visit check-in',
+  'check-out': 'Visit check-out',
+  'host-change': 'Hosts directory change',
+  'visits-export': 'Visit log export',
+  'visits-purge': 'Visit retention',
 }
 
 export const outcomeWords: Record<AuditEntryView['outcome'], string> = {

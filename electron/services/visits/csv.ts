@@ -1,0 +1,32 @@
+import type { Visit } from '../../shared/visits'
+
+/**
+ * One CSV cell: always quoted, quotes doubled, and a value a spreadsheet would run as a formula
+ * (starting with = + - @, a tab or a carriage return) prefixed with an apostrophe, so a visitor's
+ * "purpose" cannot become code in staff's spreadsheet (CSV injection).
+ */
+export function csvCell(value: string | null): string {
+  const text = value ?? ''
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text
+  return `"${safe.replace(/"/g, '""')}"`
+}
+
+const columns: Array<[string, (visit: Visit) => string | null]> = [
+  ['visit', (v) => v.id],
+  ['email', (v) => v.email],
+  ['first name', (v) => v.firstName],
+  ['host', (v) => v.hostName],
+  ['purpose', (v) => v.purpose],
+  ['checked in', (v) => v.checkedInAt],
+  ['checked out', (v) => v.checkedOutAt],
+  ['checked out by', (v) => v.checkedOutBy],
+  ['kiosk', (v) => v.kioskId],
+  ['invite', (v) => v.inviteId],
+]
+
+/** The visit log as CSV (RFC 4180 line ends), a header row first. */
+export function visitsCsv(visits: Visit[]): string {
+  const lines = [columns.map(([name]) => csvCell(name)).join(',')]
+  for (const visit of visits) lines.push(columns.map(([, cell]) => csvCell(cell(visit))).join(','))
+  return `${lines.join('\r\n')}\r\n`
+}

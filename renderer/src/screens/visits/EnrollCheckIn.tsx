@@ -1,0 +1,65 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { VisitorCheckResult } from '@shared/visits'
+import { kiosk } from '../../bridge/kiosk'
+import { Busy, Button, ErrorNotice, Field } from '../../components/ui'
+import { HostFields } from './HostFields'
+import { useHostNames } from './useHostNames'
+import { VisitOutcome } from './VisitOutcome'
+
+/** After enrolling: the person just enrolled checks in (host, reason, and the first name the host and badge will show). */
+export function EnrollCheckIn({ personUuid, onDone }: { personUuid: string; onDone: () => void }) {
+  const { t } = useTranslation()
+  const hosts = useHostNames()
+  const [hostId, setHostId] = useState('')
+  const [purpose, setPurpose] = useState('')
+  const [firstName, setFirstName] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [result, setResult] = useState<VisitorCheckResult | null>(null)
+  const [error, setError] = useState<unknown>(null)
+
+  const checkIn = async () => {
+    setBusy(true)
+    setError(null)
+    try {
+      setResult(await kiosk.checkIn({ personUuid, ...(hostId && { hostId }), ...(purpose.trim() && { purpose: purpose.trim() }), ...(firstName.trim() && { firstName: firstName.trim() }) }))
+    } catch (caught) {
+      setError(caught)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  if (result) {
+    return (
+      <section aria-labelledby="result-title" tabIndex={-1} data-step-focus>
+        <VisitOutcome result={result} returning={false} />
+        <div className="actions">
+          <Button onClick={onDone}>{t('common.done')}</Button>
+        </div>
+      </section>
+    )
+  }
+  return (
+    <form
+      noValidate
+      aria-labelledby="check-in-title"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void checkIn()
+      }}
+    >
+      <h2 id="check-in-title">{t('visit.checkInTitle')}</h2>
+      {error ? <ErrorNotice error={error} title={t('visit.checkInFailedTitle')} /> : null}
+      <Field label={t('visit.firstName')} value={firstName} maxLength={80} autoComplete="off" onChange={(e) => setFirstName(e.target.value)} data-testid="visit-first-name" />
+      <HostFields hosts={hosts} hostId={hostId} purpose={purpose} noneLabel={t('visit.hostNone')} onHost={setHostId} onPurpose={setPurpose} />
+      <div className="actions">
+        {busy ? <Busy label={t('visit.checking')} /> : <Button type="submit">{t('visit.checkInNow')}</Button>}
+        {/* Done without checking in: enrolling was all this visitor came for. */}
+        <Button variant="secondary" onClick={onDone}>
+          {t('common.done')}
+        </Button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,42 @@
+import { createPortal } from 'react-dom'
+import type { Visit } from '@shared/visits'
+import { formatDateTime } from '../staff/format'
+import './evacuation.css'
+
+/**
+ * Everyone on site at `at`, as a printed page for the fire marshal: a portal beside the app that
+ * only print shows (the app itself is hidden in print). Its rows come from the kiosk's own store.
+ */
+export function EvacuationList({ visits, at }: { visits: Visit[]; at: string }) {
+  return createPortal(
+    <section className="evacuation-print" lang="en" dir="ltr" aria-hidden="true" data-testid="evacuation-list">
+      <h1>Evacuation list</h1>
+      <p>
+        {visits.length === 1 ? '1 visitor' : `${visits.length} visitors`} on site at {formatDateTime(Date.parse(at))}. Tick each person once they are accounted for.
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Safe</th>
+            <th scope="col">Visitor</th>
+            <th scope="col">E-mail</th>
+            <th scope="col">Host</th>
+            <th scope="col">Since</th>
+          </tr>
+        </thead>
+        <tbody>
+          {visits.map((visit) => (
+            <tr key={visit.id}>
+              <td className="tick">☐</td>
+              <td>{visit.firstName ?? '—'}</td>
+              <td>{visit.email}</td>
+              <td>{visit.hostName ?? '—'}</td>
+              <td>{formatDateTime(Date.parse(visit.checkedInAt))}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>,
+    document.body,
+  )
+}

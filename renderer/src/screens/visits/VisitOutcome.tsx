@@ -1,0 +1,42 @@
+import { useTranslation } from 'react-i18next'
+import type { VisitorCheckResult } from '@shared/visits'
+import { Notice } from '../../components/ui'
+
+/** What a visitor reads after a check-in or check-out: their own name and host, or "please see the front desk". */
+export function VisitOutcome({ result, returning }: { result: VisitorCheckResult; returning: boolean }) {
+  const { t } = useTranslation()
+  switch (result.outcome) {
+    case 'checked-in':
+      return (
+        <Notice kind="success" title={t('visit.checkedInTitle')}>
+          <p className="result" id="result-title" data-testid="visit-outcome">
+            {t(returning ? 'visit.welcomeBack' : 'visit.welcome', { name: result.greeting })}
+            {result.alreadyOnSite ? ` ${t('visit.alreadyHere')}` : ''}
+          </p>
+          {result.hostName ? <p>{t('visit.hostTold', { host: result.hostName })}</p> : null}
+        </Notice>
+      )
+    case 'checked-out':
+      return (
+        <Notice kind="success" title={t('visit.checkedOutTitle')}>
+          <p className="result" id="result-title" data-testid="visit-outcome">
+            {t('visit.goodbye', { name: result.greeting })}
+          </p>
+        </Notice>
+      )
+    case 'refused':
+      return result.reason === 'not-on-site' ? (
+        <Notice kind="warning" title={t('visit.notOnSiteTitle')}>
+          <p className="result" id="result-title" data-testid="visit-outcome">
+            {t('visit.notOnSite')}
+          </p>
+        </Notice>
+      ) : (
+        <Notice kind="warning" title={t('visit.seeFrontDeskTitle')}>
+          <p className="result" id="result-title" data-testid="visit-outcome">
+            {t('visit.seeFrontDesk')}
+          </p>
+        </Notice>
+      )
+  }
+}

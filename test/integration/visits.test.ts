@@ -1,0 +1,200 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadFacePlugins } from '../../electron/engine/face'
+import { visitsFeature, type VisitsFeature } from '../../electron/services/features/visits'
+import { DAY_MS } from '../../electron/services/workflows/retention-purge'
+import { CONSENT } from '../../electron/shared/consent'
+import type { ArrivalNotice, Visit } from '../../electron/shared/visits'
+import { startTestEngine, type TestEngine } from '../support/engine'
+import { livenessServices } from '../support/liveness-services'
+import { closedPortUrl } from '../support/outbox-helpers'
+import { projectRoot } from '../support/process'
+
+const sample = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
+const enrollInput = (userId: string, photo: string, extra: object = {}) => ({ userId, samples: [sample(photo)], consent: true, consentVersion: CONSENT.version, ...extra })
+
+// Visits as the kiosk composes them (roles, audit, result shaping, the visits store in a real data
+// folder) over the real embedded engine: check-in after enrolling and by face, check-out, staff's
+// views, the hosts directory, retention and removal with the person.
+describe('visits (real engine, real store, roles and audit)', () => {
+  let t: TestEngine
+  let k: Awaited<ReturnType<typeof livenessServices>>
+  let visits: VisitsFeature
+  let dir: string
+  let clock = Date.parse('2026-11-27T09:00:00Z')
+  let retentionDays: number | null = null
+  const arrivals: ArrivalNotice[] = []
+  const watchlist = new Set<string>()
+  let host: { id: string; name: string }
+  let ada: string
+  const latest = (action: string) => k.audit.query({ actions: [action] } as never).find((e) => e.outcome !== 'started')!
+
+  beforeAll(async () => {
+    t = await startTestEngine(await loadFacePlugins({ threads: 2, log: () => {} }))
+    dir = mkdtempSync(join(tmpdir(), 'kiosk-visits-test-'))
+    k = await livenessServices(t, {
+      visits: (parts) =>
+        (visits = visitsFeature({
+          ...parts,
+          dataDir: dir,
+          kioskId: 'front-desk-1',
+          retentionDays: async () => retentionDays,
+          now: () => clock,
+          hooks: { onArrival: (notice) => void arrivals.push(notice), screenPerson: async (uuid) => (watchlist.has(uuid) ? 'watchlisted' : 'clear') },
+        })),
+    })
+  })
+  afterAll(async () => {
+    visits?.stop?.()
+    await k?.close()
+    await t?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('keeps the hosts directory for staff; a visitor sees names only; a bad webhook is refused', async () => {
+    host = await k.operator.call('addHost', { name: 'Grace Hopper', email: 'grace@host.example', webhookUrl: 'https://hooks.example/visits' })
+    expect(host).toMatchObject({ name: 'Grace Hopper', email: 'grace@host.example', webhookUrl: 'https://hooks.example/visits' })
+    const other = await k.operator.call('addHost', { name: 'Alan Turing' })
+    expect(await k.visitor.call('listHostNames')).toEqual([
+      { id: other.id, name: 'Alan Turing' },
+      { id: host.id, name: 'Grace Hopper' },
+    ])
+    expect(await k.operator.call('updateHost', { id: other.id, name: 'Alan M. Turing', email: 'alan@host.example' })).toMatchObject({ name: 'Alan M. Turing', email: 'alan@host.example', webhookUrl: null })
+    expect((await k.operator.failure('addHost', { name: 'Mallory', webhookUrl: 'http://10.0.0.5/hook' })).code).toBe('INVALID_INPUT')
+    expect(await k.operator.call('removeHost', { id: other.id })).toEqual({ ok: true })
+    expect(latest('host-change')).toMatchObject({ outcome: 'ok', role: 'operator', detail: `host ${other.id} removed` })
+    expect((await k.operator.failure('removeHost', { id: other.id })).code).toBe('NOT_FOUND')
+    expect((await k.visitor.failure('addHost', { name: 'Eve' })).code).toBe('FORBIDDEN')
+    // The store is personal data: private to the kiosk's user.
+    expect(statSync(join(dir, 'visits.db')).mode & 0o777).toBe(0o600)
+  })
+
+  it('enroll, then check in: on site, the host told; then check out by face', async () => {
+    const enrolled = await k.visitor.call('enrollVisitor', enrollInput('ada@visits.example', 'person-a1.jpg'))
+    ada = enrolled.person.uuid
+    // Another window cannot check in the person this one enrolled.
+    expect((await k.window('test:other-tab').failure('checkIn', { personUuid: ada, hostId: host.id })).code).toBe('FORBIDDEN')
+
+    const checkedIn = await k.visitor.call('checkIn', { personUuid: ada, hostId: host.id, purpose: 'Interview', firstName: 'Ada' })
+    expect(checkedIn).toEqual({ outcome: 'checked-in', visitId: expect.any(String), greeting: 'Ada', hostName: 'Grace Hopper', checkedInAt: new Date(clock).toISOString(), alreadyOnSite: false })
+    expect(arrivals).toEqual([{ visitId: checkedIn.visitId, host, visitorName: 'Ada', purpose: 'Interview', arrivedAt: new Date(clock).toISOString(), kioskId: 'front-desk-1' }])
+    expect(latest('check-in')).toMatchObject({ outcome: 'ok', role: 'visitor', subject: { personUuid: ada }, detail: `visit ${checkedIn.visitId}` })
+    // The enrollment's ticket is used once.
+    expect((await k.visitor.failure('checkIn', { personUuid: ada })).code).toBe('FORBIDDEN')
+
+    const onSite = await k.operator.call('listOnSite')
+    expect(onSite.visits).toEqual([
+      expect.objectContaining({ id: checkedIn.visitId, personUuid: ada, email: 'ada@visits.example', firstName: 'Ada', hostId: host.id, purpose: 'Interview', checkedOutAt: null, kioskId: 'front-desk-1' }),
+    ])
+    expect((await k.visitor.failure('listOnSite')).code).toBe('FORBIDDEN')
+
+    // Who is on site (the evacuation list) comes from the kiosk's own store: it answers with the servers gone.
+    await k.goOffline(await closedPortUrl())
+    expect((await k.operator.call('listOnSite')).visits.map((v: Visit) => v.id)).toEqual([checkedIn.visitId])
+    k.goOnline()
+
+    clock += 3_600_000
+    const out = await k.visitor.call('checkOutByFace', { sample: sample('person-a2.jpg') })
+    expect(out).toEqual({ outcome: 'checked-out', visitId: checkedIn.visitId, greeting: 'Ada', checkedOutAt: new Date(clock).toISOString() })
+    expect((await k.operator.call('listOnSite')).visits).toEqual([])
+    expect(await k.visitor.call('checkOutByFace', { sample: sample('person-a2.jpg') })).toEqual({ outcome: 'refused', reason: 'not-on-site' })
+  })
+
+  it('a returning visitor checks in by face in one step: their last host and purpose, their own name only', async () => {
+    clock += DAY_MS
+    const back = await k.visitor.call('checkInByFace', { sample: sample('person-a2.jpg') })
+    expect(back).toEqual({ outcome: 'checked-in', visitId: expect.any(String), greeting: 'Ada', hostName: 'Grace Hopper', checkedInAt: new Date(clock).toISOString(), alreadyOnSite: false })
+    expect(arrivals.at(-1)).toMatchObject({ visitId: back.visitId, visitorName: 'Ada', purpose: 'Interview' })
+    // Checking in twice gives the open visit back.
+    expect(await k.visitor.call('checkInByFace', { sample: sample('person-a1.jpg') })).toMatchObject({ visitId: back.visitId, alreadyOnSite: true })
+    expect(arrivals).toHaveLength(2)
+    expect(latest('check-in')).toMatchObject({ outcome: 'ok', subject: { personUuid: ada }, detail: `visit ${back.visitId} (already on site)` })
+    // Watchlisted while on site: sent to the desk, not given the open visit back.
+    watchlist.add(ada)
+    expect(await k.visitor.call('checkInByFace', { sample: sample('person-a1.jpg') })).toEqual({ outcome: 'refused', reason: 'see-front-desk' })
+    watchlist.delete(ada)
+  })
+
+  it('a stranger, a tie and a watchlisted face read "please see the front desk" alone; staff and the audit see why', async () => {
+    const stranger = await k.visitor.call('checkInByFace', { sample: sample('person-c.jpg'), hostId: host.id })
+    expect(stranger).toEqual({ outcome: 'refused', reason: 'see-front-desk' })
+    expect(latest('check-in')).toMatchObject({ outcome: 'refused', detail: 'see-front-desk: no-match' })
+
+    // The same face enrolled under two e-mails (staff accepted the duplicate): 1:N cannot pick one.
+    await k.operator.call('enrollVisitor', enrollInput('twin1@visits.example', 'person-b.jpg'))
+    await k.operator.call('enrollVisitor', enrollInput('twin2@visits.example', 'person-b.jpg', { acceptDuplicates: true }))
+    expect(await k.visitor.call('checkInByFace', { sample: sample('person-b.jpg') })).toEqual({ outcome: 'refused', reason: 'see-front-desk' })
+    expect(await k.operator.call('checkInByFace', { sample: sample('person-b.jpg') })).toEqual({ outcome: 'refused', reason: 'see-front-desk', why: 'tie' })
+
+    const eve = await k.operator.call('enrollVisitor', enrollInput('eve@visits.example', 'person-d.jpg'))
+    watchlist.add(eve.person.uuid)
+    expect(await k.visitor.call('checkInByFace', { sample: sample('person-d.jpg'), hostId: host.id })).toEqual({ outcome: 'refused', reason: 'see-front-desk' })
+    expect(latest('check-in')).toMatchObject({ outcome: 'refused', subject: { personUuid: eve.person.uuid }, detail: 'see-front-desk: watchlisted' })
+    expect((await k.operator.call('visitLog', { search: 'eve@' })).total).toBe(0)
+    expect(arrivals).toHaveLength(2)
+
+    // Bad input is a clear error, never a crash.
+    expect((await k.visitor.failure('checkInByFace', { sample: sample('person-a2.jpg'), hostId: 'no-such-host' })).code).toBe('INVALID_INPUT')
+    expect((await k.visitor.failure('checkInByFace', { sample: 'short' })).code).toBe('INVALID_INPUT')
+  })
+
+  it('staff search and filter the log, page it, export CSV with formulas defused, and end a forgotten visit', async () => {
+    const bob = await k.visitor.call('enrollVisitor', enrollInput('bob@visits.example', 'person-e.jpg'))
+    const sneaky = await k.visitor.call('checkIn', { personUuid: bob.person.uuid, purpose: '=HYPERLINK("http://evil.example","x")', firstName: '@Bob' })
+    expect(sneaky).toMatchObject({ outcome: 'checked-in', greeting: '@Bob', hostName: null })
+
+    expect((await k.operator.call('visitLog', {})).total).toBe(3)
+    expect((await k.operator.call('visitLog', { search: 'interview' })).visits.map((v: Visit) => v.email)).toEqual(['ada@visits.example', 'ada@visits.example'])
+    expect((await k.operator.call('visitLog', { search: '%' })).total).toBe(0)
+    expect((await k.operator.call('visitLog', { hostId: host.id, onSite: true })).visits).toEqual([expect.objectContaining({ email: 'ada@visits.example', checkedOutAt: null })])
+    expect((await k.operator.call('visitLog', { onSite: false })).total).toBe(1)
+    expect((await k.operator.call('visitLog', { from: new Date(clock - 3_600_000).toISOString() })).total).toBe(2)
+    expect((await k.operator.call('visitLog', { to: new Date(clock - 3_600_000).toISOString() })).total).toBe(1)
+    const page = await k.operator.call('visitLog', { pageNo: 1, pageSize: 2 })
+    expect(page).toMatchObject({ total: 3, pageNo: 1, pageSize: 2, visits: [expect.objectContaining({ checkedOutBy: 'visitor' })] })
+
+    const csv = await k.operator.call('exportVisitsCsv', {})
+    expect(csv).toMatchObject({ fileName: expect.stringMatching(/^visits-\d{4}-\d{2}-\d{2}\.csv$/), visits: 3 })
+    const lines = csv.content.trimEnd().split('\r\n')
+    expect(lines[0]).toBe('"visit","email","first name","host","purpose","checked in","checked out","checked out by","kiosk","invite"')
+    const bobLine = lines.find((line: string) => line.includes('bob@visits.example'))!
+    expect(bobLine).toContain(`"'@Bob","","'=HYPERLINK(""http://evil.example"",""x"")"`)
+    expect(latest('visits-export')).toMatchObject({ outcome: 'ok', detail: '3 visits' })
+
+    const ended = await k.operator.call('endVisit', { id: sneaky.visitId })
+    expect(ended).toMatchObject({ id: sneaky.visitId, checkedOutBy: 'staff', checkedOutAt: new Date(clock).toISOString() })
+    expect(latest('check-out')).toMatchObject({ outcome: 'ok', role: 'operator', subject: { userId: 'bob@visits.example', personUuid: bob.person.uuid } })
+    expect((await k.operator.failure('endVisit', { id: sneaky.visitId })).code).toBe('INVALID_INPUT')
+    expect((await k.operator.failure('endVisit', { id: 'no-such-visit' })).code).toBe('NOT_FOUND')
+  })
+
+  it('visits follow the visitor retention and go with the person removed', async () => {
+    // Removing Ada removes every visit of hers, the open one too.
+    expect(await k.operator.call('removeVisitor', { userId: 'ADA@visits.example' })).toMatchObject({ outcome: 'deleted' })
+    expect((await k.operator.call('visitLog', { search: 'ada@' })).total).toBe(0)
+    expect((await k.operator.call('listOnSite')).visits).toEqual([])
+
+    const bobVisits = (await k.operator.call('visitLog', {})).total
+    expect(bobVisits).toBe(1)
+    await visits.purgeExpired() // retention off: nothing goes
+    expect((await k.operator.call('visitLog', {})).total).toBe(1)
+    retentionDays = 30
+    clock += 29 * DAY_MS
+    await visits.purgeExpired()
+    expect((await k.operator.call('visitLog', {})).total).toBe(1)
+    clock += 2 * DAY_MS
+    await visits.purgeExpired()
+    expect((await k.operator.call('visitLog', {})).total).toBe(0)
+    expect(latest('visits-purge')).toMatchObject({ outcome: 'ok', role: 'system', detail: '1 visits older than 30 days removed' })
+  })
+
+  it('asks for liveness where the tenant does', async () => {
+    await k.admin.call('associateAlgorithm', { algCode: 'HumanFaceRes' })
+    await k.admin.call('associateLiveness', { algCode: 'HumanFaceRes', livenessCode: 'active-challenge' })
+    expect((await k.visitor.failure('checkInByFace', { sample: sample('person-e.jpg') })).code).toBe('LIVENESS_REQUIRED')
+    expect((await k.visitor.failure('checkOutByFace', { sample: sample('person-e.jpg') })).code).toBe('LIVENESS_REQUIRED')
+    expect(latest('check-in')).toMatchObject({ outcome: 'refused', detail: expect.stringMatching(/^liveness failed/) })
+  })
+})
