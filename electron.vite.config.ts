@@ -49,6 +49,9 @@ export default defineConfig({
           // GuidedCapture on its own page, for test/e2e/capture.spec.ts and the capture benchmark.
           'capture-harness': resolve(import.meta.dirname, 'renderer/capture-harness.html'),
         },
+        // React, its DOM and i18next in a chunk of their own: they change only with the packages,
+        // and the page's own chunk stays under 500 kB as the screens grow.
+        output: { codeSplitting: { groups: [{ name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next)[\\/]/ }] } },
       },
     },
   },
