@@ -140,6 +140,16 @@ export const auditSpecs: AuditSpecs = {
     result: (o) => ({ detail: `to ${o.templateType}: ${o.rebuilt} rebuilt from kept face crops, ${o.missing} must enroll again` }),
   },
   exportAuditLog: { action: 'audit-export', detail: (i) => i.format },
+  // Never the token: it is the code itself.
+  createInvite: {
+    action: 'invite-create',
+    subject: (i) => ({ userId: i.email }),
+    detail: (i) => `for ${i.date}; host ${i.hostId ?? 'none'}`,
+    result: (o) => ({ detail: `invite ${o.invite.id} for ${o.invite.date}; host ${o.invite.hostId ?? 'none'}` }),
+  },
+  revokeInvite: { action: 'invite-revoke', detail: (i) => `invite ${i.id}` },
+  // A visitor's code: a refused one (forged, used, revoked, expired) is worth a look by staff.
+  checkInvite: { action: 'invite-check', result: (o) => (o.status === 'valid' ? { subject: { userId: o.email } } : { outcome: 'refused', detail: `code refused: ${o.reason}` }) },
 }
 
 /** A refusal is the servers' or the kiosk's "no"; a failure is "could not" (worth trying again). */

@@ -11,6 +11,7 @@ import { auditTrail } from './features/audit'
 import { kioskEngine } from './features/kiosk-engine'
 import { enrollment } from './features/enrollment'
 import { faceMatch } from './features/face-match'
+import { invitesFeature } from './features/invites'
 import { combine, handlerTable } from './features/feature'
 import { livenessFeature } from './features/liveness'
 import { outboxFeature } from './features/outbox'
@@ -109,6 +110,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     log,
   })
   const branding = brandingService({ settings, logo: createLogoStore({ dataDir, log }), emit: (look) => emit({ type: 'branding', branding: look }), log })
+  // No hosts directory on this branch yet: the front desk's hosts feature passes its look-up here.
+  const invites = invitesFeature({ dataDir, key: () => credentials.inviteKey(), hosts: null, now, log })
   const settingsOwner = settingsFeature({ saved, credentials, backend, resetServers, own, replica: replica.replica, sendOutbox: outbox.send, branding, purgeExpired: purge.purgeExpired, log })
 
   // Started in this order, stopped in reverse: the audit trail before the outbox that audits its
@@ -129,6 +132,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     faceMatch({ liveness: liveness.gate, decisions: replica.decisions }),
     persons({ backend, replica: replica.replica }),
     tenantAdmin({ backend }),
+    invites,
   )
   const handlers = roleViews(auditedHandlers(handlerTable(kiosk.handlers), audit.log, log))
 

@@ -30,6 +30,9 @@ export const auditActions = [
   'retention-purge',
   'replica-sync',
   'replica-wipe',
+  'invite-create',
+  'invite-revoke',
+  'invite-check',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

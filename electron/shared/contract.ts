@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { brandingSchema, setLogoInput } from './branding'
 import { auditExportInput, auditExportResult, auditLogResult, auditQueryInput, auditVerdictSchema } from './audit'
+import { checkInviteInput, checkInviteResult, createInviteInput, createInviteResult, inviteSchema, listInvitesInput, listInvitesResult, revokeInviteInput } from './invites'
 import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
 import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
 import { accountViewSchema, createAccountInput, firstAdminInput, sessionViewSchema, setAccountDisabledInput, signInInput, type Role } from './staff'
@@ -123,6 +124,13 @@ export const contract = {
   getAuditLog: { input: auditQueryInput, output: auditLogResult, role: 'operator' },
   verifyAuditLog: { input: noInput, output: auditVerdictSchema, role: 'operator' },
   exportAuditLog: { input: auditExportInput, output: auditExportResult, role: 'admin' },
+
+  // Invites (issue 31): staff pre-register a visitor and get a signed, single-use code; a visitor's
+  // kiosk checks a code to fill the form (the check-in uses it up, in the services).
+  createInvite: { input: createInviteInput, output: createInviteResult, role: 'operator' },
+  listInvites: { input: listInvitesInput, output: listInvitesResult, role: 'operator' },
+  revokeInvite: { input: revokeInviteInput, output: inviteSchema, role: 'operator' },
+  checkInvite: { input: checkInviteInput, output: checkInviteResult, role: 'visitor' },
 
   // Engine administration.
   getTemplateTypes: { input: noInput, output: w.templateTypesResult, role: 'visitor' },

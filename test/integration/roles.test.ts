@@ -15,7 +15,7 @@ import { handlersWithoutServers, testStaff } from '../support/handlers'
 const ipcHandlers = vi.hoisted(() => new Map<string, (event: unknown, input: unknown) => Promise<unknown>>())
 vi.mock('electron', () => ({ ipcMain: { handle: (channel: string, fn: (event: unknown, input: unknown) => Promise<unknown>) => ipcHandlers.set(channel, fn) } }))
 
-const visitorMethods: MethodName[] = ['getSession', 'keepSession', 'signIn', 'createFirstAdmin', 'getAppInfo', 'getEngineStatus', 'startLivenessChallenge', 'enrollVisitor', 'verifyVisitor', 'getOutbox', 'getTemplateTypes', 'getBranding', 'signOut']
+const visitorMethods: MethodName[] = ['getSession', 'keepSession', 'signIn', 'createFirstAdmin', 'getAppInfo', 'getEngineStatus', 'startLivenessChallenge', 'enrollVisitor', 'verifyVisitor', 'getOutbox', 'getTemplateTypes', 'getBranding', 'checkInvite', 'signOut']
 const operatorMethods: MethodName[] = [
   'identifyVisitor',
   'faceMatch',
@@ -34,6 +34,9 @@ const operatorMethods: MethodName[] = [
   'verifyAuditLog',
   'getReplicaStatus',
   'syncReplica',
+  'createInvite',
+  'listInvites',
+  'revokeInvite',
 ]
 const adminMethods: MethodName[] = [
   'listAccounts',

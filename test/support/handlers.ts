@@ -9,6 +9,7 @@ import { auditTrail } from '../../electron/services/features/audit'
 import { kioskEngine } from '../../electron/services/features/kiosk-engine'
 import { enrollment } from '../../electron/services/features/enrollment'
 import { faceMatch } from '../../electron/services/features/face-match'
+import { invitesFeature } from '../../electron/services/features/invites'
 import { combine, handlerTable } from '../../electron/services/features/feature'
 import { livenessChallenges } from '../../electron/services/features/liveness'
 import { outboxHandlers } from '../../electron/services/features/outbox'
@@ -100,6 +101,8 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       faceMatch({ liveness, decisions }),
       persons({ backend, replica }),
       tenantAdmin({ backend }),
+      // A throwaway folder and key: invites need no server.
+      invitesFeature({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-invites-')), key: async () => Buffer.alloc(32, 7), hosts: null, now: Date.now, log }),
     ).handlers,
   )
 }

@@ -26,6 +26,9 @@ export const actionWords: Record<AuditAction, string> = {
   'retention-purge': 'Enrollment retention',
   'replica-sync': 'Offline replica sync',
   'replica-wipe': 'Offline replica wiped',
+  'invite-create': 'Invite created',
+  'invite-revoke': 'Invite revoked',
+  'invite-check': 'Invite code checked',
 }
 
 export const outcomeWords: Record<AuditEntryView['outcome'], string> = {
