@@ -7,6 +7,7 @@ import { EnrollScreen } from './EnrollScreen'
 import { FaceMatchScreen } from './FaceMatchScreen'
 import { HomeScreen } from './HomeScreen'
 import { IdentifyScreen } from './IdentifyScreen'
+import { InvitesScreen } from './InvitesScreen'
 import { OutboxScreen } from './OutboxScreen'
 import { PersonsScreen } from './PersonsScreen'
 import { SettingsScreen } from './SettingsScreen'
@@ -23,6 +24,7 @@ export const screenComponents: Record<ScreenId, ComponentType> = {
   admin: AdminScreen,
   outbox: OutboxScreen,
   audit: AuditScreen,
+  invites: InvitesScreen,
   settings: SettingsScreen,
   accounts: AccountsScreen,
 }
