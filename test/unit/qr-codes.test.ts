@@ -1,8 +1,8 @@
 import jsQR from 'jsqr'
 import { describe, expect, it } from 'vitest'
 import { readFrameCode } from '../../renderer/src/frontdesk/qr-scan'
-import { qrPath } from '../../renderer/src/frontdesk/QrCode'
-import { visitQrText } from '../../renderer/src/frontdesk/Badge'
+import { qrPath } from '../../renderer/src/frontdesk/qr-path'
+import { visitQrText } from '../../renderer/src/frontdesk/badge-facts'
 
 // The kiosk's QR codes both ways, with the field-standard decoder (jsQR): what QrCode draws decodes
 // to its text, and a frame is read as an invite only when it carries one.

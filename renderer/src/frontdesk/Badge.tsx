@@ -1,16 +1,8 @@
 import { useTranslation } from 'react-i18next'
 import type { Visit } from '@shared/visits'
+import { badgeExpiry, visitQrText } from './badge-facts'
 import { QrCode } from './QrCode'
 import './Badge.css'
-
-/** What a badge's QR code says: the visit, and nothing about the person (staff scan it to find the visit). */
-export const visitQrText = (visitId: string): string => `kiosk-visit:${visitId}`
-
-/** A badge is good until the end of the day the visit began (kiosk time). */
-export function badgeExpiry(checkedInAt: string): Date {
-  const start = new Date(checkedInAt)
-  return new Date(start.getFullYear(), start.getMonth(), start.getDate(), 23, 59)
-}
 
 export interface BadgeProps {
   visit: Visit
@@ -31,9 +23,11 @@ export function Badge({ visit, faceCrop = null }: BadgeProps) {
   const name = visit.firstName ?? visit.email
   return (
     <article className="badge" aria-label={t('badge.label', { name })} data-testid="badge">
-      <div>
+      <header className="badge-head">
         <p className="badge-kind">{t('badge.visitor')}</p>
         <h2 className="badge-name">{name}</h2>
+      </header>
+      <div>
         <dl className="badge-facts">
           <dt>{t('badge.host')}</dt>
           <dd>{visit.hostName ?? t('badge.frontDesk')}</dd>

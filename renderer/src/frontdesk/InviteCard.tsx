@@ -11,9 +11,11 @@ const day = (date: string) => new Intl.DateTimeFormat('en', { dateStyle: 'long' 
 export function InviteCard({ invite, token }: { invite: Invite; token: string }) {
   return (
     <article className="badge" aria-label={`Invitation for ${invite.email}`} data-testid="invite-card">
-      <div>
+      <header className="badge-head">
         <p className="badge-kind">Invitation</p>
         <h2 className="badge-name">{invite.email}</h2>
+      </header>
+      <div>
         <dl className="badge-facts">
           <dt>Date</dt>
           <dd>{day(invite.date)}</dd>
