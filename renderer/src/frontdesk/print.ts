@@ -1,6 +1,8 @@
+import type { PrintResult } from '@shared/shell-print'
+
 /** The shell's print, where the kiosk runs in Electron (the preload exposes it); see electron/main/print.ts. */
 interface KioskShell {
-  print(): Promise<{ ok: boolean; reason: string | null }>
+  print(): Promise<PrintResult>
 }
 
 declare global {
