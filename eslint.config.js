@@ -70,7 +70,7 @@ export const visitorFacing = [
   'renderer/src/App.tsx',
   'renderer/src/screens/{HomeScreen,EnrollScreen,VerifyScreen,ScreenFrame}.tsx',
   'renderer/src/components/{GuidedCapture,LivenessCheck,LivenessResult,CaptureThumbnails,StillThereDialog,OfflineBanner,OfflineDecision,StatusBar,NavBar,LanguageChoice,OrgBrand,ui}.tsx',
-  'renderer/src/frontdesk/{Badge,InviteScanner}.tsx',
+  'renderer/src/frontdesk/{Badge,PrintableBadge,InviteScanner}.tsx',
 ]
 
 export default tseslint.config(

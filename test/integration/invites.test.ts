@@ -5,6 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { endOfDay, INVITE_KEEP_MS, invitesFeature, type InvitesFeature } from '../../electron/services/features/invites'
 import { readInviteToken, signInviteToken } from '../../electron/services/invites/tokens'
 import type { Call } from '../../electron/services/dispatch'
+import { openAuditLog } from '../../electron/services/audit'
+import { auditedHandlers } from '../../electron/services/audited-handlers'
+import { handlersWithoutServers } from '../support/handlers'
 import { checkInviteInput } from '../../electron/shared/invites'
 
 // Invites over a real store in a fresh data folder, a real HMAC key and a clock the test moves.
@@ -117,5 +120,24 @@ describe('invites', () => {
     await feature.start?.()
     expect((await feature.handlers.listInvites!({}, staff)).invites).toEqual([])
     expect(await check(token)).toEqual({ status: 'refused', reason: 'invalid' })
+  })
+
+  it('audits what staff do and every refused code, never the code itself', async () => {
+    const audit = openAuditLog({ dir: mkdtempSync(join(tmpdir(), 'kiosk-invites-audit-')), kioskId: 'kiosk-1' })
+    const engine = () => ({ mode: 'embedded' as const, state: 'running' as const, url: null, pid: null, restarts: 0, lastError: null })
+    const handlers = auditedHandlers(handlersWithoutServers(engine, { audit: () => audit }), () => audit, () => {})
+    // These handlers run on the real clock: tomorrow, kiosk time.
+    const next = new Date(Date.now() + 86_400_000)
+    const tomorrow = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`
+    const { invite, token } = await handlers.createInvite({ email: 'audit.me@example.org', hostId: null, date: tomorrow }, staff)
+    expect(await handlers.checkInvite({ token: token.slice(0, -2) + 'xx' }, visitor)).toEqual({ status: 'refused', reason: 'invalid' })
+    await handlers.revokeInvite({ id: invite.id }, staff)
+    const entries = audit.query({ actions: ['invite-create', 'invite-check', 'invite-revoke'] })
+    const seen = entries.map((e) => `${e.action} ${e.outcome} ${e.role}`).reverse()
+    expect(seen).toEqual(['invite-create started operator', 'invite-create ok operator', 'invite-check started visitor', 'invite-check refused visitor', 'invite-revoke started operator', 'invite-revoke ok operator'])
+    expect(entries.find((e) => e.action === 'invite-create' && e.outcome === 'ok')).toMatchObject({ account: 'Otto Operator', subject: { userId: 'audit.me@example.org' }, detail: `invite ${invite.id} for ${tomorrow}; host none` })
+    expect(entries.find((e) => e.outcome === 'refused')?.detail).toBe('code refused: invalid')
+    const mac = token.split('.').at(-1)!
+    expect(JSON.stringify(entries)).not.toContain(mac)
   })
 })
