@@ -69,6 +69,7 @@ test('staff print an invite; its QR code shown to the kiosk’s camera fills the
     const kiosk = await (await browser.newContext()).newPage()
     await holdUpInvite(kiosk)
     await expect(kiosk.getByLabel('Visitor’s e-mail')).toHaveValue(VISITOR, untilDone)
+    await expect(kiosk.getByLabel('Visitor’s e-mail')).toBeFocused()
     await expect(kiosk.getByTestId('invite-read')).toContainText('Your e-mail is filled in from your invitation')
     await checkScreen(kiosk, 'enroll-invite-read')
 

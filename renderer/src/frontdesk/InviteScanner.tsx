@@ -23,6 +23,9 @@ export function InviteScanner({ onFound, onCancel }: { onFound: (invite: ValidIn
   const [refusal, setRefusal] = useState<InviteRefusal | 'unavailable' | null>(null)
   const found = useRef(onFound)
   found.current = onFound
+  const title = useRef<HTMLHeadingElement>(null)
+  // The scan replaces the form: the focus goes to its heading, so a screen reader says what to do.
+  useEffect(() => title.current?.focus(), [])
 
   useEffect(() => {
     if (camera.state.kind !== 'running' || !active) return
@@ -74,7 +77,7 @@ export function InviteScanner({ onFound, onCancel }: { onFound: (invite: ValidIn
 
   return (
     <section className="invite-scan" aria-labelledby="invite-scan-title">
-      <h2 id="invite-scan-title" tabIndex={-1}>
+      <h2 id="invite-scan-title" ref={title} tabIndex={-1}>
         {t('invite.scanTitle')}
       </h2>
       <p>{t('invite.scanHint')}</p>

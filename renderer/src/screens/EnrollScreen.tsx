@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { EvidenceStep } from '@shared/liveness'
 import { CONSENT } from '@shared/consent'
@@ -40,6 +40,12 @@ export function EnrollScreen() {
   // which uses it up once the visit is stored (the services' invites.use).
   const [scanning, setScanning] = useState(false)
   const [invite, setInvite] = useState<ValidInvite | null>(null)
+  // Back from the scan to the form: the focus returns to the e-mail (filled or not).
+  const scanned = useRef(false)
+  useEffect(() => {
+    if (scanning) scanned.current = true
+    else if (scanned.current) emailInput.current?.focus()
+  }, [scanning])
   const count = info?.numSamplesForEnroll ?? 3
   useStepFocus(step === 'sending' ? 'review' : step)
 
@@ -89,6 +95,20 @@ export function EnrollScreen() {
             continueToCapture()
           }}
         >
+          <Field
+            ref={emailInput}
+            label={t('common.email')}
+            type="email"
+            autoComplete="off"
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value)
+              // Another e-mail than the invitation's: the invitation is not theirs to use.
+              if (invite && e.target.value.trim() !== invite.email) setInvite(null)
+            }}
+            error={emailError}
+            required
+          />
           {invite ? (
             <Notice kind="success" title={t('invite.readTitle')}>
               <p data-testid="invite-read">
@@ -103,12 +123,6 @@ export function EnrollScreen() {
               </Button>
             </div>
           )}
-          <Field ref={emailInput} label={t('common.email')} type="email" autoComplete="off" value={email}
-            onChange={(e) => {
-              setEmail(e.target.value)
-              // Another e-mail than the invitation's: the invitation is not theirs to use.
-              if (invite && e.target.value.trim() !== invite.email) setInvite(null)
-            }} error={emailError} required />
           <fieldset className="consent">
             <legend>{t('consent.legend')}</legend>
             <p>{t('consent.text')}</p>
