@@ -88,7 +88,9 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const audit = auditTrail({ open: () => openAuditLog({ dir: dataDir, kioskId: kioskId(dataDir) }), settings, log })
   const reach = reachability({ backend, onBack: () => replica.syncAfterOffline() })
   const replica = replicaFeature({ own, settings, backend, pending: () => outbox.pending(), reachable: reach.reachable, audit, now, log })
-  const purge = retention({ settings, backend, replica: replica.replica, engine: own.supervisor, audit, now, log })
+  // No hosts directory on this branch yet: the front desk's hosts feature passes its look-up here.
+  const invites = invitesFeature({ dataDir, key: () => credentials.inviteKey(), hosts: null, now, log })
+  const purge = retention({ settings, backend, replica: replica.replica, invites, engine: own.supervisor, audit, now, log })
   const enroll = enrollment({
     backend,
     templateType: async () => (await settings()).templateType,
@@ -110,8 +112,6 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     log,
   })
   const branding = brandingService({ settings, logo: createLogoStore({ dataDir, log }), emit: (look) => emit({ type: 'branding', branding: look }), log })
-  // No hosts directory on this branch yet: the front desk's hosts feature passes its look-up here.
-  const invites = invitesFeature({ dataDir, key: () => credentials.inviteKey(), hosts: null, now, log })
   const settingsOwner = settingsFeature({ saved, credentials, backend, resetServers, own, replica: replica.replica, sendOutbox: outbox.send, branding, purgeExpired: purge.purgeExpired, log })
 
   // Started in this order, stopped in reverse: the audit trail before the outbox that audits its
@@ -130,7 +130,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     enroll,
     verification({ liveness: liveness.gate, decisions: replica.decisions }),
     faceMatch({ liveness: liveness.gate, decisions: replica.decisions }),
-    persons({ backend, replica: replica.replica }),
+    persons({ backend, replica: replica.replica, invites }),
     tenantAdmin({ backend }),
     invites,
   )

@@ -111,6 +111,15 @@ describe('invites', () => {
     expect((await feature.handlers.listInvites!({}, staff)).invites).toEqual([])
   })
 
+  it('goes with its person: a removed visitor’s invites are deleted, whatever the e-mail’s case', async () => {
+    open()
+    const { token } = await create({ email: 'Removed.Person@example.org' })
+    const kept = await create({ email: 'someone.else@example.org' })
+    feature.forget('removed.person@EXAMPLE.org')
+    expect(await check(token)).toEqual({ status: 'refused', reason: 'invalid' })
+    expect((await feature.handlers.listInvites!({}, staff)).invites.map((i) => i.id)).toEqual([kept.invite.id])
+  })
+
   it('forgets invites 30 days after they ended, at start', async () => {
     open()
     const { token } = await create()

@@ -74,6 +74,8 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
   const liveness =
     given.liveness ?? livenessGate({ backend: notConfigured, tenantCode: async () => 'KIOSK', policy: livenessPolicy(), challenges: createChallengeStore(), evaluate: notConfigured, stepSeconds: async () => 8 })
   const outbox = async () => given.outbox ?? notConfigured()
+  // A throwaway folder and key: invites need no server.
+  const invites = invitesFeature({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-invites-')), key: async () => Buffer.alloc(32, 7), hosts: null, now: Date.now, log })
   const engine = { getStatus: engineStatus, onChange: () => () => {}, stop: async () => {} }
   const settings = settingsFeature({
     saved: savedSettings({ file: '', load: notConfigured, save: notConfigured, update: notConfigured }),
@@ -99,10 +101,9 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       enrollment({ backend, templateType: async () => 'Face:HumanFaceRes', liveness, outbox, replica, reachable: () => {}, audit }),
       verification({ liveness, decisions }),
       faceMatch({ liveness, decisions }),
-      persons({ backend, replica }),
+      persons({ backend, replica, invites }),
       tenantAdmin({ backend }),
-      // A throwaway folder and key: invites need no server.
-      invitesFeature({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-invites-')), key: async () => Buffer.alloc(32, 7), hosts: null, now: Date.now, log }),
+      invites,
     ).handlers,
   )
 }

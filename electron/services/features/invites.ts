@@ -30,6 +30,8 @@ export interface InvitesFeature extends Feature {
    * was used (here or at another kiosk a moment before), revoked or has expired is refused.
    */
   use(token: string, visitId: string): Promise<UseInviteResult>
+  /** A person was removed (by staff or the visitor retention): their invites go with them. */
+  forget(email: string): void
 }
 
 /** The end of a calendar day in the kiosk's time zone, to the second (what the token carries); null for a day that does not exist. */
@@ -60,6 +62,10 @@ export function invitesFeature(deps: InvitesDeps): InvitesFeature {
   }
 
   return {
+    forget(email) {
+      const removed = opened().forget(email)
+      if (removed > 0) deps.log(`invites: ${removed} removed with their person`)
+    },
     async use(token, visitId) {
       const checked = await check(token)
       if (!checked.ok) return checked

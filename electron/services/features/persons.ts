@@ -3,9 +3,10 @@ import type { Replica } from '../replica/replica'
 import { appUser, checkSamples, deleteTemplates, findPerson, personDetail, personTemplates, searchPersons } from '../workflows/persons'
 import { removeVisitor } from '../workflows/remove-visitor'
 import type { Feature } from './feature'
+import type { InvitesFeature } from './invites'
 
 /** Staff's view of the tenant's persons, their templates, and a visitor's removal (from the replica too). */
-export function persons(deps: { backend: () => Promise<Backend>; replica: Pick<Replica, 'forget'> }): Feature {
+export function persons(deps: { backend: () => Promise<Backend>; replica: Pick<Replica, 'forget'>; invites: Pick<InvitesFeature, 'forget'> }): Feature {
   const { backend } = deps
   return {
     handlers: {
@@ -19,6 +20,7 @@ export function persons(deps: { backend: () => Promise<Backend>; replica: Pick<R
       removeVisitor: async (input) => {
         const result = await removeVisitor(await backend(), input.userId)
         await deps.replica.forget(input.userId)
+        deps.invites.forget(input.userId)
         return result
       },
     },

@@ -6,11 +6,14 @@ import { removeVisitor } from '../workflows/remove-visitor'
 import { visitorRetention } from '../workflows/retention-purge'
 import type { AuditTrail } from './audit'
 import type { Feature } from './feature'
+import type { InvitesFeature } from './invites'
 
 export interface RetentionDeps {
   settings: () => Promise<KioskSettings>
   backend: () => Promise<Backend>
   replica: Pick<Replica, 'forget' | 'purge'>
+  /** A removed visitor's invites go with them. */
+  invites: Pick<InvitesFeature, 'forget'>
   /** The kiosk's own engine: retention is applied when it starts running. */
   engine: { onChange(listener: (status: EngineStatus) => void): unknown }
   audit: Pick<AuditTrail, 'systemAct'>
@@ -34,6 +37,7 @@ export function retention(deps: RetentionDeps): Feature & { purgeExpired(): Prom
         async () => {
           const result = await removeVisitor(servers, expired.userId)
           await deps.replica.forget(expired.userId)
+          deps.invites.forget(expired.userId)
           return result
         },
         (result) => ({ detail: `older than ${days} days: ${result.outcome}` }),

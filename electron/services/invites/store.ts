@@ -47,6 +47,8 @@ export interface InviteStore {
   revoke(id: string, now: number): Invite | null
   /** Uses it up for `visitId`, in one statement: false when it is used, revoked or expired by now (two kiosks racing: one wins). */
   use(id: string, visitId: string, now: number): boolean
+  /** Removes every invite for this e-mail (any case): the person was removed. Returns how many. */
+  forget(email: string): number
   /** Removes invites that ended before `before`; returns how many. */
   purge(before: number): number
   close(): void
@@ -82,6 +84,17 @@ const STATE_SQL: Record<InviteState, string> = {
 
 export function openInviteStore(dir: string): InviteStore {
   const db: Db = openPrivateDatabase(dir, 'invites.db', migrations)
+  /**
+   * After a removal: the WAL folded back and truncated, so the e-mail does not linger in old WAL
+   * frames (secure_delete zeroes it in the database itself). Best effort: a reader may keep it busy.
+   */
+  const checkpoint = () => {
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)')
+    } catch {
+      // busy: the next removal or the next start tries again
+    }
+  }
   const byId = db.prepare<[string], Row>('SELECT * FROM invites WHERE id = ?')
   return {
     add(invite) {
@@ -110,8 +123,15 @@ export function openInviteStore(dir: string): InviteStore {
         .run(now, visitId, id, now).changes
       return changed === 1
     },
+    forget(email) {
+      const removed = db.prepare('DELETE FROM invites WHERE lower(email) = lower(?)').run(email).changes
+      if (removed > 0) checkpoint()
+      return removed
+    },
     purge(before) {
-      return db.prepare('DELETE FROM invites WHERE expires_at < ?').run(before).changes
+      const removed = db.prepare('DELETE FROM invites WHERE expires_at < ?').run(before).changes
+      if (removed > 0) checkpoint()
+      return removed
     },
     close: () => db.close(),
   }
