@@ -71,6 +71,7 @@ export const visitorFacing = [
   'renderer/src/screens/{HomeScreen,EnrollScreen,VerifyScreen,CheckInScreen,CheckOutScreen,ScreenFrame}.tsx',
   'renderer/src/screens/visits/{EnrollCheckIn,HostFields,VisitOutcome}.tsx',
   'renderer/src/components/{GuidedCapture,LivenessCheck,LivenessResult,CaptureThumbnails,StillThereDialog,OfflineBanner,OfflineDecision,StatusBar,NavBar,LanguageChoice,OrgBrand,ui}.tsx',
+  'renderer/src/frontdesk/{Badge,PrintableBadge,InviteScanner}.tsx',
 ]
 
 export default tseslint.config(

@@ -7,6 +7,7 @@ import { CONTENT_SECURITY_POLICY } from '../shared/web-security'
 import { serveRendererRequest } from './app-protocol'
 import { applyDevServerCsp, applySessionPolicy, hardenAllWebContents } from './hardening'
 import { bindIpc, sessionKeyOf } from './ipc'
+import { bindPrint } from './print'
 import { readKioskConfig } from './kiosk-mode'
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, PIN_ORIGIN, devRendererUrl, originOf, type TrustedOrigins } from './origins'
 import { isTrustedSenderUrl } from './sender-guard'
@@ -117,7 +118,10 @@ function startShell(): void {
     if (devOrigin) applyDevServerCsp(session.defaultSession, devOrigin, CONTENT_SECURITY_POLICY)
     if (kiosk.kioskMode) removeApplicationMenu()
     // IPC only from the top frame of a kiosk page; the services' dispatch then validates the input.
-    bindIpc(services.dispatch, (frame) => frame !== null && frame.parent === null && isTrustedSenderUrl(frame.url, { appUrl: APP_ENTRY_URL, devOrigin }))
+    const kioskTopFrame = (frame: Electron.WebFrameMain | null) => frame !== null && frame.parent === null && isTrustedSenderUrl(frame.url, { appUrl: APP_ENTRY_URL, devOrigin })
+    bindIpc(services.dispatch, kioskTopFrame)
+    // The badge and invitations print through the window's own print dialog.
+    bindPrint(kioskTopFrame)
     void services.start()
     mainWindow = openMainWindow()
     app.on('activate', () => {

@@ -1,6 +1,7 @@
 import { contextBridge, ipcRenderer } from 'electron'
 import { EVENT_CHANNEL } from '../shared/events'
 import { createKioskApi, ipcChannel } from '../shared/kiosk-api'
+import { PRINT_CHANNEL, type PrintResult } from '../shared/shell-print'
 
 // One frozen object of named functions; the renderer never gets ipcRenderer itself.
 contextBridge.exposeInMainWorld(
@@ -14,3 +15,6 @@ contextBridge.exposeInMainWorld(
     },
   ),
 )
+
+// The shell's print (webContents.print in the main process), for the badge and invitations.
+contextBridge.exposeInMainWorld('kioskShell', Object.freeze({ print: (): Promise<PrintResult> => ipcRenderer.invoke(PRINT_CHANNEL) as Promise<PrintResult> }))

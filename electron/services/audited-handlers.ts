@@ -159,6 +159,16 @@ export const auditSpecs: AuditSpecs = {
   updateHost: { action: 'host-change', detail: (i) => `host ${i.id} changed` },
   removeHost: { action: 'host-change', detail: (i) => `host ${i.id} removed` },
   exportVisitsCsv: { action: 'visits-export', result: (o) => ({ detail: `${o.visits} visits` }) },
+  // Never the token: it is the code itself.
+  createInvite: {
+    action: 'invite-create',
+    subject: (i) => ({ userId: i.email }),
+    detail: (i) => `for ${i.date}; host ${i.hostId ?? 'none'}`,
+    result: (o) => ({ detail: `invite ${o.invite.id} for ${o.invite.date}; host ${o.invite.hostId ?? 'none'}` }),
+  },
+  revokeInvite: { action: 'invite-revoke', detail: (i) => `invite ${i.id}` },
+  // A visitor's code: a refused one (forged, used, revoked, expired) is worth a look by staff.
+  checkInvite: { action: 'invite-check', result: (o) => (o.status === 'valid' ? { subject: { userId: o.email } } : { outcome: 'refused', detail: `code refused: ${o.reason}` }) },
 }
 
 /** A check-in or check-out in an entry: the visit, or why a visitor was sent to the front desk. */

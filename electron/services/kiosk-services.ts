@@ -12,6 +12,7 @@ import { kioskEngine } from './features/kiosk-engine'
 import { enrollment } from './features/enrollment'
 import { faceMatch } from './features/face-match'
 import { hostNotifications } from './features/host-notifications'
+import { invitesFeature } from './features/invites'
 import { combine, handlerTable } from './features/feature'
 import { livenessFeature } from './features/liveness'
 import { outboxFeature } from './features/outbox'
@@ -91,6 +92,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const reach = reachability({ backend, onBack: () => replica.syncAfterOffline() })
   const replica = replicaFeature({ own, settings, backend, pending: () => outbox.pending(), reachable: reach.reachable, audit, now, log })
   const notices = hostNotifications({ dataDir, keychain, log })
+  const invites = invitesFeature({ dataDir, key: () => credentials.inviteKey(), hosts: async (id) => visits.host(id), now, log })
   const visits = visitsFeature({
     dataDir,
     kioskId: kioskId(dataDir),
@@ -103,11 +105,12 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     log,
     hooks: { onArrival: notices.onArrival, onForget: notices.forgetVisits },
   })
-  // A visitor removed (by staff or the retention) takes their visits with them.
+  // A visitor removed (by staff or the retention) takes their visits and invites with them.
   const forgetting = {
     forget: async (userId: string) => {
       await replica.replica.forget(userId)
       visits.forget({ userId })
+      invites.forget(userId)
     },
     purge: () => replica.replica.purge(),
   }
@@ -159,6 +162,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     persons({ backend, replica: forgetting }),
     tenantAdmin({ backend }),
     visits,
+    invites,
   )
   const handlers = roleViews(auditedHandlers(visits.rememberEnrollments(handlerTable(kiosk.handlers)), audit.log, log))
 

@@ -36,6 +36,9 @@ export const auditActions = [
   'host-change',
   'visits-export',
   'visits-purge',
+  'invite-create',
+  'invite-revoke',
+  'invite-check',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { brandingSchema, setLogoInput } from './branding'
 import { auditExportInput, auditExportResult, auditLogResult, auditQueryInput, auditVerdictSchema } from './audit'
 import { hostNoticeQueueSchema, hostNoticeSchema, notificationSecretStatusSchema, notificationSecretsInput, notificationSettingsSchema, retryHostNoticeInput, saveNotificationSettingsInput } from './host-notices'
+import { checkInviteInput, checkInviteResult, createInviteInput, createInviteResult, inviteSchema, listInvitesInput, listInvitesResult, revokeInviteInput } from './invites'
 import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
 import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
 import { accountViewSchema, createAccountInput, firstAdminInput, sessionViewSchema, setAccountDisabledInput, signInInput, type Role } from './staff'
@@ -148,6 +149,12 @@ export const contract = {
   addHost: { input: v.hostInput, output: v.hostSchema, role: 'operator' },
   updateHost: { input: v.updateHostInput, output: v.hostSchema, role: 'operator' },
   removeHost: { input: v.recordIdInput, output: done, role: 'operator' },
+  // Invites (issue 31): staff pre-register a visitor and get a signed, single-use code; a visitor's
+  // kiosk checks a code to fill the form (the check-in uses it up, in the services).
+  createInvite: { input: createInviteInput, output: createInviteResult, role: 'operator' },
+  listInvites: { input: listInvitesInput, output: listInvitesResult, role: 'operator' },
+  revokeInvite: { input: revokeInviteInput, output: inviteSchema, role: 'operator' },
+  checkInvite: { input: checkInviteInput, output: checkInviteResult, role: 'visitor' },
 
   // Engine administration.
   getTemplateTypes: { input: noInput, output: w.templateTypesResult, role: 'visitor' },

@@ -178,6 +178,9 @@ test(`every screen fits every size: ${kioskSizes.map((size) => size.name).join('
       await nav(page, 'Audit')
       await expect(page.getByTestId('audit-entries')).toBeVisible()
       await checkEverySize(page, 'audit', { buttons: ['Verify now', 'Show entries'] })
+      await nav(page, 'Invites')
+      await expect(page.getByTestId('invites-summary')).toBeVisible()
+      await checkEverySize(page, 'invites', { buttons: ['Create invite'] })
       await nav(page, 'Admin')
       await expect(page.getByTestId('template-types')).toBeVisible(untilDone)
       await checkEverySize(page, 'admin')
@@ -346,7 +349,7 @@ test('each screen names itself in the page title', async ({ browser }) => {
   await withKiosk(browser, kioskSizes[2], async (page) => {
     await expect(page).toHaveTitle('Home — Identity Kiosk')
     await signInAs(page)
-    for (const title of ['Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Admin', 'Settings', 'Accounts', 'Home']) {
+    for (const title of ['Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Invites', 'Admin', 'Settings', 'Accounts', 'Home']) {
       await nav(page, title)
       await expect(page).toHaveTitle(`${title} — Identity Kiosk`)
     }

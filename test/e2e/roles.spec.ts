@@ -223,12 +223,12 @@ test('an administrator adds an operator, who sees the operator screens only', as
   await expect(row).toContainText('Active')
   await page.getByRole('button', { name: 'Sign out' }).click()
 
-  // The operator: persons, outbox, audit, identify and face match; no settings, admin or accounts.
+  // The operator: persons, outbox, audit, invites, identify and face match; no settings, admin or accounts.
   await signInAs(page, OPERATOR.name, OPERATOR.secret)
   await expect(page.getByTestId('signed-in-as')).toHaveText(`Signed in as ${OPERATOR.name} (Operator)`)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Persons')
-  expect(await navTitles(page)).toEqual(['Home', 'Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Visits'])
-  for (const title of ['Outbox', 'Audit', 'Visits', 'Persons']) {
+  expect(await navTitles(page)).toEqual(['Home', 'Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Visits', 'Invites'])
+  for (const title of ['Outbox', 'Audit', 'Visits', 'Invites', 'Persons']) {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
   }

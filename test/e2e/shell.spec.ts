@@ -61,7 +61,7 @@ test('navigates to every screen of the kiosk; staff screens only after a staff s
   // Only Node knows its version: seeing it proves the bridge round trip; staff see the engine's details.
   await expect(page.getByTestId('node-version')).toHaveText(`Node ${process.versions.node}`)
   await expect(page.getByTestId('engine-state')).toHaveText('Engine: running')
-  for (const title of ['Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Admin', 'Settings', 'Accounts', 'Home']) {
+  for (const title of ['Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Invites', 'Admin', 'Settings', 'Accounts', 'Home']) {
     await nav.getByRole('button', { name: title, exact: true }).click()
     await expect(nav.getByRole('button', { name: title, exact: true })).toHaveAttribute('aria-current', 'page')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title === 'Home' ? 'Welcome' : title)

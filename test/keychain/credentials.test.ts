@@ -112,6 +112,13 @@ describe('credential store (real Secret Service)', () => {
     expect(template.equals(a)).toBe(false)
     expect((await createCredentialStore(keychain).engineTemplateKey()).equals(template)).toBe(true)
 
+    // The key invite codes are signed with: its own, kept in the keychain under its own name.
+    const invite = await credentials.inviteKey()
+    expect(invite.length).toBe(32)
+    expect(invite.equals(a) || invite.equals(template)).toBe(false)
+    expect(await keychain.get(credentialAccounts.inviteKey)).toBe(invite.toString('base64'))
+    expect((await createCredentialStore(keychain).inviteKey()).equals(invite)).toBe(true)
+
     // Another install (another keychain) gets other keys.
     const other = fresh().credentials
     expect((await other.outboxKey()).equals(a)).toBe(false)

@@ -103,7 +103,14 @@ describe('kiosk services on the embedded engine', () => {
     const detail = await call('getPersonDetail', { personUuid: enrolled.person.uuid })
     expect(detail.templates).toHaveLength(1)
     expect((await call('getTemplateTypes')).map((t: { templateType: string }) => t.templateType)).toContain('Face:HumanFaceRes')
+    // An invite for the visitor (tomorrow, kiosk time) goes with them when they are removed.
+    const next = new Date(Date.now() + 86_400_000)
+    const date = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`
+    const { invite, token } = await call('createInvite', { email: 'visitor@kiosk.example', hostId: null, date })
+    expect(await call('checkInvite', { token })).toMatchObject({ status: 'valid', email: 'visitor@kiosk.example' })
     expect(await call('removeVisitor', { userId: 'visitor@kiosk.example' })).toEqual({ outcome: 'deleted', otherTenants: [] })
+    expect((await call('listInvites')).invites.map((i: { id: string }) => i.id)).not.toContain(invite.id)
+    expect(await call('checkInvite', { token })).toEqual({ status: 'refused', reason: 'invalid' })
   })
 
   it('creates a tenant chosen in Settings on the embedded engine, so the seed rule can be exercised across tenants', async () => {

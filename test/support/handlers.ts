@@ -10,6 +10,7 @@ import { kioskEngine } from '../../electron/services/features/kiosk-engine'
 import { enrollment } from '../../electron/services/features/enrollment'
 import { faceMatch } from '../../electron/services/features/face-match'
 import { hostNotifications } from '../../electron/services/features/host-notifications'
+import { invitesFeature } from '../../electron/services/features/invites'
 import { combine, handlerTable } from '../../electron/services/features/feature'
 import { livenessChallenges } from '../../electron/services/features/liveness'
 import { outboxHandlers } from '../../electron/services/features/outbox'
@@ -77,6 +78,8 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
   const liveness =
     given.liveness ?? livenessGate({ backend: notConfigured, tenantCode: async () => 'KIOSK', policy: livenessPolicy(), challenges: createChallengeStore(), evaluate: notConfigured, stepSeconds: async () => 8 })
   const outbox = async () => given.outbox ?? notConfigured()
+  // A throwaway folder and key: invites need no server.
+  const invites = invitesFeature({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-invites-')), key: async () => Buffer.alloc(32, 7), hosts: null, now: Date.now, log })
   const engine = { getStatus: engineStatus, onChange: () => () => {}, stop: async () => {} }
   const settings = settingsFeature({
     saved: savedSettings({ file: '', load: notConfigured, save: notConfigured, update: notConfigured }),
@@ -98,6 +101,7 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
     forget: async (userId: string) => {
       await replica.forget(userId)
       visits.forget({ userId })
+      invites.forget(userId)
     },
   }
   const table = handlerTable(
@@ -117,6 +121,7 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       persons({ backend, replica: forgetting }),
       tenantAdmin({ backend }),
       visits,
+      invites,
     ).handlers,
   )
   return visits.rememberEnrollments(table)

@@ -178,6 +178,24 @@ describe('electron/main/index.ts wiring', () => {
     }
   })
 
+  it('prints the asking window through its print dialog (webContents.print), for the kiosk’s top frame only', async () => {
+    const calls = await startMain()
+    const handler = calls.ipc.get('kiosk-shell:print')!
+    const kioskFrame = { url: 'app://kiosk/index.html', parent: null }
+    const printer = (success: boolean, reason = '') => ({ id: 7, print: vi.fn((_options: object, done: (success: boolean, reason: string) => void) => done(success, reason)) })
+    const printed = printer(true)
+    expect(await handler({ senderFrame: kioskFrame, sender: printed })).toEqual({ ok: true, reason: null })
+    // The dialog, never a silent print: the person at the kiosk chooses the printer.
+    expect(printed.print).toHaveBeenCalledWith({ silent: false, printBackground: true }, expect.any(Function))
+    const cancelled = printer(false, 'cancelled')
+    expect(await handler({ senderFrame: kioskFrame, sender: cancelled })).toEqual({ ok: false, reason: 'cancelled' })
+    for (const frame of [null, { url: 'app://kiosk/index.html', parent: {} }, { url: 'https://example.com/', parent: null }, { url: 'app://staff-pin/', parent: null }]) {
+      const refused = printer(true)
+      expect(await handler({ senderFrame: frame, sender: refused }), JSON.stringify(frame)).toMatchObject({ ok: false })
+      expect(refused.print).not.toHaveBeenCalled()
+    }
+  })
+
   it('installs the permission, device, display-capture and download policies on the session', async () => {
     const calls = await startMain()
     const granted = (permission: string, details: object) =>

@@ -45,6 +45,8 @@ export interface VisitsFeature extends Feature {
   rememberEnrollments(handlers: Handlers): Handlers
   /** A visitor was removed: their visits go with them. */
   forget(person: { userId?: string; personUuid?: string }): void
+  /** A host of the directory, or null (invites name the host they were made for). */
+  host(id: string): Host | null
   /** Applies the visitor retention to visits now (also at start and hourly). */
   purgeExpired(): Promise<void>
 }
@@ -198,6 +200,8 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
         },
       }
     },
+
+    host: (id) => store().hosts.get(id),
 
     forget(person) {
       const removed = forgotten(store().forget(person))

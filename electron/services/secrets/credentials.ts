@@ -16,6 +16,7 @@ export const credentialAccounts = {
   clientSecret: 'person-server.client-secret',
   bioengineJwt: 'bioengine.jwt',
   outboxKey: 'outbox.key',
+  inviteKey: 'invites.key',
   engineClientId: 'engine.client-id',
   engineClientSecret: 'engine.client-secret',
   engineTemplateKey: 'engine.template-key',
@@ -55,6 +56,8 @@ export interface CredentialStore {
   clearServerCredentials(names?: readonly ServerCredentialName[]): Promise<CredentialStatus>
   /** The outbox's AES-256-GCM key: 32 random bytes, created on first use. */
   outboxKey(): Promise<Buffer>
+  /** The HMAC-SHA256 key invite codes are signed with: 32 random bytes, created on first use. */
+  inviteKey(): Promise<Buffer>
   /** The embedded engine's client id and secret, created on first use. */
   embeddedEngineCredentials(): Promise<EmbeddedEngineCredentials>
   /** The embedded engine's template key (32 bytes, created on first use); pass it as ENGINE_TEMPLATE_KEY in base64. */
@@ -152,6 +155,7 @@ export function createCredentialStore(keychain: Keychain = createKeychain()): Cr
     },
     outboxKey: () => key(credentialAccounts.outboxKey, 'outbox key'),
     engineTemplateKey: () => key(credentialAccounts.engineTemplateKey, 'engine template key'),
+    inviteKey: () => key(credentialAccounts.inviteKey, 'invite key'),
     async embeddedEngineCredentials() {
       const clientId = await getOrCreate(credentialAccounts.engineClientId, () => `kiosk-${randomBytes(8).toString('hex')}`)
       const clientSecret = await getOrCreate(credentialAccounts.engineClientSecret, () => randomBytes(32).toString('base64url'))

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { EvidenceStep } from '@shared/liveness'
 import { CONSENT } from '@shared/consent'
@@ -9,6 +9,7 @@ import { GuidedCapture, type CapturedSample, type LivenessSend } from '../compon
 import { CaptureError, isLivenessError, LivenessResult } from '../components/LivenessResult'
 import { Busy, Button, Field, Notice } from '../components/ui'
 import { useStepFocus } from '../components/useStepFocus'
+import { InviteScanner, type ValidInvite } from '../frontdesk/InviteScanner'
 import { useNavigation } from '../store/navigation'
 import { useSession } from '../store/session'
 import { EnrollDecision, type StaffDecision } from './EnrollDecision'
@@ -21,7 +22,7 @@ type Step = 'details' | 'capture' | 'review' | 'sending' | 'done'
 
 /** Enroll a visitor: e-mail, consent, guided capture, review, submit, result. */
 export function EnrollScreen() {
-  const { t } = useTranslation(['visitor', 'staff'])
+  const { t, i18n } = useTranslation(['visitor', 'staff'])
   const info = useTemplateInfo()
   const go = useNavigation((s) => s.go)
   const staff = useSession((s) => s.role !== 'visitor')
@@ -36,6 +37,16 @@ export function EnrollScreen() {
   const [notSeen, setNotSeen] = useState<EvidenceStep | null>(null)
   const [result, setResult] = useState<EnrollVisitorResult | null>(null)
   const [error, setError] = useState<unknown>(null)
+  // An invitation shown to the camera: it fills the e-mail, and its token is kept for the check-in,
+  // which uses it up once the visit is stored (the services' invites.use).
+  const [scanning, setScanning] = useState(false)
+  const [invite, setInvite] = useState<ValidInvite | null>(null)
+  // Back from the scan to the form: the focus returns to the e-mail (filled or not).
+  const scanned = useRef(false)
+  useEffect(() => {
+    if (scanning) scanned.current = true
+    else if (scanned.current) emailInput.current?.focus()
+  }, [scanning])
   const count = info?.numSamplesForEnroll ?? 3
   useStepFocus(step === 'sending' ? 'review' : step)
 
@@ -65,7 +76,19 @@ export function EnrollScreen() {
 
   return (
     <ScreenFrame title={t('screens.enroll')} purpose={t('enroll.purpose')}>
-      {step === 'details' ? (
+      {step === 'details' && scanning ? (
+        <InviteScanner
+          onFound={(found) => {
+            setInvite(found)
+            setEmail(found.email)
+            setEmailError(null)
+            setScanning(false)
+          }}
+          onCancel={() => setScanning(false)}
+        />
+      ) : null}
+
+      {step === 'details' && !scanning ? (
         <form
           noValidate
           onSubmit={(event) => {
@@ -73,7 +96,34 @@ export function EnrollScreen() {
             continueToCapture()
           }}
         >
-          <Field ref={emailInput} label={t('common.email')} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={emailError} required />
+          <Field
+            ref={emailInput}
+            label={t('common.email')}
+            type="email"
+            autoComplete="off"
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value)
+              // Another e-mail than the invitation's: the invitation is not theirs to use.
+              if (invite && e.target.value.trim() !== invite.email) setInvite(null)
+            }}
+            error={emailError}
+            required
+          />
+          {invite ? (
+            <Notice kind="success" title={t('invite.readTitle')}>
+              <p data-testid="invite-read">
+                {t('invite.read', { date: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(`${invite.date}T12:00:00`)) })}
+                {invite.hostName ? ` ${t('invite.readHost', { host: invite.hostName })}` : ''}
+              </p>
+            </Notice>
+          ) : (
+            <div className="actions">
+              <Button variant="secondary" onClick={() => setScanning(true)}>
+                {t('invite.scan')}
+              </Button>
+            </div>
+          )}
           <fieldset className="consent">
             <legend>{t('consent.legend')}</legend>
             <p>{t('consent.text')}</p>

@@ -9,6 +9,7 @@ import { EnrollScreen } from './EnrollScreen'
 import { FaceMatchScreen } from './FaceMatchScreen'
 import { HomeScreen } from './HomeScreen'
 import { IdentifyScreen } from './IdentifyScreen'
+import { InvitesScreen } from './InvitesScreen'
 import { OutboxScreen } from './OutboxScreen'
 import { PersonsScreen } from './PersonsScreen'
 import { SettingsScreen } from './SettingsScreen'
@@ -29,6 +30,7 @@ export const screenComponents: Record<ScreenId, ComponentType> = {
   outbox: OutboxScreen,
   audit: AuditScreen,
   visits: VisitsScreen,
+  invites: InvitesScreen,
   settings: SettingsScreen,
   accounts: AccountsScreen,
 }

@@ -15,6 +15,7 @@ export const screens = [
   { id: 'outbox', role: 'operator' },
   { id: 'audit', role: 'operator' },
   { id: 'visits', role: 'operator' },
+  { id: 'invites', role: 'operator' },
   { id: 'admin', role: 'admin' },
   { id: 'settings', role: 'admin' },
   { id: 'accounts', role: 'admin' },

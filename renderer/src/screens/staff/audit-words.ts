@@ -32,6 +32,9 @@ export const actionWords: Record<AuditAction, string> = {
   'host-change': 'Hosts directory change',
   'visits-export': 'Visit log export',
   'visits-purge': 'Visit retention',
+  'invite-create': 'Invite created',
+  'invite-revoke': 'Invite revoked',
+  'invite-check': 'Invite code checked',
 }
 
 export const outcomeWords: Record<AuditEntryView['outcome'], string> = {

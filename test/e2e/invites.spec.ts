@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, test, type Browser, type Page } from '@playwright/test'
+import { browserWithClip, untilDone } from '../support/capture'
+import { decodeQr, pdfPage, pdfText } from '../support/pdf'
+import { checkScreen, openStaffScreen } from '../support/screens'
+import { startWebHost, type TestWebHost } from '../support/web-host'
+
+// Invites end to end on the kiosk as `npm run start:web` runs it: staff create an invite and print
+// it (Chromium's PDF, read back with poppler and jsQR); that printed page, turned into the fake
+// webcam's clip, is held up to a visitor's kiosk, and the form fills itself; once revoked, the same
+// code is refused in plain words.
+
+const VISITOR = 'invited.visitor@example.com'
+let host: TestWebHost
+let work: string
+
+test.beforeAll(async () => {
+  host = await startWebHost()
+  work = mkdtempSync(join(tmpdir(), 'kiosk-invite-e2e-'))
+  await expect.poll(async () => (await host.bridge('getEngineStatus')).state, untilDone).toBe('running')
+})
+
+test.afterAll(async () => {
+  await host.stop()
+  rmSync(work, { recursive: true, force: true })
+})
+
+/** The printed invitation as the fake webcam's clip: the top of the page (where the card is), one frame that Chromium loops. */
+function clipOf(ppm: string): string {
+  const clip = join(work, 'invite.y4m')
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', ppm, '-vf', 'crop=960:720:0:0', '-frames:v', '1', '-pix_fmt', 'yuv420p', clip])
+  return clip
+}
+
+async function holdUpInvite(kiosk: Page): Promise<void> {
+  await kiosk.goto(host.launchUrl)
+  await kiosk.locator('.tiles').getByRole('button', { name: /^Enroll visitor/ }).click()
+  await kiosk.getByRole('button', { name: 'I have an invitation' }).click()
+}
+
+test('staff print an invite; its QR code shown to the kiosk’s camera fills the form; revoked, it is refused', async ({ page }) => {
+  await openStaffScreen(page, host.launchUrl, 'Invites')
+  await page.getByLabel('Visitor’s e-mail').fill(VISITOR)
+  await page.getByRole('button', { name: 'Create invite' }).click()
+  // On the screen (the copy that prints sits under <body>, hidden until printed).
+  const card = page.locator('.print-card-preview').getByTestId('invite-card')
+  await expect(card).toBeVisible()
+  const token = await card.locator('svg[data-qr]').getAttribute('data-qr')
+  expect(token).toMatch(/^KI1\./)
+  await expect(page.getByTestId('invites')).toContainText(VISITOR)
+  await checkScreen(page, 'invites')
+
+  // Printed: only the invitation reaches the paper, with the e-mail and a code that decodes to the token.
+  const pdf = join(work, 'invite.pdf')
+  await page.pdf({ path: pdf, printBackground: true })
+  const text = pdfText(pdf)
+  expect(text).toContain(VISITOR)
+  expect(text).toMatch(/invitation/i)
+  expect(text).not.toContain('Invite a visitor')
+  expect(text).not.toContain('Staff sign-in')
+  const printed = pdfPage(pdf, work)
+  expect(decodeQr(printed)).toBe(token)
+
+  let browser: Browser | null = await browserWithClip(clipOf(printed.file))
+  try {
+    const kiosk = await (await browser.newContext()).newPage()
+    await holdUpInvite(kiosk)
+    await expect(kiosk.getByLabel('Visitor’s e-mail')).toHaveValue(VISITOR, untilDone)
+    await expect(kiosk.getByLabel('Visitor’s e-mail')).toBeFocused()
+    await expect(kiosk.getByTestId('invite-read')).toContainText('Your e-mail is filled in from your invitation')
+    await checkScreen(kiosk, 'enroll-invite-read')
+
+    // Staff revoke it: the same code is now refused, in the visitor's words, and the form stays empty.
+    await page.getByRole('button', { name: `Revoke the invite for ${VISITOR}` }).click()
+    await expect(page.getByText(`The invite for ${VISITOR} is revoked`)).toBeVisible()
+    await kiosk.goto('about:blank')
+    await holdUpInvite(kiosk)
+    await expect(kiosk.getByTestId('invite-refused')).toHaveText('This invitation was cancelled. Please see the front desk.', untilDone)
+    await kiosk.getByRole('button', { name: 'Cancel' }).click()
+    await expect(kiosk.getByLabel('Visitor’s e-mail')).toHaveValue('')
+  } finally {
+    await browser.close()
+    browser = null
+  }
+})
