@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchEngineFromSource } from '../../electron/services/engine-launch'
+import { checkWebhook, WEBHOOK_HEADERS } from '../../electron/services/host-notices'
+import { createKioskServices, type KioskServices } from '../../electron/services/kiosk-services'
+import { createKeychain } from '../../electron/services/secrets/keychain'
+import { CONSENT } from '../../electron/shared/consent'
+import type { HostNotice } from '../../electron/shared/host-notices'
+import { readMail, startReceiver, startSmtp, type LocalReceiver, type LocalSmtp } from '../support/notice-servers'
+import { projectRoot } from '../support/process'
+import { adminDispatch, type SessionCall } from '../support/staff'
+import { eventually } from '../support/until'
+
+// Visits tied to the host notifications on the composed services (createKioskServices), as Electron
+// and the web host build them: the real keychain, the embedded engine, every call through dispatch
+// with its session's role. The host is told through a real SMTP server and a loopback webhook receiver.
+const sample = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
+const VISITOR = 'arrival@kiosk.example'
+const VISITOR_WINDOW = 'test:visitor'
+
+describe('a check-in tells its host, once, on the composed services', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-arrivals-'))
+  const logLines: string[] = []
+  const signing = `whsec-${randomBytes(18).toString('base64url')}`
+  let services: KioskServices
+  let staff: SessionCall
+  let smtp: LocalSmtp
+  let receiver: LocalReceiver
+  const unwrap = async (reply: Awaited<ReturnType<SessionCall>>) => {
+    if (!reply.ok) throw Object.assign(new Error(`${reply.error.code}: ${reply.error.message}`), { code: reply.error.code })
+    return reply.value as any
+  }
+  const call = async (method: string, input: unknown = {}) => unwrap(await staff(method, input))
+  /** A call from a kiosk window nobody signed in to: the visitor's role. */
+  const visitor = async (method: string, input: unknown = {}) => unwrap(await services.dispatch(method, input, VISITOR_WINDOW))
+  const notices = async (): Promise<HostNotice[]> => (await call('getHostNotices')).items
+
+  beforeAll(async () => {
+    smtp = await startSmtp()
+    receiver = await startReceiver()
+    services = createKioskServices({
+      shell: 'web',
+      version: '0.0.0-test',
+      dataDir,
+      launchEngine: launchEngineFromSource(projectRoot),
+      keychain: createKeychain(`identity-kiosk-arrivals-${randomBytes(4).toString('hex')}`),
+      log: (line) => logLines.push(line),
+    })
+    staff = await adminDispatch(services.dispatch)
+    await services.start()
+    await eventually('the embedded engine running', async () => (await call('getEngineStatus')).state === 'running', { attempts: 600 })
+  }, 120_000)
+  afterAll(async () => {
+    await services?.stop()
+    await smtp?.close()
+    await receiver?.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('e-mails the host and POSTs one signed webhook for a check-in after enrolling; a second check-in while on site tells nobody again; removing the visitor removes the visit and its notices', async () => {
+    // An administrator sets up the channels and the host, as on the Settings and Visits screens.
+    await call('saveNotificationSettings', { smtp: { host: '127.0.0.1', port: smtp.port, security: 'none', from: 'front-desk@kiosk.example', user: null } })
+    expect(await call('setNotificationSecrets', { webhookSecret: signing })).toEqual({ smtpPassword: false, webhookSecret: true })
+    const grace = await call('addHost', { name: 'Grace Hopper', email: 'grace@host.example', webhookUrl: receiver.url })
+
+    // A visitor enrolls at the kiosk and checks in with that host.
+    const enrolled = await visitor('enrollVisitor', { userId: VISITOR, samples: [sample('person-a1.jpg')], consent: true, consentVersion: CONSENT.version })
+    expect(enrolled).toMatchObject({ outcome: 'enrolled' })
+    const checkedIn = await visitor('checkIn', { personUuid: enrolled.person.uuid, hostId: grace.id, firstName: 'Frida', purpose: 'Interview' })
+    expect(checkedIn).toMatchObject({ outcome: 'checked-in', greeting: 'Frida', hostName: 'Grace Hopper', alreadyOnSite: false })
+    expect(checkedIn.personUuid).toBeUndefined() // a visitor's result names nobody
+
+    await eventually('both notices delivered', async () => {
+      const items = await notices()
+      return items.length === 2 && items.every((n) => n.state === 'delivered')
+    })
+    expect((await notices()).map((n) => [n.channel, n.visitId, n.hostName])).toEqual(
+      expect.arrayContaining([
+        ['email', checkedIn.visitId, 'Grace Hopper'],
+        ['webhook', checkedIn.visitId, 'Grace Hopper'],
+      ]),
+    )
+    expect(smtp.mails).toHaveLength(1)
+    expect(smtp.mails[0]).toMatchObject({ from: 'front-desk@kiosk.example', to: ['grace@host.example'] })
+    const mail = readMail(smtp.mails[0]!.raw)
+    expect(mail.subject).toBe('Frida has arrived')
+    expect(mail.text).toContain('Frida has arrived at the front desk to see you.')
+    expect(mail.text).toContain('Purpose: Interview')
+
+    expect(receiver.posts).toHaveLength(1)
+    const [post] = receiver.posts
+    const headers = { timestamp: post!.headers[WEBHOOK_HEADERS.timestamp] as string, signature: post!.headers[WEBHOOK_HEADERS.signature] as string }
+    expect(checkWebhook(signing, headers, post!.body)).toBeNull()
+    expect(JSON.parse(post!.body)).toMatchObject({ type: 'visitor.arrived', visitId: checkedIn.visitId, host: { id: grace.id, name: 'Grace Hopper' } })
+
+    // Checking in again while on site (by face, this time): the open visit is given back, no one told twice.
+    const again = await visitor('checkInByFace', { sample: sample('person-a2.jpg') })
+    expect(again).toMatchObject({ outcome: 'checked-in', visitId: checkedIn.visitId, alreadyOnSite: true })
+    // Staff checking the same person in: the same.
+    expect(await call('checkIn', { personUuid: enrolled.person.uuid, hostId: grace.id })).toMatchObject({ visitId: checkedIn.visitId, alreadyOnSite: true })
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    expect(await notices()).toHaveLength(2)
+    expect(smtp.mails).toHaveLength(1)
+    expect(receiver.posts).toHaveLength(1)
+
+    // Removing the person takes the visit and its notices with them.
+    expect(await call('removeVisitor', { userId: VISITOR })).toMatchObject({ outcome: 'deleted' })
+    expect((await call('visitLog', {})).visits).toEqual([])
+    expect((await call('listOnSite')).visits).toEqual([])
+    expect(await notices()).toEqual([])
+    expect((await call('getHostNotices')).counts).toMatchObject({ queued: 0, delivered: 0, failed: 0 })
+  }, 120_000)
+
+  it('keeps the visitor’s name and the signing secret out of the log', () => {
+    const log = logLines.join('\n')
+    expect(log).toContain('host notices:')
+    for (const needle of [VISITOR, 'Frida', 'grace@host.example', signing]) expect(log).not.toContain(needle)
+  })
+})
