@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -37,6 +37,12 @@ describe('a check-in tells its host, once, on the composed services', () => {
   /** A call from a kiosk window nobody signed in to: the visitor's role. */
   const visitor = async (method: string, input: unknown = {}) => unwrap(await services.dispatch(method, input, VISITOR_WINDOW))
   const notices = async (): Promise<HostNotice[]> => (await call('getHostNotices')).items
+  const kioskFiles = (dir = dataDir): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name)
+      if (path === join(dataDir, 'engine') || entry.name.startsWith('audit.db')) return []
+      return entry.isDirectory() ? kioskFiles(path) : [path]
+    })
 
   beforeAll(async () => {
     smtp = await startSmtp()
@@ -114,11 +120,34 @@ describe('a check-in tells its host, once, on the composed services', () => {
     expect((await call('listOnSite')).visits).toEqual([])
     expect(await notices()).toEqual([])
     expect((await call('getHostNotices')).counts).toMatchObject({ queued: 0, delivered: 0, failed: 0 })
+    // Nor do their bytes linger in the kiosk's own files (WAL frames, freed pages); the person
+    // server and the audit trail (whom each act concerned) are apart.
+    for (const file of kioskFiles()) {
+      const bytes = readFileSync(file)
+      for (const needle of [VISITOR, 'Frida']) expect(bytes.includes(needle), `${file} holds ${needle}`).toBe(false)
+    }
+  }, 120_000)
+
+  it('removing a visitor whose host could not be told takes the failed notice, which kept their name for a retry, with no trace left', async () => {
+    const ada = await call('addHost', { name: 'Ada Lovelace', email: 'ada@host.example' })
+    smtp.answer([550])
+    const enrolled = await visitor('enrollVisitor', { userId: 'refused@kiosk.example', samples: [sample('person-b.jpg')], consent: true, consentVersion: CONSENT.version })
+    const checkedIn = await visitor('checkIn', { personUuid: enrolled.person.uuid, hostId: ada.id, firstName: 'Zelda' })
+    expect(checkedIn).toMatchObject({ outcome: 'checked-in', hostName: 'Ada Lovelace' })
+    await eventually('the e-mail refused for good', async () => (await notices()).find((n) => n.visitId === checkedIn.visitId)?.state === 'failed')
+    expect(smtp.refused).toBe(1)
+
+    await call('removeVisitor', { userId: 'refused@kiosk.example' })
+    expect(await notices()).toEqual([])
+    for (const file of kioskFiles()) {
+      const bytes = readFileSync(file)
+      for (const needle of ['refused@kiosk.example', 'Zelda']) expect(bytes.includes(needle), `${file} holds ${needle}`).toBe(false)
+    }
   }, 120_000)
 
   it('keeps the visitor’s name and the signing secret out of the log', () => {
     const log = logLines.join('\n')
     expect(log).toContain('host notices:')
-    for (const needle of [VISITOR, 'Frida', 'grace@host.example', signing]) expect(log).not.toContain(needle)
+    for (const needle of [VISITOR, 'Frida', 'refused@kiosk.example', 'Zelda', 'grace@host.example', signing]) expect(log).not.toContain(needle)
   })
 })

@@ -169,21 +169,36 @@ export function openVisitStore(options: { dir: string; now?: () => number }) {
       const { sql, params } = where(filter)
       return (db.prepare(`SELECT * FROM visits ${sql} ORDER BY checked_in_at DESC, id`).all(...params) as VisitRow[]).map(visitOf)
     },
-    /** Removes every visit of a person (by e-mail, case-insensitively, and by person id): removing a visitor removes their visits. */
-    /** Removes a person's visits; returns their ids (their host notices go with them). */
+    /** Removes every visit of a person (by e-mail, case-insensitively, and by person id); returns their ids (their host notices go with them). */
     forget(person: { userId?: string; personUuid?: string }): string[] {
       const ids = (sql: string, key: string) => (db.prepare(sql).all(key) as { id: string }[]).map((row) => row.id)
-      return [
+      return removed(db, [
         ...(person.userId ? ids('DELETE FROM visits WHERE lower(email) = lower(?) RETURNING id', person.userId) : []),
         ...(person.personUuid ? ids('DELETE FROM visits WHERE person_uuid = ? RETURNING id', person.personUuid) : []),
-      ]
+      ])
     },
     countBefore: (cutoff: number): number => (db.prepare('SELECT count(*) AS n FROM visits WHERE coalesce(checked_out_at, checked_in_at) < ?').get(cutoff) as { n: number }).n,
     /** Removes visits that ended (or, still open, began) before `cutoff`: the visitor retention. */
     purgeBefore: (cutoff: number): string[] =>
-      (db.prepare('DELETE FROM visits WHERE coalesce(checked_out_at, checked_in_at) < ? RETURNING id').all(cutoff) as { id: string }[]).map((row) => row.id),
+      removed(db, (db.prepare('DELETE FROM visits WHERE coalesce(checked_out_at, checked_in_at) < ? RETURNING id').all(cutoff) as { id: string }[]).map((row) => row.id)),
     close: () => db.close(),
   }
 }
 
 export type VisitStore = ReturnType<typeof openVisitStore>
+
+/**
+ * After visits are removed, folds the WAL back into the file: secure_delete clears the freed rows
+ * in the database, but their old pages would stay readable in the WAL's frames until a checkpoint.
+ * Best effort (a busy reader): the next removal or the WAL's own checkpoint folds them.
+ */
+function removed(db: Db, ids: string[]): string[] {
+  if (ids.length > 0) {
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)')
+    } catch {
+      // busy: see above
+    }
+  }
+  return ids
+}
