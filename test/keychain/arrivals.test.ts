@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchEngineFromSource } from '../../electron/services/engine-launch'
 import { checkWebhook, WEBHOOK_HEADERS } from '../../electron/services/host-notices'
@@ -44,20 +45,19 @@ describe('a check-in tells its host, once, on the composed services', () => {
       return entry.isDirectory() ? kioskFiles(path) : [path]
     })
 
-  beforeAll(async () => {
-    smtp = await startSmtp()
-    receiver = await startReceiver()
-    services = createKioskServices({
-      shell: 'web',
-      version: '0.0.0-test',
-      dataDir,
-      launchEngine: launchEngineFromSource(projectRoot),
-      keychain: createKeychain(`identity-kiosk-arrivals-${randomBytes(4).toString('hex')}`),
-      log: (line) => logLines.push(line),
-    })
+  const keychain = createKeychain(`identity-kiosk-arrivals-${randomBytes(4).toString('hex')}`)
+  /** The kiosk's services started on the data folder and keychain (again, after a stop: a restart). */
+  const startKiosk = async () => {
+    services = createKioskServices({ shell: 'web', version: '0.0.0-test', dataDir, launchEngine: launchEngineFromSource(projectRoot), keychain, log: (line) => logLines.push(line) })
     staff = await adminDispatch(services.dispatch)
     await services.start()
     await eventually('the embedded engine running', async () => (await call('getEngineStatus')).state === 'running', { attempts: 600 })
+  }
+
+  beforeAll(async () => {
+    smtp = await startSmtp()
+    receiver = await startReceiver()
+    await startKiosk()
   }, 120_000)
   afterAll(async () => {
     await services?.stop()
@@ -145,9 +145,44 @@ describe('a check-in tells its host, once, on the composed services', () => {
     }
   }, 120_000)
 
+  it('an arrival stored but never queued (the kiosk died between the two) is queued at the next start and told once; later starts tell nobody again', async () => {
+    // E-mail off for now, so the notice cannot be sent before the "crash".
+    await call('saveNotificationSettings', { smtp: null })
+    const katherine = await call('addHost', { name: 'Katherine Johnson', email: 'katherine@host.example' })
+    const enrolled = await visitor('enrollVisitor', { userId: 'restart@kiosk.example', samples: [sample('person-c.jpg')], consent: true, consentVersion: CONSENT.version })
+    const checkedIn = await visitor('checkIn', { personUuid: enrolled.person.uuid, hostId: katherine.id, firstName: 'Hedy' })
+    expect((await notices()).filter((n) => n.visitId === checkedIn.visitId)).toHaveLength(1)
+    await services.stop()
+
+    // What a crash right after the visit was stored leaves on disk: the visit, not marked as handed
+    // to the queue, and no notice for it.
+    const visitsDb = new Database(join(dataDir, 'visits.db'))
+    expect(visitsDb.prepare('UPDATE visits SET arrival_queued_at = NULL WHERE id = ?').run(checkedIn.visitId).changes).toBe(1)
+    visitsDb.close()
+    const noticesDb = new Database(join(dataDir, 'host-notices.db'))
+    expect(noticesDb.prepare('DELETE FROM items WHERE visit_id = ?').run(checkedIn.visitId).changes).toBe(1)
+    noticesDb.close()
+
+    await startKiosk()
+    const recovered = (await notices()).filter((n) => n.visitId === checkedIn.visitId)
+    expect(recovered).toMatchObject([{ channel: 'email', hostName: 'Katherine Johnson' }])
+    const mails = smtp.mails.length
+    await call('saveNotificationSettings', { smtp: { host: '127.0.0.1', port: smtp.port, security: 'none', from: 'front-desk@kiosk.example', user: null } })
+    await eventually('the recovered notice delivered', async () => (await notices()).find((n) => n.id === recovered[0]!.id)?.state === 'delivered')
+    expect(smtp.mails.slice(mails).map((mail) => [mail.to, readMail(mail.raw).subject])).toEqual([[['katherine@host.example'], 'Hedy has arrived']])
+
+    // Started again: the arrival was queued (and told), so nothing new.
+    await services.stop()
+    await startKiosk()
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    expect((await notices()).filter((n) => n.visitId === checkedIn.visitId).map((n) => n.id)).toEqual([recovered[0]!.id])
+    expect(smtp.mails).toHaveLength(mails + 1)
+    await call('removeVisitor', { userId: 'restart@kiosk.example' })
+  }, 180_000)
+
   it('keeps the visitor’s name and the signing secret out of the log', () => {
     const log = logLines.join('\n')
     expect(log).toContain('host notices:')
-    for (const needle of [VISITOR, 'Frida', 'refused@kiosk.example', 'Zelda', 'grace@host.example', signing]) expect(log).not.toContain(needle)
+    for (const needle of [VISITOR, 'Frida', 'refused@kiosk.example', 'Zelda', 'restart@kiosk.example', 'Hedy', 'grace@host.example', signing]) expect(log).not.toContain(needle)
   })
 })

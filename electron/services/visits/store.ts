@@ -33,6 +33,10 @@ const migrations = [
    CREATE INDEX visits_open ON visits (checked_out_at, checked_in_at);
    CREATE INDEX visits_person ON visits (person_uuid);
    CREATE INDEX visits_in ON visits (checked_in_at);`,
+  // When a check-in with a host was handed to the host notices' queue (their own file): a visit
+  // stored but never handed over (the kiosk stopped between the two) is handed over at the next start.
+  `ALTER TABLE visits ADD COLUMN arrival_queued_at INTEGER;
+   UPDATE visits SET arrival_queued_at = checked_in_at WHERE host_id IS NOT NULL;`,
 ]
 
 interface VisitRow {
@@ -152,6 +156,16 @@ export function openVisitStore(options: { dir: string; now?: () => number }) {
       ).run(id, input.personUuid, input.email, input.firstName, input.host?.id ?? null, input.host?.name ?? null, input.purpose, now(), input.kioskId, input.inviteId ?? null)
       return visit(id)!
     },
+    /** The visit's arrival is in the host notices' queue. */
+    arrivalQueued: (id: string): void => {
+      db.prepare('UPDATE visits SET arrival_queued_at = ? WHERE id = ?').run(now(), id)
+    },
+    /** Open visits with a host, checked in since `since`, whose arrival never reached the host notices' queue. */
+    arrivalsNotQueued: (since: number): Visit[] =>
+      db
+        .prepare<[number], VisitRow>('SELECT * FROM visits WHERE host_id IS NOT NULL AND arrival_queued_at IS NULL AND checked_out_at IS NULL AND checked_in_at >= ? ORDER BY checked_in_at, id')
+        .all(since)
+        .map(visitOf),
     /** Ends an open visit; null when there is no such visit or it already ended. */
     checkOut(id: string, by: 'visitor' | 'staff'): Visit | null {
       const changed = db.prepare('UPDATE visits SET checked_out_at = ?, checked_out_by = ? WHERE id = ? AND checked_out_at IS NULL').run(now(), by, id).changes
