@@ -1,28 +1,37 @@
+import { createHmac } from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
 import type { Host, Visit } from '../../electron/shared/visits'
 import { untilDone } from '../support/capture'
 import { consentBox } from '../support/consent'
-import { expectAccessible } from '../support/screens'
+import { readMail, startReceiver, startSmtp, type LocalReceiver, type LocalSmtp } from '../support/notice-servers'
+import { expectAccessible, openStaffScreen } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // Visits in Debian Chromium against the web host and the real embedded engine, the fake webcam
-// showing one face throughout: enroll then check in, check out by face, come back and check in by
-// face in one step, then staff see who is on site and end the visit.
+// showing one face throughout: staff set up the host notifications and a host, a visitor enrolls
+// then checks in and the host is told (a real SMTP server and a webhook receiver on 127.0.0.1),
+// checks out by face, comes back and checks in by face in one step, then staff see who is on site
+// and end the visit.
 const VISITOR = 'front.desk@example.com'
+const SIGNING = 'e2e-arrivals-signing-secret-5b7e1c'
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 })
 
 let host: TestWebHost
-let grace: Host
+let smtp: LocalSmtp
+let receiver: LocalReceiver
 
 test.beforeAll(async () => {
+  smtp = await startSmtp()
+  receiver = await startReceiver()
   host = await startWebHost()
   await expect.poll(async () => (await host.bridge('getEngineStatus')).state, untilDone).toBe('running')
-  grace = await host.bridge('addHost', { name: 'Grace Hopper', email: 'grace@host.example' })
 })
 
 test.afterAll(async () => {
   await host.stop()
+  await smtp.close()
+  await receiver.close()
 })
 
 async function fromHome(page: Page, tile: string) {
@@ -31,8 +40,39 @@ async function fromHome(page: Page, tile: string) {
 }
 const onSite = async (): Promise<Visit[]> => (await host.bridge('listOnSite')).visits
 
-test('enroll then check in; check out by face; a returning visitor checks in by face in one step; staff print the evacuation list and end the visit', async ({ page }) => {
-  await page.goto(host.launchUrl)
+/** The webhook POSTs received, each signature checked as a receiver would (HMAC-SHA256 over "<timestamp>.<body>"), as the visits they announce. */
+const announced = () =>
+  receiver.posts.map((post) => {
+    const timestamp = post.headers['x-kiosk-timestamp'] as string
+    expect(Math.abs(Date.now() / 1000 - Number(timestamp))).toBeLessThan(300)
+    expect(post.headers['x-kiosk-signature']).toBe(`v1=${createHmac('sha256', SIGNING).update(`${timestamp}.${post.body}`).digest('hex')}`)
+    return (JSON.parse(post.body) as { visitId: string }).visitId
+  })
+
+test('staff set up the host notifications and a host; enroll then check in, the host told by e-mail and webhook once; check out by face; a returning visitor checks in by face in one step; staff print the evacuation list and end the visit', async ({ page }) => {
+  // Staff: the SMTP server and the webhook signing secret in Settings, the host on Visits.
+  await openStaffScreen(page, host.launchUrl, 'Settings')
+  const notifications = page.getByRole('region', { name: 'Host notifications' })
+  await notifications.getByLabel('SMTP server').fill('127.0.0.1')
+  await notifications.getByLabel('Port', { exact: true }).fill(String(smtp.port))
+  await notifications.getByLabel('Connection').selectOption('none')
+  await notifications.getByLabel('Sender address').fill('front-desk@example.com')
+  await notifications.getByRole('button', { name: 'Save e-mail settings' }).click()
+  await expect(notifications.getByText('The e-mail settings were saved.')).toBeVisible()
+  await notifications.getByLabel('Webhook signing secret', { exact: true }).fill(SIGNING)
+  await notifications.getByRole('button', { name: 'Store secrets' }).click()
+  await expect(notifications.getByText('Stored in the computer’s keychain.')).toBeVisible()
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Visits', exact: true }).click()
+  const addHost = page.getByRole('form', { name: 'Add a host' })
+  await addHost.getByLabel('Name', { exact: true }).fill('Grace Hopper')
+  await addHost.getByLabel('E-mail', { exact: true }).fill('grace@host.example')
+  await addHost.getByLabel('Webhook', { exact: true }).fill(receiver.url)
+  await addHost.getByRole('button', { name: 'Add host' }).click()
+  await expect(page.getByTestId('hosts')).toContainText('grace@host.example')
+  const [grace] = (await host.bridge<Host[]>('listHosts')) as [Host]
+  await page.getByRole('button', { name: 'Sign out' }).click()
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Home', exact: true }).click()
   await page.locator('.tiles').getByRole('button', { name: /^Enroll visitor/ }).click()
   await page.getByLabel('Visitor’s e-mail').fill(VISITOR)
   await consentBox(page).check()
@@ -49,7 +89,14 @@ test('enroll then check in; check out by face; a returning visitor checks in by 
   await checkIn.getByRole('button', { name: 'Check in', exact: true }).click()
   await expect(page.getByTestId('visit-outcome')).toHaveText('Welcome, Frida.', untilDone)
   await expect(page.getByText('Grace Hopper will be told you are here.')).toBeVisible()
-  expect(await onSite()).toEqual([expect.objectContaining({ email: VISITOR, firstName: 'Frida', hostId: grace.id, purpose: 'Interview' })])
+  const [first] = await onSite()
+  expect(first).toMatchObject({ email: VISITOR, firstName: 'Frida', hostId: grace.id, purpose: 'Interview' })
+  // The host is told: one e-mail at the SMTP server, one signed webhook.
+  await expect.poll(() => smtp.mails.length, { timeout: 30_000 }).toBe(1)
+  expect(smtp.mails[0]).toMatchObject({ from: 'front-desk@example.com', to: ['grace@host.example'] })
+  expect(readMail(smtp.mails[0]!.raw).subject).toBe('Frida has arrived')
+  await expect.poll(() => receiver.posts.length, { timeout: 30_000 }).toBe(1)
+  expect(announced()).toEqual([first!.id])
 
   // Check out: one photo.
   await fromHome(page, 'Check out')
@@ -87,4 +134,8 @@ test('enroll then check in; check out by face; a returning visitor checks in by 
   await expect(page.getByText('Nobody is checked in.')).toBeVisible()
   await expect(page.getByTestId('visit-log')).toContainText('(by staff)')
   expect(await onSite()).toEqual([])
+  // Each arrival told its host exactly once: the first visit and the return, nothing more.
+  await expect.poll(() => receiver.posts.length).toBe(2)
+  expect(smtp.mails.map((mail) => mail.to)).toEqual([['grace@host.example'], ['grace@host.example']])
+  expect(announced()).toEqual([first!.id, back!.id])
 })

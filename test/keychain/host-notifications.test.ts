@@ -90,7 +90,7 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     const [queued] = k.feature.enqueueArrival(notice)
     expect(queued).toMatchObject({ channel: 'email', state: 'queued', hostName: 'Grace Host', visitId: notice.visitId })
     // The same arrival again (a double tap, a replayed check-in), through the visits feature's hook: nothing new is queued.
-    k.feature.onArrival(notice)
+    expect(k.feature.onArrival(notice)).toBe(true)
     expect(k.feature.enqueueArrival(notice)).toEqual([])
 
     await eventually('the e-mail delivered', async () => stateOf(k, queued!.id)?.state === 'delivered')
@@ -388,8 +388,9 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     const k = kiosk()
     const bad = await rejection(Promise.resolve().then(() => k.feature.enqueueArrival({ visitId: 'v-1' } as unknown as ArrivalNotice)))
     expect(bad).toMatchObject({ code: 'INVALID_INPUT', message: 'The arrival notice is not complete; no host was told.' })
-    // The visits feature's hook never throws: the check-in stands, the log says why (no name).
-    expect(() => k.feature.onArrival({ visitId: 'v-1', visitorName: 'Nameless Visitor' } as unknown as ArrivalNotice)).not.toThrow()
+    // The visits feature's hook never throws: the check-in stands, the log says why (no name), and
+    // false tells the visits feature the arrival is not queued (offered again at the next start).
+    expect(k.feature.onArrival({ visitId: 'v-1', visitorName: 'Nameless Visitor' } as unknown as ArrivalNotice)).toBe(false)
     expect(k.lines.at(-1)).toBe('host notices: the arrival of visit v-1 was not queued (INVALID_INPUT)')
     // A host with neither an e-mail nor a webhook: nothing to send, nothing queued.
     expect(k.feature.enqueueArrival(arrival({}, { email: null, webhookUrl: null }))).toEqual([])

@@ -20,9 +20,10 @@ export interface HostNotificationsFeature extends Feature {
   enqueueArrival(notice: ArrivalNotice): HostNotice[]
   /**
    * The visits feature's hook: enqueueArrival that never throws. A check-in is not undone because
-   * its host cannot be told; the failure is logged (visit id and code only).
+   * its host cannot be told; the failure is logged (visit id and code only) and answered false.
+   * True when the arrival is in the queue (queued now or already).
    */
-  onArrival(notice: ArrivalNotice): void
+  onArrival(notice: ArrivalNotice): boolean
   /** The visits feature removes a visitor's visits: their notices go too. */
   forgetVisits(visitIds: readonly string[]): number
   /** The queue, opened on first use. */
@@ -48,8 +49,10 @@ export function hostNotifications(deps: HostNotificationsDeps): HostNotification
     onArrival(notice) {
       try {
         opened().enqueue(notice)
+        return true
       } catch (error) {
         deps.log(`host notices: the arrival of visit ${String(notice?.visitId).slice(0, 64)} was not queued (${error instanceof KioskError ? error.code : 'INTERNAL'})`)
+        return false
       }
     },
     forgetVisits: (visitIds) => opened().forgetVisits(visitIds),

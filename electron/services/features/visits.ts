@@ -16,8 +16,12 @@ import type { Feature } from './feature'
  * person screened against the watchlist before a check-in is stored. Both default to nothing.
  */
 export interface VisitHooks {
-  /** After a check-in with a host is stored. A failure is logged; the visitor is checked in anyway. */
-  onArrival?: (notice: ArrivalNotice) => void | Promise<void>
+  /**
+   * After a check-in with a host is stored: false (or a throw) when the arrival could not be queued.
+   * A failure is logged and the visitor is checked in anyway; an arrival not queued is offered again
+   * at the next start, so it must be idempotent per visit.
+   */
+  onArrival?: (notice: ArrivalNotice) => boolean | void | Promise<boolean | void>
   /** Before a check-in is stored: 'watchlisted' refuses it (the visitor reads "please see the front desk"). */
   screenPerson?: (personUuid: string) => Promise<'clear' | 'watchlisted'>
   /** Visits removed (with their visitor, or by the retention): what was kept about them elsewhere goes too. */
@@ -53,6 +57,12 @@ export interface VisitsFeature extends Feature {
 
 /** How long after enrolling a window may check that person in without staff. */
 export const ENROLLED_CHECK_IN_MS = 15 * 60_000
+/**
+ * How far back an arrival not queued (the kiosk stopped between storing the visit and queueing its
+ * notices) is still worth telling the host at the next start: a day, well inside the host notices'
+ * 7 days, so a notice already delivered and pruned is never sent again.
+ */
+export const ARRIVAL_RECOVERY_MS = 24 * 60 * 60_000
 /** How many faces 1:N looks at: enough to see a tie at the top. */
 const CANDIDATES = 5
 
@@ -86,13 +96,29 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     const open = store().openVisitOf(person.personUuid)
     if (open) return { outcome: 'checked-in', visitId: open.id, greeting: greetingOf(open), hostName: open.hostName, checkedInAt: open.checkedInAt, alreadyOnSite: true, personUuid: person.personUuid }
     const visit = store().checkIn({ ...person, host, purpose, kioskId: deps.kioskId })
-    if (host && hooks.onArrival) {
-      const notice: ArrivalNotice = { visitId: visit.id, host, visitorName: greetingOf(visit), purpose: visit.purpose, arrivedAt: visit.checkedInAt, kioskId: visit.kioskId }
-      await Promise.resolve()
-        .then(() => hooks.onArrival!(notice))
-        .catch((error: unknown) => deps.log(`visits: the host was not told of visit ${visit.id}: ${error instanceof Error ? error.message : 'unknown error'}`))
-    }
+    if (host) await tellHost(visit, host)
     return { outcome: 'checked-in', visitId: visit.id, greeting: greetingOf(visit), hostName: visit.hostName, checkedInAt: visit.checkedInAt, alreadyOnSite: false, personUuid: person.personUuid }
+  }
+
+  /** Hands the arrival to the host notices and marks the visit once they took it. */
+  async function tellHost(visit: Visit, host: Host): Promise<void> {
+    if (!hooks.onArrival) return
+    const notice: ArrivalNotice = { visitId: visit.id, host, visitorName: greetingOf(visit), purpose: visit.purpose, arrivedAt: visit.checkedInAt, kioskId: visit.kioskId }
+    try {
+      if ((await hooks.onArrival(notice)) !== false) store().arrivalQueued(visit.id)
+      else deps.log(`visits: the arrival of visit ${visit.id} was not queued; it is offered again at the next start`)
+    } catch (error) {
+      deps.log(`visits: the host was not told of visit ${visit.id}: ${error instanceof Error ? error.message : 'unknown error'}`)
+    }
+  }
+
+  /** At start: arrivals stored but never queued (the kiosk stopped in between) are queued now, while their visitor is on site. */
+  async function queueMissedArrivals(): Promise<void> {
+    for (const visit of store().arrivalsNotQueued(now() - ARRIVAL_RECOVERY_MS)) {
+      const host = store().hosts.get(visit.hostId!)
+      // A host removed since has nobody to tell.
+      if (host) await tellHost(visit, host)
+    }
   }
 
   /** 1:N at the caller's role, liveness first where the tenant asks: one clear match with an e-mail, or why not. */
@@ -217,6 +243,7 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
         return
       }
       await purgeExpired()
+      await queueMissedArrivals()
       hourly = setInterval(() => void purgeExpired(), 60 * 60_000)
       hourly.unref()
     },

@@ -157,7 +157,10 @@ export class NoticeStore {
   /** Removes every notice of these visits (a visitor removed with their visits), whatever its state. */
   forgetVisits(visitIds: readonly string[]): number {
     const remove = this.db.prepare('DELETE FROM items WHERE visit_id = ?')
-    return this.db.transaction(() => visitIds.reduce((n, id) => n + remove.run(id).changes, 0)).immediate()
+    const removed = this.db.transaction(() => visitIds.reduce((n, id) => n + remove.run(id).changes, 0)).immediate()
+    // A removed visitor's name must not stay readable in the WAL's old frames.
+    if (removed > 0) this.checkpoint()
+    return removed
   }
 
   /** Delivered records older than `deliveredMaxAgeMs`, and failed ones older than `failedMaxAgeMs`, are deleted. */

@@ -33,6 +33,10 @@ const migrations = [
    CREATE INDEX visits_open ON visits (checked_out_at, checked_in_at);
    CREATE INDEX visits_person ON visits (person_uuid);
    CREATE INDEX visits_in ON visits (checked_in_at);`,
+  // When a check-in with a host was handed to the host notices' queue (their own file): a visit
+  // stored but never handed over (the kiosk stopped between the two) is handed over at the next start.
+  `ALTER TABLE visits ADD COLUMN arrival_queued_at INTEGER;
+   UPDATE visits SET arrival_queued_at = checked_in_at WHERE host_id IS NOT NULL;`,
 ]
 
 interface VisitRow {
@@ -152,6 +156,16 @@ export function openVisitStore(options: { dir: string; now?: () => number }) {
       ).run(id, input.personUuid, input.email, input.firstName, input.host?.id ?? null, input.host?.name ?? null, input.purpose, now(), input.kioskId, input.inviteId ?? null)
       return visit(id)!
     },
+    /** The visit's arrival is in the host notices' queue. */
+    arrivalQueued: (id: string): void => {
+      db.prepare('UPDATE visits SET arrival_queued_at = ? WHERE id = ?').run(now(), id)
+    },
+    /** Open visits with a host, checked in since `since`, whose arrival never reached the host notices' queue. */
+    arrivalsNotQueued: (since: number): Visit[] =>
+      db
+        .prepare<[number], VisitRow>('SELECT * FROM visits WHERE host_id IS NOT NULL AND arrival_queued_at IS NULL AND checked_out_at IS NULL AND checked_in_at >= ? ORDER BY checked_in_at, id')
+        .all(since)
+        .map(visitOf),
     /** Ends an open visit; null when there is no such visit or it already ended. */
     checkOut(id: string, by: 'visitor' | 'staff'): Visit | null {
       const changed = db.prepare('UPDATE visits SET checked_out_at = ?, checked_out_by = ? WHERE id = ? AND checked_out_at IS NULL').run(now(), by, id).changes
@@ -169,21 +183,36 @@ export function openVisitStore(options: { dir: string; now?: () => number }) {
       const { sql, params } = where(filter)
       return (db.prepare(`SELECT * FROM visits ${sql} ORDER BY checked_in_at DESC, id`).all(...params) as VisitRow[]).map(visitOf)
     },
-    /** Removes every visit of a person (by e-mail, case-insensitively, and by person id): removing a visitor removes their visits. */
-    /** Removes a person's visits; returns their ids (their host notices go with them). */
+    /** Removes every visit of a person (by e-mail, case-insensitively, and by person id); returns their ids (their host notices go with them). */
     forget(person: { userId?: string; personUuid?: string }): string[] {
       const ids = (sql: string, key: string) => (db.prepare(sql).all(key) as { id: string }[]).map((row) => row.id)
-      return [
+      return removed(db, [
         ...(person.userId ? ids('DELETE FROM visits WHERE lower(email) = lower(?) RETURNING id', person.userId) : []),
         ...(person.personUuid ? ids('DELETE FROM visits WHERE person_uuid = ? RETURNING id', person.personUuid) : []),
-      ]
+      ])
     },
     countBefore: (cutoff: number): number => (db.prepare('SELECT count(*) AS n FROM visits WHERE coalesce(checked_out_at, checked_in_at) < ?').get(cutoff) as { n: number }).n,
     /** Removes visits that ended (or, still open, began) before `cutoff`: the visitor retention. */
     purgeBefore: (cutoff: number): string[] =>
-      (db.prepare('DELETE FROM visits WHERE coalesce(checked_out_at, checked_in_at) < ? RETURNING id').all(cutoff) as { id: string }[]).map((row) => row.id),
+      removed(db, (db.prepare('DELETE FROM visits WHERE coalesce(checked_out_at, checked_in_at) < ? RETURNING id').all(cutoff) as { id: string }[]).map((row) => row.id)),
     close: () => db.close(),
   }
 }
 
 export type VisitStore = ReturnType<typeof openVisitStore>
+
+/**
+ * After visits are removed, folds the WAL back into the file: secure_delete clears the freed rows
+ * in the database, but their old pages would stay readable in the WAL's frames until a checkpoint.
+ * Best effort (a busy reader): the next removal or the WAL's own checkpoint folds them.
+ */
+function removed(db: Db, ids: string[]): string[] {
+  if (ids.length > 0) {
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)')
+    } catch {
+      // busy: see above
+    }
+  }
+  return ids
+}
