@@ -140,6 +140,14 @@ export const auditSpecs: AuditSpecs = {
     result: (o) => ({ detail: `to ${o.templateType}: ${o.rebuilt} rebuilt from kept face crops, ${o.missing} must enroll again` }),
   },
   exportAuditLog: { action: 'audit-export', detail: (i) => i.format },
+  addToWatchlist: {
+    action: 'watchlist-add',
+    subject: (i) => (i.personUuid ? { personUuid: i.personUuid } : { userId: i.email! }),
+    detail: (i) => `reason: ${i.reason}`.slice(0, 256),
+    result: (o, i) => ({ subject: { personUuid: o.personUuid, userId: o.email }, detail: `reason: ${i.reason}`.slice(0, 256) }),
+  },
+  removeFromWatchlist: { action: 'watchlist-remove', subject: (i) => ({ personUuid: i.personUuid }) },
+  dismissWatchlistAlert: { action: 'watchlist-dismiss', detail: (i) => `alert ${i.id}` },
 }
 
 /** A refusal is the servers' or the kiosk's "no"; a failure is "could not" (worth trying again). */

@@ -22,6 +22,7 @@ import { savedSettings, settingsFeature } from './features/settings'
 import { staffFeature } from './features/staff'
 import { tenantAdmin } from './features/tenant-admin'
 import { verification } from './features/verification'
+import { watchlistFeature } from './features/watchlist'
 import { kioskId } from './kiosk-id'
 import { ownEngine } from './own-engine'
 import { eventFor, roleViews } from './role-views'
@@ -88,6 +89,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const reach = reachability({ backend, onBack: () => replica.syncAfterOffline() })
   const replica = replicaFeature({ own, settings, backend, pending: () => outbox.pending(), reachable: reach.reachable, audit, now, log })
   const purge = retention({ settings, backend, replica: replica.replica, engine: own.supervisor, audit, now, log })
+  const watchlist = watchlistFeature({ dataDir, kioskId: () => kioskId(dataDir), backend, audit, emit, log })
   const enroll = enrollment({
     backend,
     templateType: async () => (await settings()).templateType,
@@ -96,6 +98,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     replica: replica.replica,
     reachable: reach.reachable,
     audit,
+    watchlist,
   })
   const outbox = outboxFeature({ dataDir, credentials, deliver: enroll.deliver, backend, known: saved.known, engine: own.supervisor, emit, log })
   const staff = staffFeature({
@@ -119,6 +122,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     engine,
     replica,
     audit,
+    watchlist,
     outbox,
     settingsOwner,
     staff,
@@ -135,7 +139,10 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   return {
     dispatch: createDispatch(handlers, staff.resolveActor, log),
     onEvent(key, listener) {
-      const shaped = (event: KioskEvent) => listener(eventFor(staff.sessions.actor(key).role, event))
+      const shaped = (event: KioskEvent) => {
+        const seen = eventFor(staff.sessions.actor(key).role, event)
+        if (seen) listener(seen)
+      }
       listeners.add(shaped)
       return () => listeners.delete(shaped)
     },

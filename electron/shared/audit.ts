@@ -30,6 +30,10 @@ export const auditActions = [
   'retention-purge',
   'replica-sync',
   'replica-wipe',
+  'watchlist-add',
+  'watchlist-remove',
+  'watchlist-hit',
+  'watchlist-dismiss',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

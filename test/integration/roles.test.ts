@@ -34,6 +34,9 @@ const operatorMethods: MethodName[] = [
   'verifyAuditLog',
   'getReplicaStatus',
   'syncReplica',
+  'listWatchlist',
+  'getWatchlistAlerts',
+  'dismissWatchlistAlert',
 ]
 const adminMethods: MethodName[] = [
   'listAccounts',
@@ -62,6 +65,8 @@ const adminMethods: MethodName[] = [
   'migrateTemplates',
   'wipeReplica',
   'confirmReplicaRemovals',
+  'addToWatchlist',
+  'removeFromWatchlist',
 ]
 const allowed = {
   visitor: new Set(visitorMethods),

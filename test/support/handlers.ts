@@ -18,6 +18,7 @@ import { savedSettings, settingsFeature } from '../../electron/services/features
 import { staffFeature, type StaffFeature } from '../../electron/services/features/staff'
 import { tenantAdmin } from '../../electron/services/features/tenant-admin'
 import { verification } from '../../electron/services/features/verification'
+import { watchlistFeature, type WatchlistFeature } from '../../electron/services/features/watchlist'
 import type { Outbox } from '../../electron/services/outbox'
 import { defaultSettings } from '../../electron/shared/settings'
 import { createChallengeStore } from '../../electron/services/liveness/challenge-store'
@@ -50,6 +51,8 @@ export interface ServicesInTest {
   audit?: () => AuditLog
   /** An open outbox (never started by these handlers): enrollments queue there. */
   outbox?: Outbox
+  /** The watchlist (by default one in a fresh folder, with nobody on it). */
+  watchlist?: WatchlistFeature
 }
 
 /** The real handler table over features with no servers behind them: for transport-level tests. */
@@ -73,6 +76,7 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
   const liveness =
     given.liveness ?? livenessGate({ backend: notConfigured, tenantCode: async () => 'KIOSK', policy: livenessPolicy(), challenges: createChallengeStore(), evaluate: notConfigured, stepSeconds: async () => 8 })
   const outbox = async () => given.outbox ?? notConfigured()
+  const watchlist = given.watchlist ?? watchlistFeature({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-watchlist-')), kioskId: () => 'test-kiosk', backend, audit, emit: () => {}, log })
   const engine = { getStatus: engineStatus, onChange: () => () => {}, stop: async () => {} }
   const settings = settingsFeature({
     saved: savedSettings({ file: '', load: notConfigured, save: notConfigured, update: notConfigured }),
@@ -92,10 +96,11 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       livenessChallenges(liveness),
       offline,
       audit,
+      watchlist,
       { handlers: outboxHandlers(outbox) },
       settings,
       given.staff ?? testStaff(),
-      enrollment({ backend, templateType: async () => 'Face:HumanFaceRes', liveness, outbox, replica, reachable: () => {}, audit }),
+      enrollment({ backend, templateType: async () => 'Face:HumanFaceRes', liveness, outbox, replica, reachable: () => {}, audit, watchlist }),
       verification({ liveness, decisions }),
       faceMatch({ liveness, decisions }),
       persons({ backend, replica }),

@@ -26,6 +26,10 @@ export const actionWords: Record<AuditAction, string> = {
   'retention-purge': 'Enrollment retention',
   'replica-sync': 'Offline replica sync',
   'replica-wipe': 'Offline replica wiped',
+  'watchlist-add': 'Put on the watchlist',
+  'watchlist-remove': 'Taken off the watchlist',
+  'watchlist-hit': 'Watchlisted person stopped',
+  'watchlist-dismiss': 'Watchlist alert dismissed',
 }
 
 export const outcomeWords: Record<AuditEntryView['outcome'], string> = {
