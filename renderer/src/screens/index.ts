@@ -11,6 +11,7 @@ import { OutboxScreen } from './OutboxScreen'
 import { PersonsScreen } from './PersonsScreen'
 import { SettingsScreen } from './SettingsScreen'
 import { VerifyScreen } from './VerifyScreen'
+import { WatchlistScreen } from './WatchlistScreen'
 
 /** Every screen of the kiosk, by navigation id. */
 export const screenComponents: Record<ScreenId, ComponentType> = {
@@ -25,4 +26,5 @@ export const screenComponents: Record<ScreenId, ComponentType> = {
   audit: AuditScreen,
   settings: SettingsScreen,
   accounts: AccountsScreen,
+  watchlist: WatchlistScreen,
 }

@@ -12,6 +12,7 @@ export const screens = [
   { id: 'persons', role: 'operator' },
   { id: 'outbox', role: 'operator' },
   { id: 'audit', role: 'operator' },
+  { id: 'watchlist', role: 'operator' },
   { id: 'admin', role: 'admin' },
   { id: 'settings', role: 'admin' },
   { id: 'accounts', role: 'admin' },
