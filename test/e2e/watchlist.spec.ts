@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { CONSENT } from '../../electron/shared/consent'
+import en from '../../renderer/src/i18n/locales/en.json' with { type: 'json' }
+import { capture, untilDone } from '../support/capture'
+import { consentBox } from '../support/consent'
+import { projectRoot } from '../support/process'
+import { expectAccessible, openStaffScreen } from '../support/screens'
+import { startWebHost, type TestWebHost } from '../support/web-host'
+
+// A watchlisted face at the kiosk, in Debian Chromium against the web host and the real embedded
+// engine. The fake webcam shows test/fixtures/generated/face.png; that face is enrolled and put on
+// the watchlist first. Staff and visitor are two tabs of the web host: each tab is its own session,
+// as a front desk's staff screen beside the visitors' kiosk would be.
+const LISTED = 'listed.person@example.com'
+const REASON = 'Banned from the premises after an incident'
+const ANOTHER = 'a.new.name@example.com'
+
+test.describe.configure({ mode: 'serial', timeout: 180_000 })
+
+let host: TestWebHost
+
+test.beforeAll(async () => {
+  host = await startWebHost()
+  await expect.poll(async () => (await host.bridge('getEngineStatus')).state, untilDone).toBe('running')
+  const face = readFileSync(join(projectRoot, 'test/fixtures/generated/face.png')).toString('base64')
+  await host.bridge('enrollVisitor', { userId: LISTED, samples: [face], consent: true, consentVersion: CONSENT.version })
+  await host.bridge('addToWatchlist', { email: LISTED, reason: REASON })
+})
+
+test.afterAll(async () => {
+  await host.stop()
+})
+
+test('a watchlisted face enrolling reads only "Please see the front desk"; a signed-in staff tab is alerted at once', async ({ context }) => {
+  // Staff: signed in, on the Watchlist screen, which lists the person.
+  const staff = await context.newPage()
+  await openStaffScreen(staff, host.launchUrl, 'Watchlist')
+  await expect(staff.getByTestId('watchlist').getByRole('rowheader', { name: LISTED })).toBeVisible()
+  await expect(staff.getByTestId('watchlist-alert')).toHaveCount(0)
+
+  // The visitor, in another tab: enrolls the listed face under another e-mail.
+  const visitor = await context.newPage()
+  await visitor.goto(host.launchUrl)
+  await visitor.locator('.tiles').getByRole('button', { name: /^Enroll visitor/ }).click()
+  await visitor.getByLabel('Visitor’s e-mail').fill(ANOTHER)
+  await consentBox(visitor).check()
+  await visitor.getByRole('button', { name: 'Continue to photos' }).click()
+  await capture(visitor.getByRole('heading', { name: 'Check the photos' }))
+  await visitor.getByRole('button', { name: `Enroll ${ANOTHER}` }).click()
+
+  // The visitor reads the plain words and nothing else: no reason, no listed e-mail, no alert.
+  await expect(visitor.getByTestId('enroll-needs-staff')).toHaveText(en.enroll.seeFrontDesk, untilDone)
+  await expect(visitor.getByText(/watchlist/i)).toHaveCount(0)
+  await expect(visitor.getByText(REASON)).toHaveCount(0)
+  await expect(visitor.getByText(LISTED)).toHaveCount(0)
+  await expect(visitor.getByTestId('watchlist-alert')).toHaveCount(0)
+  await expectAccessible(visitor)
+  await visitor.screenshot({ path: 'test-results/screens/watchlist-visitor.png', fullPage: true })
+
+  // Staff, in their tab: the alert with who, where and why, without anyone reloading.
+  const alert = staff.getByTestId('watchlist-alert')
+  await expect(alert).toHaveCount(1)
+  await expect(alert).toContainText(`${LISTED} was stopped at enrollment`)
+  await expect(alert).toContainText(`They gave the e-mail ${ANOTHER}.`)
+  await expect(alert).toContainText(REASON)
+  await expectAccessible(staff)
+  await staff.screenshot({ path: 'test-results/screens/watchlist-alert.png', fullPage: true })
+
+  // Nothing was enrolled; the stop is in the audit trail.
+  expect(await host.bridge('findPerson', { userId: ANOTHER })).toMatchObject({ person: null })
+  const audit = await host.bridge('getAuditLog', { actions: ['watchlist-hit'] })
+  expect(audit.entries).toEqual([expect.objectContaining({ outcome: 'refused', subject: expect.objectContaining({ userId: ANOTHER }) })])
+
+  // Dismissed: gone from the staff tab.
+  await alert.getByRole('button', { name: `Dismiss the alert about ${LISTED}` }).click()
+  await expect(staff.getByTestId('watchlist-alert')).toHaveCount(0)
+})
