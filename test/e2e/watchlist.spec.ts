@@ -7,7 +7,7 @@ import { capture, untilDone } from '../support/capture'
 import { consentBox } from '../support/consent'
 import { projectRoot } from '../support/process'
 import { expectAccessible, openStaffScreen } from '../support/screens'
-import { startWebHost, type TestWebHost } from '../support/web-host'
+import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // A watchlisted face at the kiosk, in Debian Chromium against the web host and the real embedded
 // engine. The fake webcam shows test/fixtures/generated/face.png; that face is enrolled and put on
@@ -76,4 +76,41 @@ test('a watchlisted face enrolling reads only "Please see the front desk"; a sig
   // Dismissed: gone from the staff tab.
   await alert.getByRole('button', { name: `Dismiss the alert about ${LISTED}` }).click()
   await expect(staff.getByTestId('watchlist-alert')).toHaveCount(0)
+})
+
+test('an administrator takes a person off the watchlist and puts them back from their details; an operator only reads it', async ({ page }) => {
+  await openStaffScreen(page, host.launchUrl, 'Persons')
+  await page.getByRole('searchbox', { name: 'Find' }).fill(LISTED)
+  await page.getByRole('button', { name: 'Search' }).click()
+  await page.getByRole('button', { name: `Details of ${LISTED}` }).click()
+  const section = page.getByTestId('person-watchlist')
+  const status = section.getByTestId('person-watchlist-status')
+  await expect(status).toContainText(`(added by Test Admin): ${REASON}`)
+
+  await section.getByRole('button', { name: 'Take off' }).click()
+  await expect(status).toHaveText('Not on the watchlist.')
+  // No reason: said under the field, nothing sent.
+  await section.getByRole('button', { name: 'Put on watchlist' }).click()
+  await expect(section.getByText('Give a reason: staff who meet this person read it.')).toBeVisible()
+  await section.getByLabel('Reason', { exact: true }).fill('Seen tailgating at the gate')
+  await section.getByRole('button', { name: 'Put on watchlist' }).click()
+  await expect(status).toContainText('(added by Test Admin): Seen tailgating at the gate')
+  await expectAccessible(page)
+
+  const audit = await host.bridge('getAuditLog', { actions: ['watchlist-add', 'watchlist-remove'] })
+  expect(audit.entries.filter((e: { outcome: string }) => e.outcome === 'ok').map((e: { action: string; account: string }) => [e.action, e.account])).toEqual([
+    ['watchlist-add', 'Test Admin'],
+    ['watchlist-remove', 'Test Admin'],
+    ['watchlist-add', 'Test Admin'],
+  ])
+
+  // An operator at the desk reads the list, and cannot change it.
+  await host.bridge('createAccount', { name: 'Desk Operator', role: 'operator', secret: 'desk-operator-1' })
+  const operator = await page.context().newPage()
+  await operator.goto(host.launchUrl)
+  await signInAs(operator, 'Desk Operator', 'desk-operator-1')
+  await operator.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Watchlist', exact: true }).click()
+  await expect(operator.getByTestId('watchlist').getByRole('row', { name: new RegExp(LISTED.replace(/[.]/g, '\\.')) })).toContainText('Seen tailgating at the gate')
+  await expect(operator.getByText('Only an administrator can put persons on the watchlist or take them off.')).toBeVisible()
+  await expect(operator.getByRole('button', { name: /Take .* off the watchlist/ })).toHaveCount(0)
 })
