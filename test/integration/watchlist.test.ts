@@ -7,6 +7,7 @@ import { openAuditLog, type AuditLog } from '../../electron/services/audit'
 import { auditedHandlers } from '../../electron/services/audited-handlers'
 import { createDispatch, type Dispatch } from '../../electron/services/dispatch'
 import { auditTrail } from '../../electron/services/features/audit'
+import { enrollment } from '../../electron/services/features/enrollment'
 import { watchlistFeature, type WatchlistFeature } from '../../electron/services/features/watchlist'
 import { createChallengeStore } from '../../electron/services/liveness/challenge-store'
 import { livenessGate } from '../../electron/services/liveness/gate'
@@ -168,6 +169,24 @@ describe('the watchlist (real engine, audit, roles)', () => {
 
   it('lets everyone else enroll', async () => {
     expect(await value(visitor('enrollVisitor', enrollInput('bea@watch.example', 'person-b.jpg')))).toMatchObject({ outcome: 'enrolled' })
+  })
+
+  it('stops a queued enrollment of the listed face when it is delivered: refused for staff in the outbox, nothing saved', async () => {
+    const log = (line: string) => lines.push(line)
+    const delivering = enrollment({
+      backend: async () => backend,
+      templateType: async () => backend.templateType,
+      liveness: null as never, // delivery judges no liveness: it was judged when the capture was queued
+      outbox: async () => Promise.reject(new Error('no outbox here')),
+      replica: { record: async () => {} },
+      reachable: () => {},
+      audit: auditTrail({ open: () => audit, settings: async () => ({}) as never, log }),
+      watchlist,
+    })
+    const item = { userId: 'queued@watch.example', templateType: backend.templateType, templateContext: 'queued-1', samples: [sample('person-a2.jpg')] }
+    await expect(delivering.deliver(item)).rejects.toMatchObject({ code: 'REJECTED', message: expect.stringMatching(/watchlist/) })
+    expect(await backend.persons.findPersonByUserId('queued@watch.example')).toBeNull()
+    expect(latest('watchlist-hit')).toMatchObject({ subject: { userId: 'queued@watch.example' } })
   })
 
   it('screenPerson says watchlisted for the listed person (check-in), clear for another', async () => {
