@@ -8,6 +8,9 @@ import type { Feature } from './feature'
 
 export type Screening = 'clear' | 'watchlisted'
 
+/** How long a dismissed alert stays in watchlist.db: the audit trail is the lasting record of the stop and the dismissal. */
+export const DISMISSED_ALERTS_KEPT_DAYS = 30
+
 /** Who is about to be admitted: the persons their face or e-mail points to, and the e-mail they gave. */
 export interface ScreeningSubject {
   personUuids: readonly string[]
@@ -90,6 +93,13 @@ export function watchlistFeature(deps: WatchlistDeps): WatchlistFeature {
         if (!store().dismiss(input.id, call.actor.account ?? call.actor.role)) throw new KioskError('NOT_FOUND', 'This alert was already dismissed.')
         return { ok: true }
       },
+    },
+    start() {
+      try {
+        store().pruneDismissed(DISMISSED_ALERTS_KEPT_DAYS)
+      } catch (error) {
+        deps.log(`watchlist not opened yet: ${error instanceof Error ? error.message : 'unknown error'}`)
+      }
     },
     stop() {
       opened?.close()

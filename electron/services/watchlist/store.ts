@@ -72,6 +72,8 @@ export interface WatchlistStore {
   openAlerts(): WatchlistAlert[]
   /** False when no open alert has this id. */
   dismiss(id: string, by: string): boolean
+  /** Forgets alerts dismissed more than `keepDays` ago (the audit trail keeps the record of each stop); returns how many. */
+  pruneDismissed(keepDays: number): number
   close(): void
 }
 
@@ -115,6 +117,7 @@ export function openWatchlist(options: { dir: string; now?: () => number }): Wat
     },
     openAlerts: () => db.prepare<[number], AlertRow>('SELECT * FROM alerts WHERE dismissed_at IS NULL ORDER BY at DESC LIMIT ?').all(OPEN_ALERTS_SHOWN).map(alertOf),
     dismiss: (id, by) => db.prepare('UPDATE alerts SET dismissed_at = ?, dismissed_by = ? WHERE id = ? AND dismissed_at IS NULL').run(now(), by, id).changes > 0,
+    pruneDismissed: (keepDays) => db.prepare('DELETE FROM alerts WHERE dismissed_at IS NOT NULL AND dismissed_at < ?').run(now() - keepDays * 86_400_000).changes,
     close: () => db.close(),
   }
 }
