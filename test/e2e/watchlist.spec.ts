@@ -33,15 +33,19 @@ test.afterAll(async () => {
   await host.stop()
 })
 
-test('a watchlisted face enrolling reads only "Please see the front desk"; a signed-in staff tab is alerted at once', async ({ context }) => {
-  // Staff: signed in, on the Watchlist screen, which lists the person.
-  const staff = await context.newPage()
+test('a watchlisted face enrolling reads only "Please see the front desk"; a signed-in staff tab is alerted at once', async ({ browser, page: visitor }) => {
+  // Staff: signed in, on the Watchlist screen, which lists the person. A context of its own: its
+  // clock is stopped below, and a clock is the whole context's.
+  const staffContext = await browser.newContext()
+  const staff = await staffContext.newPage()
+  await staff.clock.install()
   await openStaffScreen(staff, host.launchUrl, 'Watchlist')
   await expect(staff.getByTestId('watchlist').getByRole('rowheader', { name: LISTED })).toBeVisible()
+  // From here the staff tab's timers stand still (no poll can fire): only the pushed event can bring the alert.
+  await staff.clock.pauseAt(Date.now() + 1_000)
   await expect(staff.getByTestId('watchlist-alert')).toHaveCount(0)
 
   // The visitor, in another tab: enrolls the listed face under another e-mail.
-  const visitor = await context.newPage()
   await visitor.goto(host.launchUrl)
   await visitor.locator('.tiles').getByRole('button', { name: /^Enroll visitor/ }).click()
   await visitor.getByLabel('Visitor’s e-mail').fill(ANOTHER)
@@ -65,6 +69,8 @@ test('a watchlisted face enrolling reads only "Please see the front desk"; a sig
   await expect(alert).toContainText(`${LISTED} was stopped at enrollment`)
   await expect(alert).toContainText(`They gave the e-mail ${ANOTHER}.`)
   await expect(alert).toContainText(REASON)
+  // Time flows again (axe waits on timers).
+  await staff.clock.resume()
   await expectAccessible(staff)
   await staff.screenshot({ path: 'test-results/screens/watchlist-alert.png', fullPage: true })
 
@@ -76,6 +82,8 @@ test('a watchlisted face enrolling reads only "Please see the front desk"; a sig
   // Dismissed: gone from the staff tab.
   await alert.getByRole('button', { name: `Dismiss the alert about ${LISTED}` }).click()
   await expect(staff.getByTestId('watchlist-alert')).toHaveCount(0)
+  // Its event stream would keep the host from stopping.
+  await staffContext.close()
 })
 
 test('an administrator takes a person off the watchlist and puts them back from their details; an operator only reads it', async ({ page }) => {
