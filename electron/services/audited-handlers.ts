@@ -169,6 +169,14 @@ export const auditSpecs: AuditSpecs = {
   revokeInvite: { action: 'invite-revoke', detail: (i) => `invite ${i.id}` },
   // A visitor's code: a refused one (forged, used, revoked, expired) is worth a look by staff.
   checkInvite: { action: 'invite-check', result: (o) => (o.status === 'valid' ? { subject: { userId: o.email } } : { outcome: 'refused', detail: `code refused: ${o.reason}` }) },
+  addToWatchlist: {
+    action: 'watchlist-add',
+    subject: (i) => (i.personUuid ? { personUuid: i.personUuid } : { userId: i.email! }),
+    detail: (i) => `reason: ${i.reason}`.slice(0, 256),
+    result: (o, i) => ({ subject: { personUuid: o.personUuid, userId: o.email }, detail: `reason: ${i.reason}`.slice(0, 256) }),
+  },
+  removeFromWatchlist: { action: 'watchlist-remove', subject: (i) => ({ personUuid: i.personUuid }) },
+  dismissWatchlistAlert: { action: 'watchlist-dismiss', detail: (i) => `alert ${i.id}` },
 }
 
 /** A check-in or check-out in an entry: the visit, or why a visitor was sent to the front desk. */

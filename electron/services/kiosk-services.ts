@@ -25,6 +25,7 @@ import { staffFeature } from './features/staff'
 import { tenantAdmin } from './features/tenant-admin'
 import { verification } from './features/verification'
 import { visitsFeature } from './features/visits'
+import { watchlistFeature } from './features/watchlist'
 import { kioskId } from './kiosk-id'
 import { ownEngine } from './own-engine'
 import { eventFor, roleViews } from './role-views'
@@ -92,6 +93,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const reach = reachability({ backend, onBack: () => replica.syncAfterOffline() })
   const replica = replicaFeature({ own, settings, backend, pending: () => outbox.pending(), reachable: reach.reachable, audit, now, log })
   const notices = hostNotifications({ dataDir, keychain, log })
+  const watchlist = watchlistFeature({ dataDir, kioskId: () => kioskId(dataDir), backend, audit, emit, log })
   const invites = invitesFeature({ dataDir, key: () => credentials.inviteKey(), hosts: async (id) => visits.host(id), now, log })
   const visits = visitsFeature({
     dataDir,
@@ -103,7 +105,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     audit,
     now,
     log,
-    hooks: { onArrival: notices.onArrival, onForget: notices.forgetVisits },
+    hooks: { onArrival: notices.onArrival, onForget: notices.forgetVisits, screenPerson: (personUuid) => watchlist.screenPerson(personUuid) },
   })
   // A visitor removed (by staff or the retention) takes their visits and invites with them.
   const forgetting = {
@@ -127,6 +129,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     replica: replica.replica,
     reachable: reach.reachable,
     audit,
+    watchlist,
   })
   const outbox = outboxFeature({ dataDir, credentials, deliver: enroll.deliver, backend, known: saved.known, engine: own.supervisor, emit, log })
   const staff = staffFeature({
@@ -150,6 +153,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     engine,
     replica,
     audit,
+    watchlist,
     outbox,
     notices,
     settingsOwner,
@@ -169,7 +173,10 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   return {
     dispatch: createDispatch(handlers, staff.resolveActor, log),
     onEvent(key, listener) {
-      const shaped = (event: KioskEvent) => listener(eventFor(staff.sessions.actor(key).role, event))
+      const shaped = (event: KioskEvent) => {
+        const seen = eventFor(staff.sessions.actor(key).role, event)
+        if (seen) listener(seen)
+      }
       listeners.add(shaped)
       return () => listeners.delete(shaped)
     },

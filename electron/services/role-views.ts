@@ -55,9 +55,11 @@ export function engineFor(role: Role, status: EngineStatus): EngineStatus {
   return roleAllows(role, 'operator') ? status : { ...status, url: null, pid: null, lastError: null }
 }
 
-/** A pushed event as the session at that window may see it. */
-export function eventFor(role: Role, event: KioskEvent): KioskEvent {
+/** A pushed event as the session at that window may see it; null: not for this session at all. */
+export function eventFor(role: Role, event: KioskEvent): KioskEvent | null {
   switch (event.type) {
+    case 'watchlist-alert':
+      return roleAllows(role, 'operator') ? event : null
     case 'outbox':
       return { ...event, state: outboxFor(role, event.state) }
     case 'engine':

@@ -39,6 +39,10 @@ export const auditActions = [
   'invite-create',
   'invite-revoke',
   'invite-check',
+  'watchlist-add',
+  'watchlist-remove',
+  'watchlist-hit',
+  'watchlist-dismiss',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

@@ -9,6 +9,7 @@ import { accountViewSchema, createAccountInput, firstAdminInput, sessionViewSche
 import { credentialStatusSchema, serverCredentialNames, serverCredentialsInputSchema, settingsPatchSchema, settingsSchema } from './settings'
 import * as v from './visits'
 import * as w from './workflows'
+import { addToWatchlistInput, dismissWatchlistAlertInput, removeFromWatchlistInput, watchlistAlertSchema, watchlistEntrySchema } from './watchlist'
 
 /**
  * The kiosk's one contract: every method the renderer may call, with the schemas that validate its
@@ -164,6 +165,14 @@ export const contract = {
   /** Rebuild templates of a type from kept face crops (the BioEngine's createcache), then recount. */
   migrateTemplates: { input: w.templateTypeInput, output: w.migrateTemplatesResult, role: 'admin' },
   getEngineLogs: { input: noInput, output: w.engineLogsResult, role: 'admin' },
+
+  // The watchlist: an administrator lists and unlists persons; operators at the desk see the list and its alerts.
+  addToWatchlist: { input: addToWatchlistInput, output: watchlistEntrySchema, role: 'admin' },
+  removeFromWatchlist: { input: removeFromWatchlistInput, output: done, role: 'admin' },
+  listWatchlist: { input: noInput, output: z.array(watchlistEntrySchema), role: 'operator' },
+  /** The alerts no one has dismissed yet (a signed-in staff screen reads them at sign-in and when told of a new one). */
+  getWatchlistAlerts: { input: noInput, output: z.array(watchlistAlertSchema), role: 'operator', poll: true },
+  dismissWatchlistAlert: { input: dismissWatchlistAlertInput, output: done, role: 'operator' },
 } as const satisfies Record<string, MethodSpec>
 
 export type Contract = typeof contract

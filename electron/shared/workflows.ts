@@ -70,7 +70,8 @@ export const enrollVisitorResult = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('enrolled'), person: personSchema, created: z.boolean(), quality: z.number().nullable(), enrollmentStatus: z.string().nullable(), ...livenessResult }),
   z.object({ outcome: z.literal('queued'), outboxId: z.string(), reason: z.string(), ...livenessResult }),
   /** A visitor alone cannot go on: the e-mail is enrolled with another face, or the face is someone else's. */
-  z.object({ outcome: z.literal('needs-staff'), reason: z.enum(['already-enrolled', 'duplicate-face']) }),
+  // 'see-front-desk': the kiosk stops here and the visitor is sent to the desk, with no reason given (staff are told why).
+  z.object({ outcome: z.literal('needs-staff'), reason: z.enum(['already-enrolled', 'duplicate-face', 'see-front-desk']) }),
   /** Staff decide: the existing record of this e-mail and/or the other persons the face matches. */
   z.object({
     outcome: z.literal('needs-decision'),

@@ -227,8 +227,8 @@ test('an administrator adds an operator, who sees the operator screens only', as
   await signInAs(page, OPERATOR.name, OPERATOR.secret)
   await expect(page.getByTestId('signed-in-as')).toHaveText(`Signed in as ${OPERATOR.name} (Operator)`)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Persons')
-  expect(await navTitles(page)).toEqual(['Home', 'Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Visits', 'Invites'])
-  for (const title of ['Outbox', 'Audit', 'Visits', 'Invites', 'Persons']) {
+  expect(await navTitles(page)).toEqual(['Home', 'Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Visits', 'Invites', 'Watchlist'])
+  for (const title of ['Outbox', 'Audit', 'Visits', 'Invites', 'Watchlist', 'Persons']) {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: title, exact: true }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
   }

@@ -47,6 +47,9 @@ const operatorMethods: MethodName[] = [
   'createInvite',
   'listInvites',
   'revokeInvite',
+  'listWatchlist',
+  'getWatchlistAlerts',
+  'dismissWatchlistAlert',
 ]
 const adminMethods: MethodName[] = [
   'listAccounts',
@@ -78,6 +81,8 @@ const adminMethods: MethodName[] = [
   'getNotificationSettings',
   'saveNotificationSettings',
   'setNotificationSecrets',
+  'addToWatchlist',
+  'removeFromWatchlist',
 ]
 const allowed = {
   visitor: new Set(visitorMethods),

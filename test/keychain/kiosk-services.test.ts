@@ -22,6 +22,8 @@ describe('kiosk services on the embedded engine', () => {
   const keychainService = `identity-kiosk-services-${randomBytes(4).toString('hex')}`
   const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-services-'))
   const events: KioskEvent[] = []
+  /** What a visitor's tab (a key with no staff session) is pushed. */
+  const visitorEvents: KioskEvent[] = []
   const logLines: string[] = []
   let services: KioskServices
   let dispatch: SessionCall
@@ -45,6 +47,7 @@ describe('kiosk services on the embedded engine', () => {
   beforeAll(async () => {
     services = createKioskServices({ shell: 'web', version: '0.0.0-test', dataDir, launchEngine: launchEngineFromSource(projectRoot), keychain: createKeychain(keychainService), log: (line) => logLines.push(line) })
     services.onEvent('test:admin', (event) => events.push(event))
+    services.onEvent('test:visitor-tab', (event) => visitorEvents.push(event))
     dispatch = await adminDispatch(services.dispatch)
     await services.start()
     await waitForEngine()
@@ -111,6 +114,23 @@ describe('kiosk services on the embedded engine', () => {
     expect(await call('removeVisitor', { userId: 'visitor@kiosk.example' })).toEqual({ outcome: 'deleted', otherTenants: [] })
     expect((await call('listInvites')).invites.map((i: { id: string }) => i.id)).not.toContain(invite.id)
     expect(await call('checkInvite', { token })).toEqual({ status: 'refused', reason: 'invalid' })
+  })
+
+  it('pushes a watchlist alert to staff sessions only, as an id: a visitor’s tab is sent nothing of it', async () => {
+    const enroll = (userId: string) => call('enrollVisitor', { userId, samples: [sample('person-d.jpg')], consent: true, consentVersion: CONSENT.version })
+    expect(await enroll('listed@kiosk.example')).toMatchObject({ outcome: 'enrolled' })
+    const entry = await call('addToWatchlist', { email: 'listed@kiosk.example', reason: 'Incident at the gate' })
+    const before = events.length
+    expect(await enroll('alias@kiosk.example')).toEqual({ outcome: 'needs-staff', reason: 'see-front-desk' })
+    const pushed = events.slice(before).filter((e) => e.type === 'watchlist-alert')
+    expect(pushed).toEqual([{ type: 'watchlist-alert', alertId: expect.any(String) }])
+    expect(visitorEvents.filter((e) => e.type === 'watchlist-alert')).toEqual([])
+    // The visitor tab still gets what every screen shows (it follows the same events otherwise).
+    expect(visitorEvents.some((e) => e.type === 'engine')).toBe(true)
+    expect((await call('getWatchlistAlerts')).map((a: { id: string }) => a.id)).toContain((pushed[0] as { alertId: string }).alertId)
+    expect(statSync(join(dataDir, 'watchlist.db')).mode & 0o777).toBe(0o600)
+    await call('removeFromWatchlist', { personUuid: entry.personUuid })
+    await call('removeVisitor', { userId: 'listed@kiosk.example' })
   })
 
   it('creates a tenant chosen in Settings on the embedded engine, so the seed rule can be exercised across tenants', async () => {

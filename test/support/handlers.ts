@@ -21,6 +21,7 @@ import { staffFeature, type StaffFeature } from '../../electron/services/feature
 import { tenantAdmin } from '../../electron/services/features/tenant-admin'
 import { verification } from '../../electron/services/features/verification'
 import { visitsFeature, type VisitsDeps, type VisitsFeature } from '../../electron/services/features/visits'
+import { watchlistFeature, type WatchlistFeature } from '../../electron/services/features/watchlist'
 import type { Outbox } from '../../electron/services/outbox'
 import { defaultSettings } from '../../electron/shared/settings'
 import { createChallengeStore } from '../../electron/services/liveness/challenge-store'
@@ -55,6 +56,8 @@ export interface ServicesInTest {
   outbox?: Outbox
   /** Makes the visits feature from these handlers' parts (by default: one in a fresh folder, retention off). */
   visits?: (parts: Pick<VisitsDeps, 'backend' | 'liveness' | 'decisions' | 'audit' | 'log'>) => VisitsFeature
+  /** The watchlist (by default one in a fresh folder, with nobody on it). */
+  watchlist?: WatchlistFeature
 }
 
 /** The real handler table over features with no servers behind them: for transport-level tests. */
@@ -80,6 +83,7 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
   const outbox = async () => given.outbox ?? notConfigured()
   // A throwaway folder and key: invites need no server.
   const invites = invitesFeature({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-invites-')), key: async () => Buffer.alloc(32, 7), hosts: null, now: Date.now, log })
+  const watchlist = given.watchlist ?? watchlistFeature({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-watchlist-')), kioskId: () => 'test-kiosk', backend, audit, emit: () => {}, log })
   const engine = { getStatus: engineStatus, onChange: () => () => {}, stop: async () => {} }
   const settings = settingsFeature({
     saved: savedSettings({ file: '', load: notConfigured, save: notConfigured, update: notConfigured }),
@@ -110,12 +114,13 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       livenessChallenges(liveness),
       offline,
       audit,
+      watchlist,
       { handlers: outboxHandlers(outbox) },
       // A queue in a folder of its own, its sender never started; no keychain behind it.
       { handlers: hostNotifications({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-notices-')), keychain: { get: notConfigured, set: notConfigured, delete: notConfigured }, log }).handlers },
       settings,
       given.staff ?? testStaff(),
-      enrollment({ backend, templateType: async () => 'Face:HumanFaceRes', liveness, outbox, replica, reachable: () => {}, audit }),
+      enrollment({ backend, templateType: async () => 'Face:HumanFaceRes', liveness, outbox, replica, reachable: () => {}, audit, watchlist }),
       verification({ liveness, decisions }),
       faceMatch({ liveness, decisions }),
       persons({ backend, replica: forgetting }),

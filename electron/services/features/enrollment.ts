@@ -9,8 +9,9 @@ import type { LivenessGate } from '../liveness/gate'
 import { isQueueable, templateContextFor, type DeliveryItem, type Outbox } from '../outbox'
 import type { Replica } from '../replica/replica'
 import { enrollVisitor, type EnrollmentRequest, type EnrollmentResult } from '../workflows/enroll-visitor'
-import { checkIdentity, identityVerdict, type EnrollPolicy } from '../workflows/identity-checks'
+import { checkIdentity, identityVerdict, type EnrollPolicy, type IdentityFindings } from '../workflows/identity-checks'
 import type { AuditTrail } from './audit'
+import type { WatchlistFeature } from './watchlist'
 import type { Feature } from './feature'
 
 export interface EnrollmentDeps {
@@ -24,6 +25,8 @@ export interface EnrollmentDeps {
   /** Told that the servers answered a delivery. */
   reachable: (answered: boolean) => void
   audit: Pick<AuditTrail, 'systemAct'>
+  /** The watchlist's screening: a listed face or e-mail stops the enrollment (staff are alerted there). */
+  watchlist: Pick<WatchlistFeature, 'screen'>
 }
 
 /**
@@ -50,7 +53,7 @@ export function enrollment(deps: EnrollmentDeps): Feature & { deliver: (item: De
       deps.audit.systemAct(
         { action: 'enroll-delivered', subject: { userId: item.userId } },
         async () => {
-          const result = await deliverQueued(await deps.backend(), item)
+          const result = await deliverQueued(await deps.backend(), deps.watchlist, item)
           deps.reachable(true)
           void deps.replica.record(item.userId, item.samples, 'confirmed')
           return result
@@ -68,18 +71,29 @@ function enrollPolicy(input: z.infer<typeof enrollVisitorInput>, role: Role): En
   return { staff, onExisting: input.onExisting, acceptDuplicates: input.acceptDuplicates }
 }
 
+/** What anyone at the kiosk reads when the watchlist stops them: the same for a visitor and staff, and nothing of why. */
+const SEE_FRONT_DESK = { outcome: 'needs-staff', reason: 'see-front-desk' } as const
+
+/** Screens everyone the look-up and the 1:N search found (the e-mail's holder and every matching face), and the e-mail typed. */
+function screened(watchlist: EnrollmentDeps['watchlist'], findings: IdentityFindings, userId: string) {
+  const personUuids = [...(findings.existing ? [findings.existing.person.uuid] : []), ...findings.duplicates.map((d) => d.personUuid)]
+  return watchlist.screen({ personUuids, givenEmail: userId, place: 'enrollment' })
+}
+
 /**
  * Enrolls at once when the servers answer, after the identity checks (look-up, 1:1 against the
  * e-mail's enrolled face, 1:N against everyone); when they cannot be reached, queues the capture
  * under the same template context, and the checks run at delivery (deliverQueued). A refusal (no
  * face, a licence) is the caller's to see, never queued.
  */
-async function enrollOrQueue(deps: Pick<EnrollmentDeps, 'backend' | 'templateType' | 'outbox'>, input: { userId: string; samples: string[] }, policy: EnrollPolicy): Promise<EnrollVisitorResult> {
+async function enrollOrQueue(deps: Pick<EnrollmentDeps, 'backend' | 'templateType' | 'outbox' | 'watchlist'>, input: { userId: string; samples: string[] }, policy: EnrollPolicy): Promise<EnrollVisitorResult> {
   const id = randomUUID()
   const templateType = await deps.templateType()
   try {
     const backend = await deps.backend()
-    const verdict = identityVerdict(await checkIdentity(backend, input.userId, input.samples), policy)
+    const findings = await checkIdentity(backend, input.userId, input.samples)
+    if ((await screened(deps.watchlist, findings, input.userId)) === 'watchlisted') return SEE_FRONT_DESK
+    const verdict = identityVerdict(findings, policy)
     if (!verdict.proceed) return verdict.result
     const result = await enrollVisitor(backend, { ...input, templateType, templateContext: templateContextFor(id), replace: verdict.replace })
     return { outcome: 'enrolled', ...result }
@@ -98,8 +112,12 @@ async function enrollOrQueue(deps: Pick<EnrollmentDeps, 'backend' | 'templateTyp
  * A queued enrollment, delivered: the identity checks run now, under the visitor's rule (nobody
  * decided anything while offline). One that needs staff is refused, so the outbox parks it for them.
  */
-async function deliverQueued(backend: Backend, request: EnrollmentRequest): Promise<EnrollmentResult> {
-  const verdict = identityVerdict(await checkIdentity(backend, request.userId, request.samples), { staff: false })
+async function deliverQueued(backend: Backend, watchlist: EnrollmentDeps['watchlist'], request: EnrollmentRequest): Promise<EnrollmentResult> {
+  const findings = await checkIdentity(backend, request.userId, request.samples)
+  if ((await screened(watchlist, findings, request.userId)) === 'watchlisted') {
+    throw new KioskError('REJECTED', 'Needs staff: this person is on the watchlist (see the alert). Enroll the visitor in person, or discard this item.')
+  }
+  const verdict = identityVerdict(findings, { staff: false })
   if (!verdict.proceed) {
     const why = verdict.result.outcome === 'needs-staff' && verdict.result.reason === 'duplicate-face' ? 'the face matches another enrolled person' : 'this e-mail is already enrolled with another face'
     throw new KioskError('REJECTED', `Needs staff: ${why}. Enroll the visitor in person, or discard this item.`)

@@ -236,6 +236,16 @@ function EnrollOutcome({ result, staff, onDecide, onCancel }: { result: EnrollVi
         </Notice>
       )
     case 'needs-staff':
+      // Sent to the desk with no reason given, staff or visitor at the screen (staff get the alert).
+      if (result.reason === 'see-front-desk') {
+        return (
+          <Notice kind="warning">
+            <p id="result-title" data-testid="enroll-needs-staff">
+              {t('enroll.seeFrontDesk')}
+            </p>
+          </Notice>
+        )
+      }
       return (
         <Notice kind="warning" title={t('enroll.askStaffTitle')}>
           <p id="result-title" data-testid="enroll-needs-staff">

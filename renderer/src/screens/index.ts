@@ -15,6 +15,7 @@ import { PersonsScreen } from './PersonsScreen'
 import { SettingsScreen } from './SettingsScreen'
 import { VerifyScreen } from './VerifyScreen'
 import { VisitsScreen } from './VisitsScreen'
+import { WatchlistScreen } from './WatchlistScreen'
 
 /** Every screen of the kiosk, by navigation id. */
 export const screenComponents: Record<ScreenId, ComponentType> = {
@@ -33,4 +34,5 @@ export const screenComponents: Record<ScreenId, ComponentType> = {
   invites: InvitesScreen,
   settings: SettingsScreen,
   accounts: AccountsScreen,
+  watchlist: WatchlistScreen,
 }

@@ -16,6 +16,8 @@ interface LiveState {
   outbox: OutboxState | null
   /** The organisation's look (name, welcome line, accent, logo); null until read: the screens then look as they always did. */
   branding: Branding | null
+  /** Bumped by each watchlist alert the services push (only to staff sessions): the alert banner reads the alerts again. */
+  watchlistAlerts: number
   /** Set when the kiosk service cannot be read at all; cleared by the next read that works. */
   error: string | null
   /** The kiosk's settings: staff only (a visitor's session may not read them), null until loaded. */
@@ -44,6 +46,7 @@ export const useLive = create<LiveState>((set, get) => ({
   engine: null,
   outbox: null,
   branding: null,
+  watchlistAlerts: 0,
   error: null,
   settings: null,
   setSettings: (settings) => set({ settings }),
@@ -68,6 +71,7 @@ export const useLive = create<LiveState>((set, get) => ({
     const stop = kiosk.onEvent((event) => {
       if (event.type === 'engine') set({ engine: event.status, error: null })
       else if (event.type === 'outbox') set({ outbox: event.state })
+      else if (event.type === 'watchlist-alert') set((state) => ({ watchlistAlerts: state.watchlistAlerts + 1 }))
       else set({ branding: event.branding })
     })
     const timer = setInterval(() => get().reload(), SAFETY_POLL_MS)

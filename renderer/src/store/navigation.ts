@@ -16,6 +16,7 @@ export const screens = [
   { id: 'audit', role: 'operator' },
   { id: 'visits', role: 'operator' },
   { id: 'invites', role: 'operator' },
+  { id: 'watchlist', role: 'operator' },
   { id: 'admin', role: 'admin' },
   { id: 'settings', role: 'admin' },
   { id: 'accounts', role: 'admin' },

@@ -10,6 +10,7 @@ import { enrollmentWords, formatDateTime } from './format'
 import { useAction, useLoad } from './hooks'
 import { PersonTemplates } from './PersonTemplates'
 import { TypeEnrollment } from './TypeEnrollment'
+import { WatchlistPersonSection } from './WatchlistPersonSection'
 
 /** One visitor: who they are, which tenants hold them, their templates and app user data; remove them or delete templates. */
 export function PersonDetailPanel({
@@ -116,6 +117,8 @@ export function PersonDetailPanel({
           <AppUserSection userId={d.person.userId} />
 
           <PersonHistory personUuid={personUuid} userId={d.person.userId} />
+
+          <WatchlistPersonSection personUuid={d.person.uuid} />
 
           <div className="actions">
             <Button

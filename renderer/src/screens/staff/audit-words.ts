@@ -35,6 +35,10 @@ export const actionWords: Record<AuditAction, string> = {
   'invite-create': 'Invite created',
   'invite-revoke': 'Invite revoked',
   'invite-check': 'Invite code checked',
+  'watchlist-add': 'Put on the watchlist',
+  'watchlist-remove': 'Taken off the watchlist',
+  'watchlist-hit': 'Watchlisted person stopped',
+  'watchlist-dismiss': 'Watchlist alert dismissed',
 }
 
 export const outcomeWords: Record<AuditEntryView['outcome'], string> = {

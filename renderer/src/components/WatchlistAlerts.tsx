@@ -1,0 +1,76 @@
+import { useCallback, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { WatchlistAlert } from '@shared/watchlist'
+import { kiosk } from '../bridge/kiosk'
+import { formatDateTime } from '../screens/staff/format'
+import { useLive } from '../store/live'
+import { useSession } from '../store/session'
+import { Button, ErrorNotice } from './ui'
+
+/** A slow re-read besides the pushed events (an event missed while the page reconnected); a status read, it keeps no session alive. */
+const ALERTS_POLL_MS = 15_000
+
+/**
+ * On every screen while staff are signed in: each watchlist alert nobody has dismissed, with who,
+ * when and where, and a dismiss. The services push only an alert's id, and only to staff sessions;
+ * the details are read here. A visitor's screen never renders this.
+ */
+export function WatchlistAlerts() {
+  const staff = useSession((s) => s.role !== 'visitor')
+  return staff ? <StaffWatchlistAlerts /> : null
+}
+
+function StaffWatchlistAlerts() {
+  const { t } = useTranslation('staff')
+  const pushed = useLive((s) => s.watchlistAlerts)
+  const [alerts, setAlerts] = useState<WatchlistAlert[]>([])
+  const [failed, setFailed] = useState<unknown>(null)
+  const [busy, setBusy] = useState<string | null>(null)
+  const read = useCallback(() => {
+    kiosk.getWatchlistAlerts({}).then(setAlerts, () => {})
+  }, [])
+  useEffect(() => {
+    read()
+    const timer = setInterval(read, ALERTS_POLL_MS)
+    return () => clearInterval(timer)
+  }, [read, pushed])
+
+  const dismiss = async (alert: WatchlistAlert) => {
+    setBusy(alert.id)
+    setFailed(null)
+    try {
+      await kiosk.dismissWatchlistAlert({ id: alert.id })
+      setAlerts((shown) => shown.filter((a) => a.id !== alert.id))
+    } catch (error) {
+      setFailed(error)
+      read()
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  if (alerts.length === 0 && !failed) return null
+  return (
+    <div className="watchlist-alerts" lang="en" dir="ltr">
+      {alerts.map((alert) => (
+        <div key={alert.id} className="watchlist-alert" role="alert" data-testid="watchlist-alert">
+          <div>
+            <strong>{t('watchlist.alertTitle')}</strong>{' '}
+            {t('watchlist.alert', {
+              email: alert.email,
+              place: t(alert.place === 'enrollment' ? 'watchlist.placeEnrollment' : 'watchlist.placeCheckIn'),
+              time: formatDateTime(alert.at),
+              kiosk: alert.kioskId,
+            })}{' '}
+            {alert.givenEmail ? `${t('watchlist.alertGiven', { given: alert.givenEmail })} ` : null}
+            {t('watchlist.alertReason', { reason: alert.reason })} {t('watchlist.alertNext')}
+          </div>
+          <Button variant="secondary" className="btn-small" busy={busy === alert.id} aria-label={t('watchlist.dismissLabel', { email: alert.email })} onClick={() => void dismiss(alert)}>
+            {t('watchlist.dismiss')}
+          </Button>
+        </div>
+      ))}
+      {failed ? <ErrorNotice error={failed} title={t('watchlist.notDismissed')} /> : null}
+    </div>
+  )
+}
