@@ -180,6 +180,24 @@ describe('a check-in tells its host, once, on the composed services', () => {
     await call('removeVisitor', { userId: 'restart@kiosk.example' })
   }, 180_000)
 
+  it('a watchlisted visitor checking in by face reads only "see the front desk": no visit, no host told, staff alerted', async () => {
+    const enrolled = await visitor('enrollVisitor', { userId: 'listed@kiosk.example', samples: [sample('person-d.jpg')], consent: true, consentVersion: CONSENT.version })
+    expect(enrolled).toMatchObject({ outcome: 'enrolled' })
+    await call('addToWatchlist', { personUuid: enrolled.person.uuid, reason: 'Trespass notice on file' })
+    const before = { notices: (await notices()).length, mails: smtp.mails.length, alerts: (await call('getWatchlistAlerts')).length }
+
+    expect(await visitor('checkInByFace', { sample: sample('person-d.jpg') })).toEqual({ outcome: 'refused', reason: 'see-front-desk' })
+    expect((await call('listOnSite')).visits.filter((v: { email: string }) => v.email === 'listed@kiosk.example')).toEqual([])
+    expect((await notices()).length).toBe(before.notices)
+    const alerts = await call('getWatchlistAlerts')
+    expect(alerts).toHaveLength(before.alerts + 1)
+    expect(alerts.at(-1)).toMatchObject({ personUuid: enrolled.person.uuid, place: 'check-in' })
+    expect(smtp.mails).toHaveLength(before.mails)
+
+    await call('removeFromWatchlist', { personUuid: enrolled.person.uuid })
+    await call('removeVisitor', { userId: 'listed@kiosk.example' })
+  }, 120_000)
+
   it('keeps the visitor’s name and the signing secret out of the log', () => {
     const log = logLines.join('\n')
     expect(log).toContain('host notices:')
