@@ -104,6 +104,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     now,
     log,
     hooks: { onArrival: notices.onArrival, onForget: notices.forgetVisits },
+    invites,
   })
   // A visitor removed (by staff or the retention) takes their visits and invites with them.
   const forgetting = {

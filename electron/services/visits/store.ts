@@ -152,6 +152,8 @@ export function openVisitStore(options: { dir: string; now?: () => number }) {
       ).run(id, input.personUuid, input.email, input.firstName, input.host?.id ?? null, input.host?.name ?? null, input.purpose, now(), input.kioskId, input.inviteId ?? null)
       return visit(id)!
     },
+    /** Removes a visit just stored whose check-in could not finish (its invitation was used meanwhile). */
+    remove: (id: string): boolean => db.prepare('DELETE FROM visits WHERE id = ?').run(id).changes > 0,
     /** Ends an open visit; null when there is no such visit or it already ended. */
     checkOut(id: string, by: 'visitor' | 'staff'): Visit | null {
       const changed = db.prepare('UPDATE visits SET checked_out_at = ?, checked_out_by = ? WHERE id = ? AND checked_out_at IS NULL').run(now(), by, id).changes
