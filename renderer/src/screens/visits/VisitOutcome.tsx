@@ -25,6 +25,15 @@ export function VisitOutcome({ result, returning }: { result: VisitorCheckResult
         </Notice>
       )
     case 'refused':
+      if (result.reason === 'invite') {
+        return (
+          <Notice kind="warning" title={t('invite.refusedTitle')}>
+            <p className="result" id="result-title" data-testid="visit-outcome">
+              {t(result.invite === 'other-email' ? 'invite.otherEmail' : `invite.${result.invite ?? 'invalid'}`)}
+            </p>
+          </Notice>
+        )
+      }
       return result.reason === 'not-on-site' ? (
         <Notice kind="warning" title={t('visit.notOnSiteTitle')}>
           <p className="result" id="result-title" data-testid="visit-outcome">
