@@ -1,28 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import type { Host, Visit } from '../../electron/shared/visits'
 import { untilDone } from '../support/capture'
 import { consentBox } from '../support/consent'
+import { decodeQr, pdfPage, pdfText } from '../support/pdf'
 import { expectAccessible } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // Visits in Debian Chromium against the web host and the real embedded engine, the fake webcam
 // showing one face throughout: enroll then check in, check out by face, come back and check in by
-// face in one step, then staff see who is on site and end the visit.
+// face in one step, then staff see who is on site and end the visit. The badge of the check-in is
+// printed to PDF by Chromium and read back as a person and a scanner would.
 const VISITOR = 'front.desk@example.com'
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 })
 
 let host: TestWebHost
 let grace: Host
+let work: string
 
 test.beforeAll(async () => {
   host = await startWebHost()
+  work = mkdtempSync(join(tmpdir(), 'kiosk-visits-e2e-'))
   await expect.poll(async () => (await host.bridge('getEngineStatus')).state, untilDone).toBe('running')
   grace = await host.bridge('addHost', { name: 'Grace Hopper', email: 'grace@host.example' })
 })
 
 test.afterAll(async () => {
   await host.stop()
+  rmSync(work, { recursive: true, force: true })
 })
 
 async function fromHome(page: Page, tile: string) {
@@ -31,7 +39,7 @@ async function fromHome(page: Page, tile: string) {
 }
 const onSite = async (): Promise<Visit[]> => (await host.bridge('listOnSite')).visits
 
-test('enroll then check in; check out by face; a returning visitor checks in by face in one step; staff print the evacuation list and end the visit', async ({ page }) => {
+test('enroll then check in and print the badge; check out by face; a returning visitor checks in by face in one step; staff print the evacuation list and end the visit', async ({ page }) => {
   await page.goto(host.launchUrl)
   await page.locator('.tiles').getByRole('button', { name: /^Enroll visitor/ }).click()
   await page.getByLabel('Visitor’s e-mail').fill(VISITOR)
@@ -49,7 +57,20 @@ test('enroll then check in; check out by face; a returning visitor checks in by 
   await checkIn.getByRole('button', { name: 'Check in', exact: true }).click()
   await expect(page.getByTestId('visit-outcome')).toHaveText('Welcome, Frida.', untilDone)
   await expect(page.getByText('Grace Hopper will be told you are here.')).toBeVisible()
-  expect(await onSite()).toEqual([expect.objectContaining({ email: VISITOR, firstName: 'Frida', hostId: grace.id, purpose: 'Interview' })])
+  const [visit] = await onSite()
+  expect(visit).toMatchObject({ email: VISITOR, firstName: 'Frida', hostId: grace.id, purpose: 'Interview', inviteId: null })
+
+  // The badge, on the screen with "Print my badge"; printed (print media, as the print dialog does), only the badge reaches the paper.
+  await expect(page.locator('.print-card-preview').getByTestId('badge')).toContainText('Frida')
+  await expect(page.getByRole('button', { name: 'Print my badge' })).toBeVisible()
+  const pdf = join(work, 'badge.pdf')
+  await page.pdf({ path: pdf, printBackground: true })
+  const text = pdfText(pdf)
+  expect(text).toContain('Frida')
+  expect(text).toContain('Grace Hopper')
+  expect(text).not.toContain(VISITOR)
+  expect(text).not.toContain('You are checked in')
+  expect(decodeQr(pdfPage(pdf, mkdtempSync(join(work, 'badge-'))))).toBe(`kiosk-visit:${visit!.id}`)
 
   // Check out: one photo.
   await fromHome(page, 'Check out')
@@ -65,6 +86,8 @@ test('enroll then check in; check out by face; a returning visitor checks in by 
   await expect(page.getByText('Grace Hopper will be told you are here.')).toBeVisible()
   const [back] = await onSite()
   expect(back).toMatchObject({ email: VISITOR, hostId: grace.id, purpose: 'Interview', checkedOutAt: null })
+  // This visit's badge, by face as after enrolling.
+  await expect(page.locator('.print-card-preview').getByTestId('badge').locator('svg[data-qr]')).toHaveAttribute('data-qr', `kiosk-visit:${back!.id}`)
 
   // Staff: who is on site now, and ending the visit.
   await page.getByRole('button', { name: 'Done' }).click()
