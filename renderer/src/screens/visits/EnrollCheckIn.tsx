@@ -11,7 +11,7 @@ import { VisitOutcome } from './VisitOutcome'
  * After enrolling: the person just enrolled checks in (host, reason, and the first name the host and
  * badge will show). An invitation scanned before enrolling goes with it: the services use it up.
  */
-export function EnrollCheckIn({ personUuid, inviteToken, onDone }: { personUuid: string; inviteToken?: string; onDone: () => void }) {
+export function EnrollCheckIn({ personUuid, invite, onDone }: { personUuid: string; invite?: { token: string; hostName: string | null } | null; onDone: () => void }) {
   const { t } = useTranslation()
   const hosts = useHostNames()
   const [hostId, setHostId] = useState('')
@@ -27,7 +27,7 @@ export function EnrollCheckIn({ personUuid, inviteToken, onDone }: { personUuid:
     setBusy(true)
     setError(null)
     try {
-      setResult(await kiosk.checkIn({ personUuid, ...(withInvite && inviteToken && { inviteToken }), ...(hostId && { hostId }), ...(purpose.trim() && { purpose: purpose.trim() }), ...(firstName.trim() && { firstName: firstName.trim() }) }))
+      setResult(await kiosk.checkIn({ personUuid, ...(withInvite && invite && { inviteToken: invite.token }), ...(hostId && { hostId }), ...(purpose.trim() && { purpose: purpose.trim() }), ...(firstName.trim() && { firstName: firstName.trim() }) }))
     } catch (caught) {
       setError(caught)
     } finally {
@@ -68,7 +68,7 @@ export function EnrollCheckIn({ personUuid, inviteToken, onDone }: { personUuid:
       <h2 id="check-in-title">{t('visit.checkInTitle')}</h2>
       {error ? <ErrorNotice error={error} title={t('visit.checkInFailedTitle')} /> : null}
       <Field label={t('visit.firstName')} value={firstName} maxLength={80} autoComplete="off" onChange={(e) => setFirstName(e.target.value)} data-testid="visit-first-name" />
-      <HostFields hosts={hosts} hostId={hostId} purpose={purpose} noneLabel={t('visit.hostNone')} onHost={setHostId} onPurpose={setPurpose} />
+      <HostFields hosts={hosts} hostId={hostId} purpose={purpose} noneLabel={withInvite && invite?.hostName ? t('visit.hostInvite', { host: invite.hostName }) : t('visit.hostNone')} onHost={setHostId} onPurpose={setPurpose} />
       <div className="actions">
         {busy ? <Busy label={t('visit.checking')} /> : <Button type="submit">{t('visit.checkInNow')}</Button>}
         {/* Done without checking in: enrolling was all this visitor came for. */}
