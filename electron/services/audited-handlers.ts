@@ -151,7 +151,7 @@ export const auditSpecs: AuditSpecs = {
     result: (o) => ({ detail: `to ${o.templateType}: ${o.rebuilt} rebuilt from kept face crops, ${o.missing} must enroll again` }),
   },
   exportAuditLog: { action: 'audit-export', detail: (i) => i.format },
-  checkIn: { action: 'check-in', subject: (i) => ({ personUuid: i.personUuid }), detail: () => 'after enrolling', result: (o) => checkWords(o) },
+  checkIn: { action: 'check-in', subject: (i) => ({ personUuid: i.personUuid }), detail: (i) => (i.inviteToken ? 'after enrolling, with an invitation' : 'after enrolling'), result: (o) => checkWords(o) },
   checkInByFace: { action: 'check-in', detail: () => 'by face', result: (o) => checkWords(o) },
   checkOutByFace: { action: 'check-out', detail: () => 'by face', result: (o) => checkWords(o) },
   endVisit: { action: 'check-out', detail: (i) => `visit ${i.id} ended by staff`, result: (o) => ({ subject: { userId: o.email, personUuid: o.personUuid } }) },
@@ -188,7 +188,7 @@ function checkWords(o: VisitorCheckResult): Outcome {
     case 'checked-out':
       return { subject, detail: `visit ${o.visitId}` }
     case 'refused':
-      return { outcome: 'refused', subject, detail: `${o.reason}: ${o.why ?? 'no reason'}` }
+      return { outcome: 'refused', subject, detail: `${o.reason}: ${o.why ?? o.invite ?? 'no reason'}` }
   }
 }
 

@@ -106,6 +106,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     now,
     log,
     hooks: { onArrival: notices.onArrival, onForget: notices.forgetVisits, screenPerson: (personUuid) => watchlist.screenPerson(personUuid) },
+    invites,
   })
   // A visitor removed (by staff or the retention) takes their visits and invites with them.
   const forgetting = {

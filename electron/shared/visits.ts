@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { email } from './email'
+import { INVITE_TOKEN_MAX, inviteRefusals } from './invites'
 import { livenessEvidenceInput, livenessOverrideInput } from './liveness'
 
 /**
@@ -89,7 +90,14 @@ export const hostNameSchema = hostSchema.pick({ id: true, name: true })
 export type HostName = z.infer<typeof hostNameSchema>
 
 /** After enrolling: the person this window just enrolled checks in (staff may name anyone enrolled). */
-export const checkInInput = z.strictObject({ personUuid: z.uuid(), hostId: id.nullable().optional(), purpose: purpose.optional(), firstName: firstName.optional() })
+export const checkInInput = z.strictObject({
+  personUuid: z.uuid(),
+  hostId: id.nullable().optional(),
+  purpose: purpose.optional(),
+  firstName: firstName.optional(),
+  /** The invitation the visitor showed before enrolling: the visit links to it, and uses it up. */
+  inviteToken: z.string().min(1).max(INVITE_TOKEN_MAX).optional(),
+})
 /** "I've been here before": one photo (and liveness when the tenant asks); without a host, their last visit's host and purpose. */
 export const checkInByFaceInput = z.strictObject({ sample: base64Image, hostId: id.optional(), purpose: purpose.optional(), ...livenessParts })
 export const checkOutByFaceInput = z.strictObject({ sample: base64Image, ...livenessParts })
@@ -99,6 +107,10 @@ export const checkOutByFaceInput = z.strictObject({ sample: base64Image, ...live
  * 'see-front-desk' whatever it was (or 'not-on-site' when they were recognised but not checked in).
  */
 export const refusalWhySchema = z.enum(['no-match', 'tie', 'no-email', 'watchlisted', 'not-on-site'])
+
+/** An invitation refused at check-in: as the scan words it, or made out to another e-mail than the one enrolled. */
+export const inviteCheckInRefusal = z.enum([...inviteRefusals, 'other-email'])
+export type InviteCheckInRefusal = z.infer<typeof inviteCheckInRefusal>
 
 export const visitorCheckResult = z.discriminatedUnion('outcome', [
   z.object({
@@ -114,7 +126,14 @@ export const visitorCheckResult = z.discriminatedUnion('outcome', [
     personUuid: z.uuid().optional(),
   }),
   z.object({ outcome: z.literal('checked-out'), visitId: id, greeting: z.string().max(254), checkedOutAt: isoTime, personUuid: z.uuid().optional() }),
-  z.object({ outcome: z.literal('refused'), reason: z.enum(['see-front-desk', 'not-on-site']), why: refusalWhySchema.optional(), personUuid: z.uuid().optional() }),
+  z.object({
+    outcome: z.literal('refused'),
+    reason: z.enum(['see-front-desk', 'not-on-site', 'invite']),
+    why: refusalWhySchema.optional(),
+    /** With reason 'invite': why the visitor's own invitation could not be used (they read it, as at the scan). */
+    invite: inviteCheckInRefusal.optional(),
+    personUuid: z.uuid().optional(),
+  }),
 ])
 export type VisitorCheckResult = z.infer<typeof visitorCheckResult>
 

@@ -3,7 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Browser, type Page } from '@playwright/test'
+import QRCode from 'qrcode'
+import { fakeCameraFile } from '../../playwright.config'
+import type { Host } from '../../electron/shared/visits'
 import { browserWithClip, untilDone } from '../support/capture'
+import { consentBox } from '../support/consent'
 import { decodeQr, pdfPage, pdfText } from '../support/pdf'
 import { checkScreen, openStaffScreen } from '../support/screens'
 import { startWebHost, type TestWebHost } from '../support/web-host'
@@ -11,7 +15,8 @@ import { startWebHost, type TestWebHost } from '../support/web-host'
 // Invites end to end on the kiosk as `npm run start:web` runs it: staff create an invite and print
 // it (Chromium's PDF, read back with poppler and jsQR); that printed page, turned into the fake
 // webcam's clip, is held up to a visitor's kiosk, and the form fills itself; once revoked, the same
-// code is refused in plain words.
+// code is refused in plain words. Then a visitor holds up an invitation beside their face, enrolls
+// and checks in: the visit is linked to the invite, its host is told, and the code is used up.
 
 const VISITOR = 'invited.visitor@example.com'
 let host: TestWebHost
@@ -84,5 +89,45 @@ test('staff print an invite; its QR code shown to the kiosk’s camera fills the
   } finally {
     await browser.close()
     browser = null
+  }
+})
+
+test('an invitation held up before enrolling goes with the check-in: its host, the visit linked to it, the code used up', async () => {
+  const GUEST = 'arriving.guest@example.com'
+  const grace: Host = await host.bridge('addHost', { name: 'Grace Hopper' })
+  const { invite, token } = await host.bridge('createInvite', { email: GUEST, hostId: grace.id, date: new Date().toLocaleDateString('sv') })
+  // One frame the fake webcam loops: the visitor's face, their invitation's QR code in the corner.
+  const qr = join(work, 'guest-qr.png')
+  await QRCode.toFile(qr, token, { width: 200, margin: 4 })
+  const clip = join(work, 'face-and-invite.y4m')
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', fakeCameraFile, '-i', qr, '-filter_complex', '[0:v][1:v]overlay=0:H-h,format=yuv420p', '-frames:v', '1', clip])
+
+  const browser = await browserWithClip(clip)
+  try {
+    const kiosk = await (await browser.newContext()).newPage()
+    await holdUpInvite(kiosk)
+    await expect(kiosk.getByLabel('Visitor’s e-mail')).toHaveValue(GUEST, untilDone)
+    await consentBox(kiosk).check()
+    await kiosk.getByRole('button', { name: 'Continue to photos' }).click()
+    await kiosk.getByRole('button', { name: `Enroll ${GUEST}` }).click({ timeout: 0 })
+    await expect(kiosk.getByText(`${GUEST} is enrolled`)).toBeVisible(untilDone)
+
+    // No host chosen: the invitation's, and the visitor is told whom that is.
+    const checkIn = kiosk.getByRole('form', { name: 'Check in for your visit' })
+    await expect(checkIn.getByLabel('Whom are you visiting?').locator('option:checked')).toHaveText('The host on my invitation (Grace Hopper)')
+    await checkIn.getByRole('button', { name: 'Check in', exact: true }).click()
+    await expect(kiosk.getByTestId('visit-outcome')).toHaveText(`Welcome, ${GUEST}.`, untilDone)
+    await expect(kiosk.getByText('Grace Hopper will be told you are here.')).toBeVisible()
+    const [visit] = (await host.bridge('listOnSite')).visits
+    expect(visit).toMatchObject({ email: GUEST, hostId: grace.id, inviteId: invite.id })
+    const used = (await host.bridge('listInvites', {})).invites.find((i: { id: string }) => i.id === invite.id)
+    expect(used).toMatchObject({ state: 'used', visitId: visit.id })
+
+    // The same code again: refused in plain words.
+    await kiosk.getByRole('button', { name: 'Done' }).click()
+    await holdUpInvite(kiosk)
+    await expect(kiosk.getByTestId('invite-refused')).toHaveText('This invitation has already been used. Please see the front desk.', untilDone)
+  } finally {
+    await browser.close()
   }
 })

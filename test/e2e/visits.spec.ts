@@ -1,8 +1,12 @@
 import { createHmac } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import type { Host, Visit } from '../../electron/shared/visits'
 import { untilDone } from '../support/capture'
 import { consentBox } from '../support/consent'
+import { decodeQr, pdfPage, pdfText } from '../support/pdf'
 import { readMail, startReceiver, startSmtp, type LocalReceiver, type LocalSmtp } from '../support/notice-servers'
 import { expectAccessible, openStaffScreen } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
@@ -10,8 +14,9 @@ import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 // Visits in Debian Chromium against the web host and the real embedded engine, the fake webcam
 // showing one face throughout: staff set up the host notifications and a host, a visitor enrolls
 // then checks in and the host is told (a real SMTP server and a webhook receiver on 127.0.0.1),
-// checks out by face, comes back and checks in by face in one step, then staff see who is on site
-// and end the visit.
+// and the badge is printed to PDF by Chromium and read back as a person and a scanner would;
+// the visitor checks out by face, comes back and checks in by face in one step, then staff see who
+// is on site and end the visit.
 const VISITOR = 'front.desk@example.com'
 const SIGNING = 'e2e-arrivals-signing-secret-5b7e1c'
 
@@ -20,11 +25,13 @@ test.describe.configure({ mode: 'serial', timeout: 240_000 })
 let host: TestWebHost
 let smtp: LocalSmtp
 let receiver: LocalReceiver
+let work: string
 
 test.beforeAll(async () => {
   smtp = await startSmtp()
   receiver = await startReceiver()
   host = await startWebHost()
+  work = mkdtempSync(join(tmpdir(), 'kiosk-visits-e2e-'))
   await expect.poll(async () => (await host.bridge('getEngineStatus')).state, untilDone).toBe('running')
 })
 
@@ -32,6 +39,7 @@ test.afterAll(async () => {
   await host.stop()
   await smtp.close()
   await receiver.close()
+  rmSync(work, { recursive: true, force: true })
 })
 
 async function fromHome(page: Page, tile: string) {
@@ -49,7 +57,7 @@ const announced = () =>
     return (JSON.parse(post.body) as { visitId: string }).visitId
   })
 
-test('staff set up the host notifications and a host; enroll then check in, the host told by e-mail and webhook once; check out by face; a returning visitor checks in by face in one step; staff print the evacuation list and end the visit', async ({ page }) => {
+test('staff set up the host notifications and a host; enroll then check in, the host told by e-mail and webhook once, the badge printed; check out by face; a returning visitor checks in by face in one step; staff print the evacuation list and end the visit', async ({ page }) => {
   // Staff: the SMTP server and the webhook signing secret in Settings, the host on Visits.
   await openStaffScreen(page, host.launchUrl, 'Settings')
   const notifications = page.getByRole('region', { name: 'Host notifications' })
@@ -90,7 +98,18 @@ test('staff set up the host notifications and a host; enroll then check in, the 
   await expect(page.getByTestId('visit-outcome')).toHaveText('Welcome, Frida.', untilDone)
   await expect(page.getByText('Grace Hopper will be told you are here.')).toBeVisible()
   const [first] = await onSite()
-  expect(first).toMatchObject({ email: VISITOR, firstName: 'Frida', hostId: grace.id, purpose: 'Interview' })
+  expect(first).toMatchObject({ email: VISITOR, firstName: 'Frida', hostId: grace.id, purpose: 'Interview', inviteId: null })
+  // The badge, on the screen with "Print my badge"; printed (print media, as the print dialog does), only the badge reaches the paper.
+  await expect(page.locator('.print-card-preview').getByTestId('badge')).toContainText('Frida')
+  await expect(page.getByRole('button', { name: 'Print my badge' })).toBeVisible()
+  const pdf = join(work, 'badge.pdf')
+  await page.pdf({ path: pdf, printBackground: true })
+  const text = pdfText(pdf)
+  expect(text).toContain('Frida')
+  expect(text).toContain('Grace Hopper')
+  expect(text).not.toContain(VISITOR)
+  expect(text).not.toContain('You are checked in')
+  expect(decodeQr(pdfPage(pdf, mkdtempSync(join(work, 'badge-'))))).toBe(`kiosk-visit:${first!.id}`)
   // The host is told: one e-mail at the SMTP server, one signed webhook.
   await expect.poll(() => smtp.mails.length, { timeout: 30_000 }).toBe(1)
   expect(smtp.mails[0]).toMatchObject({ from: 'front-desk@example.com', to: ['grace@host.example'] })
@@ -112,6 +131,8 @@ test('staff set up the host notifications and a host; enroll then check in, the 
   await expect(page.getByText('Grace Hopper will be told you are here.')).toBeVisible()
   const [back] = await onSite()
   expect(back).toMatchObject({ email: VISITOR, hostId: grace.id, purpose: 'Interview', checkedOutAt: null })
+  // This visit's badge, by face as after enrolling.
+  await expect(page.locator('.print-card-preview').getByTestId('badge').locator('svg[data-qr]')).toHaveAttribute('data-qr', `kiosk-visit:${back!.id}`)
 
   // Staff: who is on site now, and ending the visit.
   await page.getByRole('button', { name: 'Done' }).click()

@@ -190,6 +190,37 @@ describe('visits (real engine, real store, roles and audit)', () => {
     expect(latest('visits-purge')).toMatchObject({ outcome: 'ok', role: 'system', detail: '1 visits older than 30 days removed' })
   })
 
+  it('an invitation brought to the check-in: checked first, its host taken, the visit linked to it, then used up once', async () => {
+    const today = new Date().toLocaleDateString('sv') // YYYY-MM-DD, kiosk time, as invites are dated
+    const cleo = (await k.visitor.call('enrollVisitor', enrollInput('cleo@visits.example', 'person-c.jpg'))).person.uuid
+    const { invite, token } = await k.operator.call('createInvite', { email: 'Cleo@Visits.example', hostId: host.id, date: today })
+    const forSomeoneElse = await k.operator.call('createInvite', { email: 'someone@else.example', hostId: null, date: today })
+    const openInvites = async () => (await k.operator.call('listInvites', { state: 'open' })).invites.map((i: { id: string }) => i.id).sort()
+
+    // Refused in the visitor's plain words; nothing stored, no code used up, and the enrollment may still check in.
+    expect(await k.visitor.call('checkIn', { personUuid: cleo, inviteToken: forSomeoneElse.token })).toEqual({ outcome: 'refused', reason: 'invite', invite: 'other-email' })
+    expect(latest('check-in')).toMatchObject({ outcome: 'refused', subject: { personUuid: cleo }, detail: 'invite: other-email' })
+    const forged = `${token.slice(0, -4)}${token.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`
+    expect(await k.visitor.call('checkIn', { personUuid: cleo, inviteToken: forged })).toEqual({ outcome: 'refused', reason: 'invite', invite: 'invalid' })
+    expect((await k.visitor.failure('checkIn', { personUuid: cleo, inviteToken: 'x'.repeat(300) })).code).toBe('INVALID_INPUT')
+    expect((await k.operator.call('visitLog', { search: 'cleo@' })).total).toBe(0)
+    expect(await openInvites()).toEqual([invite.id, forSomeoneElse.invite.id].sort())
+
+    // No host chosen: the invitation's; the e-mail's case does not matter.
+    const told = arrivals.length
+    const checkedIn = await k.visitor.call('checkIn', { personUuid: cleo, inviteToken: token, firstName: 'Cleo' })
+    expect(checkedIn).toEqual({ outcome: 'checked-in', visitId: expect.any(String), greeting: 'Cleo', hostName: 'Grace Hopper', checkedInAt: new Date(clock).toISOString(), alreadyOnSite: false })
+    expect(arrivals.slice(told)).toEqual([expect.objectContaining({ visitId: checkedIn.visitId, visitorName: 'Cleo' })])
+    expect((await k.operator.call('visitLog', { search: 'cleo@' })).visits).toEqual([expect.objectContaining({ id: checkedIn.visitId, inviteId: invite.id, hostId: host.id })])
+    expect((await k.operator.call('listInvites', {})).invites.find((i: { id: string }) => i.id === invite.id)).toMatchObject({ state: 'used', visitId: checkedIn.visitId })
+    expect(latest('check-in')).toMatchObject({ outcome: 'ok', subject: { personUuid: cleo }, detail: `visit ${checkedIn.visitId}` })
+
+    // The same code again is refused as used, before anything else (staff checking her in by id too).
+    expect(await k.operator.call('checkIn', { personUuid: cleo, inviteToken: token })).toEqual({ outcome: 'refused', reason: 'invite', invite: 'used', personUuid: cleo })
+    expect((await k.operator.call('visitLog', { search: 'cleo@' })).total).toBe(1)
+    expect(arrivals.length).toBe(told + 1)
+  })
+
   it('asks for liveness where the tenant does', async () => {
     await k.admin.call('associateAlgorithm', { algCode: 'HumanFaceRes' })
     await k.admin.call('associateLiveness', { algCode: 'HumanFaceRes', livenessCode: 'active-challenge' })

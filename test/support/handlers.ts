@@ -55,7 +55,7 @@ export interface ServicesInTest {
   /** An open outbox (never started by these handlers): enrollments queue there. */
   outbox?: Outbox
   /** Makes the visits feature from these handlers' parts (by default: one in a fresh folder, retention off). */
-  visits?: (parts: Pick<VisitsDeps, 'backend' | 'liveness' | 'decisions' | 'audit' | 'log'>) => VisitsFeature
+  visits?: (parts: Pick<VisitsDeps, 'backend' | 'liveness' | 'decisions' | 'audit' | 'log' | 'invites'>) => VisitsFeature
   /** The watchlist (by default one in a fresh folder, with nobody on it). */
   watchlist?: WatchlistFeature
 }
@@ -97,7 +97,7 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
     purgeExpired: async () => {},
     log,
   })
-  const parts = { backend, liveness, decisions, audit, log }
+  const parts = { backend, liveness, decisions, audit, log, invites }
   const visits = given.visits
     ? given.visits(parts)
     : visitsFeature({ ...parts, dataDir: mkdtempSync(join(tmpdir(), 'kiosk-visits-')), kioskId: 'test-kiosk', retentionDays: async () => null })

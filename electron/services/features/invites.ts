@@ -23,8 +23,12 @@ export interface InvitesDeps {
 }
 
 export type UseInviteResult = { ok: true; inviteId: string } | { ok: false; reason: InviteRefusal }
+/** A token checked: the invite it names and what it says, or why it cannot be used. */
+export type VerifiedInvite = { ok: true; id: string; result: Extract<CheckInviteResult, { status: 'valid' }> } | { ok: false; reason: InviteRefusal }
 
 export interface InvitesFeature extends Feature {
+  /** For the check-in, before the visit is stored: the invite a token names if it can still be used. Uses nothing up. */
+  verify(token: string): Promise<VerifiedInvite>
   /**
    * For the check-in: uses the invite in `token` up for the visit just stored, once. A code that
    * was used (here or at another kiosk a moment before), revoked or has expired is refused.
@@ -51,7 +55,7 @@ export function invitesFeature(deps: InvitesDeps): InvitesFeature {
   const opened = () => (store ??= openInviteStore(deps.dataDir))
 
   /** The invite a token names, or why it is refused. Every refusal of a code not ours reads 'invalid'. */
-  async function check(token: string): Promise<{ ok: true; id: string; result: Extract<CheckInviteResult, { status: 'valid' }> } | { ok: false; reason: InviteRefusal }> {
+  async function check(token: string): Promise<VerifiedInvite> {
     const claims = readInviteToken(await deps.key(), token)
     const now = deps.now()
     const invite = claims && opened().get(claims.inviteId, now)
@@ -62,6 +66,7 @@ export function invitesFeature(deps: InvitesDeps): InvitesFeature {
   }
 
   return {
+    verify: check,
     forget(email) {
       const removed = opened().forget(email)
       if (removed > 0) deps.log(`invites: ${removed} removed with their person`)

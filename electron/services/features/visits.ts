@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { KioskError } from '../../shared/errors'
-import type { ArrivalNotice, Host, refusalWhySchema, Visit, VisitorCheckResult } from '../../shared/visits'
+import type { ArrivalNotice, Host, InviteCheckInRefusal, refusalWhySchema, Visit, VisitorCheckResult } from '../../shared/visits'
 import { DAY_MS } from '../workflows/retention-purge'
 import type { Backend } from '../backend'
 import type { Handlers } from '../dispatch'
@@ -10,6 +10,7 @@ import { visitsCsv } from '../visits/csv'
 import { openVisitStore, type VisitStore } from '../visits/store'
 import type { AuditTrail } from './audit'
 import type { Feature } from './feature'
+import type { InvitesFeature } from './invites'
 
 /**
  * The seams other parts of the front desk plug into (issue 31): the host told of an arrival, and a
@@ -42,6 +43,8 @@ export interface VisitsDeps {
   now?: () => number
   log: (line: string) => void
   hooks?: VisitHooks
+  /** Invitations a check-in after enrolling may bring: checked before the visit is stored, used up after. */
+  invites?: Pick<InvitesFeature, 'verify' | 'use'>
 }
 
 export interface VisitsFeature extends Feature {
@@ -68,6 +71,9 @@ const CANDIDATES = 5
 
 type Why = z.infer<typeof refusalWhySchema>
 const seeFrontDesk = (why: Why, personUuid?: string): VisitorCheckResult => ({ outcome: 'refused', reason: 'see-front-desk', why, ...(personUuid && { personUuid }) })
+const inviteRefused = (invite: InviteCheckInRefusal, personUuid: string): VisitorCheckResult => ({ outcome: 'refused', reason: 'invite', invite, personUuid })
+/** An invitation that may be used for this check-in: its id and token, and the host it names. */
+type UsableInvite = { id: string; token: string; hostId: string | null }
 const greetingOf = (visit: Pick<Visit, 'firstName' | 'email'>) => visit.firstName ?? visit.email
 
 /**
@@ -90,14 +96,35 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
   }
 
   /** Screens, stores, then tells the host: the one path every check-in takes. */
-  async function admit(person: { personUuid: string; email: string; firstName: string | null }, host: Host | null, purpose: string): Promise<VisitorCheckResult> {
+  async function admit(person: { personUuid: string; email: string; firstName: string | null }, host: Host | null, purpose: string, invite?: UsableInvite): Promise<VisitorCheckResult> {
     // Screened first, even when already on site: someone watchlisted since is sent to the desk, not waved through.
     if (hooks.screenPerson && (await hooks.screenPerson(person.personUuid)) === 'watchlisted') return seeFrontDesk('watchlisted', person.personUuid)
     const open = store().openVisitOf(person.personUuid)
     if (open) return { outcome: 'checked-in', visitId: open.id, greeting: greetingOf(open), hostName: open.hostName, checkedInAt: open.checkedInAt, alreadyOnSite: true, personUuid: person.personUuid }
-    const visit = store().checkIn({ ...person, host, purpose, kioskId: deps.kioskId })
+    const visit = store().checkIn({ ...person, host, purpose, kioskId: deps.kioskId, inviteId: invite?.id ?? null })
+    if (invite) {
+      // Used up only now the visit is stored, so a check-in that never happens leaves the code good;
+      // used a moment before (another kiosk, another tab): this visit goes, and the host is not told.
+      const used = await deps.invites!.use(invite.token, visit.id).catch((error: unknown) => {
+        store().remove(visit.id)
+        throw error
+      })
+      if (!used.ok) {
+        store().remove(visit.id)
+        return inviteRefused(used.reason, person.personUuid)
+      }
+    }
     if (host) await tellHost(visit, host)
     return { outcome: 'checked-in', visitId: visit.id, greeting: greetingOf(visit), hostName: visit.hostName, checkedInAt: visit.checkedInAt, alreadyOnSite: false, personUuid: person.personUuid }
+  }
+
+  /** The invitation `token` names, if it is good and made out to this person's e-mail (any case), or why not. */
+  async function invitation(token: string, email: string): Promise<UsableInvite | InviteCheckInRefusal> {
+    if (!deps.invites) throw new KioskError('INVALID_INPUT', 'This kiosk does not take invitations. Please see the front desk.')
+    const verified = await deps.invites.verify(token)
+    if (!verified.ok) return verified.reason
+    if (verified.result.email.toLowerCase() !== email.toLowerCase()) return 'other-email'
+    return { id: verified.id, token, hostId: verified.result.hostId }
   }
 
   /** Hands the arrival to the host notices and marks the visit once they took it. */
@@ -165,7 +192,11 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
           }
           person = ticket
         }
-        const result = await admit({ ...person, firstName: input.firstName ?? null }, hostFor(input.hostId), input.purpose ?? '')
+        const invite = input.inviteToken === undefined ? undefined : await invitation(input.inviteToken, person.email)
+        if (typeof invite === 'string') return inviteRefused(invite, person.personUuid)
+        // The host the visitor chose; else the invitation's (none if it has left the directory since).
+        const host = hostFor(input.hostId) ?? (invite?.hostId ? store().hosts.get(invite.hostId) : null)
+        const result = await admit({ ...person, firstName: input.firstName ?? null }, host, input.purpose ?? '', invite)
         if (!staff && call.key !== null && result.outcome === 'checked-in') enrolled.delete(call.key)
         return result
       },

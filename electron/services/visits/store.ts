@@ -166,6 +166,8 @@ export function openVisitStore(options: { dir: string; now?: () => number }) {
         .prepare<[number], VisitRow>('SELECT * FROM visits WHERE host_id IS NOT NULL AND arrival_queued_at IS NULL AND checked_out_at IS NULL AND checked_in_at >= ? ORDER BY checked_in_at, id')
         .all(since)
         .map(visitOf),
+    /** Removes a visit just stored whose check-in could not finish (its invitation was used meanwhile). */
+    remove: (id: string): boolean => db.prepare('DELETE FROM visits WHERE id = ?').run(id).changes > 0,
     /** Ends an open visit; null when there is no such visit or it already ended. */
     checkOut(id: string, by: 'visitor' | 'staff'): Visit | null {
       const changed = db.prepare('UPDATE visits SET checked_out_at = ?, checked_out_by = ? WHERE id = ? AND checked_out_at IS NULL').run(now(), by, id).changes

@@ -1,11 +1,10 @@
 import { useTranslation } from 'react-i18next'
-import type { Visit } from '@shared/visits'
-import { badgeExpiry, visitQrText } from './badge-facts'
+import { badgeExpiry, type BadgeVisit, visitQrText } from './badge-facts'
 import { QrCode } from './QrCode'
 import './Badge.css'
 
 export interface BadgeProps {
-  visit: Visit
+  visit: BadgeVisit
   /**
    * The visitor's face crop (a data URL), or null. The caller passes it only when the tenant keeps
    * face crops (the engine's `keepsFaceCrops`) and this visitor consented to it on their badge;

@@ -1,3 +1,13 @@
+import type { Visit, VisitorCheckResult } from '@shared/visits'
+
+/** What a badge shows of a visit: a whole Visit, or what a visitor's check-in result gives back. */
+export type BadgeVisit = Pick<Visit, 'id' | 'firstName' | 'email' | 'hostName' | 'checkedInAt'>
+
+/** The badge of a visitor's own check-in: its greeting is already their first name, or their e-mail without one. */
+export function checkInBadge(result: Extract<VisitorCheckResult, { outcome: 'checked-in' }>): BadgeVisit {
+  return { id: result.visitId, firstName: result.greeting, email: result.greeting, hostName: result.hostName, checkedInAt: result.checkedInAt }
+}
+
 /** What a badge's QR code says: the visit, and nothing about the person (staff scan it to find the visit). */
 export const visitQrText = (visitId: string): string => `kiosk-visit:${visitId}`
 

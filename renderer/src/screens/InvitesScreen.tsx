@@ -6,6 +6,7 @@ import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../componen
 import { InviteCard } from '../frontdesk/InviteCard'
 import { PrintCard } from '../frontdesk/PrintCard'
 import { printPage } from '../frontdesk/print'
+import { SelectField } from './staff/controls'
 import { fieldErrorsOf, formatDateTime, plural } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
 import { ScreenFrame } from './ScreenFrame'
@@ -22,6 +23,8 @@ function today(): string {
 /** Staff pre-register visitors: an invite with a QR code the visitor shows to the kiosk on the day; the list, and revoking. */
 export function InvitesScreen() {
   const invites = useLoad(() => kiosk.listInvites({}))
+  // The host is picked from the directory, so an invite never names a host that is not in it.
+  const hosts = useLoad(() => kiosk.listHosts({}))
   const create = useAction()
   const revoke = useAction()
   const [email, setEmail] = useState('')
@@ -35,7 +38,7 @@ export function InvitesScreen() {
     event.preventDefault()
     setMessage(null)
     setMade(null)
-    const outcome = await create.run(() => kiosk.createInvite({ email: email.trim(), hostId: hostId.trim() || null, date }))
+    const outcome = await create.run(() => kiosk.createInvite({ email: email.trim(), hostId: hostId || null, date }))
     if (!outcome.ok) return
     setMade(outcome.value)
     setEmail('')
@@ -60,7 +63,15 @@ export function InvitesScreen() {
           <h2 id="invite-new-title">Invite a visitor</h2>
           <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
             <Field label="Visitor’s e-mail" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={problems?.fields.email ?? null} />
-            <Field label="Host id" value={hostId} onChange={(e) => setHostId(e.target.value)} hint="The host’s id in the hosts directory; leave empty when the visitor comes to the front desk." error={problems?.fields.hostId ?? null} />
+            <SelectField
+              label="Host"
+              value={hostId}
+              onChange={(e) => setHostId(e.target.value)}
+              options={[{ value: '', label: 'Nobody: the front desk' }, ...(hosts.data ?? []).map((h) => ({ value: h.id, label: h.email ? `${h.name} (${h.email})` : h.name }))]}
+              hint={hosts.error ? 'The hosts directory could not be loaded: the invite can only name the front desk for now.' : 'From the hosts directory (Visits screen); they are told when the visitor arrives.'}
+              error={problems?.fields.hostId ?? null}
+              data-testid="invite-host"
+            />
             <Field label="Visit date" type="date" value={date} min={today()} onChange={(e) => setDate(e.target.value)} hint="The code works on this day only, once." error={problems?.fields.date ?? null} />
             <div className="actions">
               <Button type="submit" busy={create.busy}>

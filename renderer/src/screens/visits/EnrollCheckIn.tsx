@@ -7,13 +7,18 @@ import { HostFields } from './HostFields'
 import { useHostNames } from './useHostNames'
 import { VisitOutcome } from './VisitOutcome'
 
-/** After enrolling: the person just enrolled checks in (host, reason, and the first name the host and badge will show). */
-export function EnrollCheckIn({ personUuid, onDone }: { personUuid: string; onDone: () => void }) {
+/**
+ * After enrolling: the person just enrolled checks in (host, reason, and the first name the host and
+ * badge will show). An invitation scanned before enrolling goes with it: the services use it up.
+ */
+export function EnrollCheckIn({ personUuid, invite, onDone }: { personUuid: string; invite?: { token: string; hostName: string | null } | null; onDone: () => void }) {
   const { t } = useTranslation()
   const hosts = useHostNames()
   const [hostId, setHostId] = useState('')
   const [purpose, setPurpose] = useState('')
   const [firstName, setFirstName] = useState('')
+  // A refused invitation is dropped at the visitor's word, and the check-in goes on without it.
+  const [withInvite, setWithInvite] = useState(true)
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<VisitorCheckResult | null>(null)
   const [error, setError] = useState<unknown>(null)
@@ -22,7 +27,7 @@ export function EnrollCheckIn({ personUuid, onDone }: { personUuid: string; onDo
     setBusy(true)
     setError(null)
     try {
-      setResult(await kiosk.checkIn({ personUuid, ...(hostId && { hostId }), ...(purpose.trim() && { purpose: purpose.trim() }), ...(firstName.trim() && { firstName: firstName.trim() }) }))
+      setResult(await kiosk.checkIn({ personUuid, ...(withInvite && invite && { inviteToken: invite.token }), ...(hostId && { hostId }), ...(purpose.trim() && { purpose: purpose.trim() }), ...(firstName.trim() && { firstName: firstName.trim() }) }))
     } catch (caught) {
       setError(caught)
     } finally {
@@ -36,6 +41,17 @@ export function EnrollCheckIn({ personUuid, onDone }: { personUuid: string; onDo
         <VisitOutcome result={result} returning={false} />
         <div className="actions">
           <Button onClick={onDone}>{t('common.done')}</Button>
+          {result.outcome === 'refused' && result.reason === 'invite' ? (
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setWithInvite(false)
+                setResult(null)
+              }}
+            >
+              {t('invite.checkInWithout')}
+            </Button>
+          ) : null}
         </div>
       </section>
     )
@@ -52,7 +68,7 @@ export function EnrollCheckIn({ personUuid, onDone }: { personUuid: string; onDo
       <h2 id="check-in-title">{t('visit.checkInTitle')}</h2>
       {error ? <ErrorNotice error={error} title={t('visit.checkInFailedTitle')} /> : null}
       <Field label={t('visit.firstName')} value={firstName} maxLength={80} autoComplete="off" onChange={(e) => setFirstName(e.target.value)} data-testid="visit-first-name" />
-      <HostFields hosts={hosts} hostId={hostId} purpose={purpose} noneLabel={t('visit.hostNone')} onHost={setHostId} onPurpose={setPurpose} />
+      <HostFields hosts={hosts} hostId={hostId} purpose={purpose} noneLabel={withInvite && invite?.hostName ? t('visit.hostInvite', { host: invite.hostName }) : t('visit.hostNone')} onHost={setHostId} onPurpose={setPurpose} />
       <div className="actions">
         {busy ? <Busy label={t('visit.checking')} /> : <Button type="submit">{t('visit.checkInNow')}</Button>}
         {/* Done without checking in: enrolling was all this visitor came for. */}

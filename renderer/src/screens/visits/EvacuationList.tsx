@@ -1,15 +1,17 @@
 import { createPortal } from 'react-dom'
 import type { Visit } from '@shared/visits'
 import { formatDateTime } from '../staff/format'
+import '../../frontdesk/PrintCard.css'
 import './evacuation.css'
 
 /**
  * Everyone on site at `at`, as a printed page for the fire marshal: a portal beside the app that
- * only print shows (the app itself is hidden in print). Its rows come from the kiosk's own store.
+ * only print shows (the app itself is hidden in print by PrintCard.css, the one rule for everything
+ * the kiosk prints). Its rows come from the kiosk's own store.
  */
 export function EvacuationList({ visits, at }: { visits: Visit[]; at: string }) {
   return createPortal(
-    <section className="evacuation-print" lang="en" dir="ltr" aria-hidden="true" data-testid="evacuation-list">
+    <section className="evacuation-print print-only" lang="en" dir="ltr" aria-hidden="true" data-testid="evacuation-list">
       <h1>Evacuation list</h1>
       <p>
         {visits.length === 1 ? '1 visitor' : `${visits.length} visitors`} on site at {formatDateTime(Date.parse(at))}. Tick each person once they are accounted for.

@@ -1,20 +1,29 @@
 import { useTranslation } from 'react-i18next'
 import type { VisitorCheckResult } from '@shared/visits'
 import { Notice } from '../../components/ui'
+import { checkInBadge } from '../../frontdesk/badge-facts'
+import { PrintableBadge } from '../../frontdesk/PrintableBadge'
 
-/** What a visitor reads after a check-in or check-out: their own name and host, or "please see the front desk". */
+/**
+ * What a visitor reads after a check-in or check-out: their own name and host, with their badge to
+ * print; or why their invitation could not be used; or "please see the front desk".
+ */
 export function VisitOutcome({ result, returning }: { result: VisitorCheckResult; returning: boolean }) {
   const { t } = useTranslation()
   switch (result.outcome) {
     case 'checked-in':
       return (
-        <Notice kind="success" title={t('visit.checkedInTitle')}>
-          <p className="result" id="result-title" data-testid="visit-outcome">
-            {t(returning ? 'visit.welcomeBack' : 'visit.welcome', { name: result.greeting })}
-            {result.alreadyOnSite ? ` ${t('visit.alreadyHere')}` : ''}
-          </p>
-          {result.hostName ? <p>{t('visit.hostTold', { host: result.hostName })}</p> : null}
-        </Notice>
+        <>
+          <Notice kind="success" title={t('visit.checkedInTitle')}>
+            <p className="result" id="result-title" data-testid="visit-outcome">
+              {t(returning ? 'visit.welcomeBack' : 'visit.welcome', { name: result.greeting })}
+              {result.alreadyOnSite ? ` ${t('visit.alreadyHere')}` : ''}
+            </p>
+            {result.hostName ? <p>{t('visit.hostTold', { host: result.hostName })}</p> : null}
+          </Notice>
+          {/* No face crop: the check-in asks no consent to a photo on the badge, so none is printed. */}
+          <PrintableBadge visit={checkInBadge(result)} />
+        </>
       )
     case 'checked-out':
       return (
@@ -25,6 +34,15 @@ export function VisitOutcome({ result, returning }: { result: VisitorCheckResult
         </Notice>
       )
     case 'refused':
+      if (result.reason === 'invite') {
+        return (
+          <Notice kind="warning" title={t('invite.refusedTitle')}>
+            <p className="result" id="result-title" data-testid="visit-outcome">
+              {t(result.invite === 'other-email' ? 'invite.otherEmail' : `invite.${result.invite ?? 'invalid'}`)}
+            </p>
+          </Notice>
+        )
+      }
       return result.reason === 'not-on-site' ? (
         <Notice kind="warning" title={t('visit.notOnSiteTitle')}>
           <p className="result" id="result-title" data-testid="visit-outcome">
