@@ -1,0 +1,70 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { EvidenceStep } from '@shared/liveness'
+import type { VisitorCheckResult } from '@shared/visits'
+import { kiosk } from '../../bridge/kiosk'
+import { GuidedCapture, type LivenessSend } from '../../components/GuidedCapture'
+import { CaptureError } from '../../components/LivenessResult'
+import { Busy, Button } from '../../components/ui'
+import { useStepFocus } from '../../components/useStepFocus'
+import { useNavigation } from '../../store/navigation'
+import { useSession } from '../../store/session'
+import { VisitOutcome } from './VisitOutcome'
+
+type Step = 'capture' | 'checking' | 'done'
+
+/**
+ * What check-in and check-out by face share: one photo (with the liveness the tenant asks, judged
+ * as for Verify), the services' answer, and its outcome; a failure says why and offers the photo again.
+ */
+export function FaceVisit({ send, failedTitle, onCancel }: { send: (sample: string, liveness: LivenessSend) => Promise<VisitorCheckResult>; failedTitle: string; onCancel: () => void }) {
+  const { t } = useTranslation()
+  const go = useNavigation((s) => s.go)
+  const staff = useSession((s) => s.role !== 'visitor')
+  const [step, setStep] = useState<Step>('capture')
+  const [result, setResult] = useState<VisitorCheckResult | null>(null)
+  const [error, setError] = useState<unknown>(null)
+  const [notSeen, setNotSeen] = useState<EvidenceStep | null>(null)
+  useStepFocus(step)
+
+  const check = async (sample: string, liveness: LivenessSend) => {
+    setStep('checking')
+    setError(null)
+    try {
+      setResult(await send(sample, liveness))
+      setStep('done')
+    } catch (caught) {
+      setError(caught)
+      setStep('capture')
+    }
+  }
+
+  return (
+    <>
+      {error ? <CaptureError error={error} title={failedTitle} notSeen={notSeen} onRetry={() => setError(null)} /> : null}
+      {step === 'capture' && !error ? (
+        <GuidedCapture
+          count={1}
+          label={t('visit.captureLabel')}
+          onDone={([sample], liveness, missed) => {
+            setNotSeen(missed ?? null)
+            if (sample) void check(sample.base64, liveness)
+          }}
+          onCancel={onCancel}
+          fileFallback={staff}
+          liveness={() => kiosk.startLivenessChallenge({ purpose: 'verify' })}
+          livenessOverride={staff}
+        />
+      ) : null}
+      {step === 'checking' ? <Busy label={t('visit.checking')} /> : null}
+      {step === 'done' && result ? (
+        <section aria-labelledby="result-title" tabIndex={-1} data-step-focus>
+          <VisitOutcome result={result} returning />
+          <div className="actions">
+            <Button onClick={() => go('home')}>{t('common.done')}</Button>
+          </div>
+        </section>
+      ) : null}
+    </>
+  )
+}
