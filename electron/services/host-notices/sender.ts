@@ -3,6 +3,7 @@ import { DEFAULT_BACKOFF, fullJitter, type Backoff } from '../outbox/backoff'
 import { raceAbort } from '../outbox/delivery-loop'
 import { processAlive, type OutboxLease } from '../outbox/lease'
 import { describeFailure } from './failure'
+import { WakeTimer } from '../outbox/wake-timer'
 import type { ClaimedNotice, NoticeStore } from './store'
 import type { ArrivalNotice } from '../../shared/visits'
 
@@ -64,8 +65,7 @@ export class NoticeSender {
   private loopDone: Promise<void> | null = null
   private readonly owner = randomUUID()
   private stopController = new AbortController()
-  private wake: (() => void) | null = null
-  private woken = false
+  private readonly alarm = new WakeTimer()
   private idleWaiters: Array<() => void> = []
   private deliveredSinceCheckpoint = 0
 
@@ -96,8 +96,7 @@ export class NoticeSender {
   }
 
   wakeUp(): void {
-    if (this.wake) this.wake()
-    else this.woken = true
+    this.alarm.wake()
   }
 
   /** Resolves when nothing is due (or the sender is stopped): for tests and a retry that wants its result. */
@@ -120,7 +119,7 @@ export class NoticeSender {
       if (!this.running || generation !== this.generation) break
       if (waitMs > 0) {
         this.settleIdle()
-        await this.sleep(Math.min(waitMs, Math.floor(this.o.timing.leaseTtlMs / 3)))
+        await this.alarm.sleep(Math.min(waitMs, Math.floor(this.o.timing.leaseTtlMs / 3)))
       }
     }
   }
@@ -183,21 +182,6 @@ export class NoticeSender {
     }
   }
 
-  private sleep(ms: number): Promise<void> {
-    if (this.woken) {
-      this.woken = false
-      return Promise.resolve()
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer)
-        this.wake = null
-        resolve()
-      }
-      const timer = setTimeout(done, ms)
-      this.wake = done
-    })
-  }
 
   private settleIdle(): void {
     const waiters = this.idleWaiters

@@ -3,6 +3,7 @@ import { ApiError } from '../clients/api-error'
 import { DEFAULT_BACKOFF, fullJitter, type Backoff } from './backoff'
 import { classify, CONNECTIVITY_CODES, redact } from './classify'
 import { processAlive, type OutboxLease } from './lease'
+import { WakeTimer } from './wake-timer'
 import type { ClaimedItem, DeliveryItem, OutboxStore } from './store'
 
 /** Sends one queued enrollment; in production `(item) => enrollVisitor(backend, item)`. Must be idempotent. */
@@ -80,8 +81,7 @@ export class Dispatcher {
   private readonly owner = randomUUID()
   private hasLease = false
   private stopController = new AbortController()
-  private wake: (() => void) | null = null
-  private woken = false
+  private readonly alarm = new WakeTimer()
   private probeDue = true
   private lastProbeAt = 0
   private lastContactAt = 0
@@ -130,8 +130,7 @@ export class Dispatcher {
 
   /** Wakes the loop now (something was enqueued or retried). */
   wakeUp(): void {
-    if (this.wake) this.wake()
-    else this.woken = true
+    this.alarm.wake()
   }
 
   /**
@@ -171,7 +170,7 @@ export class Dispatcher {
       if (waitMs > 0) {
         this.settleIdle(false)
         // Wake at least every third of the lease so it is renewed while idle.
-        await this.sleep(Math.min(waitMs, Math.floor(this.o.timing.leaseTtlMs / 3)))
+        await this.alarm.sleep(Math.min(waitMs, Math.floor(this.o.timing.leaseTtlMs / 3)))
       }
     }
   }
@@ -316,21 +315,6 @@ export class Dispatcher {
     this.o.changed()
   }
 
-  private sleep(ms: number): Promise<void> {
-    if (this.woken) {
-      this.woken = false
-      return Promise.resolve()
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer)
-        this.wake = null
-        resolve()
-      }
-      const timer = setTimeout(done, ms)
-      this.wake = done
-    })
-  }
 
   /** Resolves drainNow() callers whose request came before the step that just went idle. */
   private settleIdle(all: boolean): void {
