@@ -52,6 +52,10 @@ const LOCAL_METHODS = new Set([
   'getHostNotices', 'retryHostNotice', 'getNotificationSettings', 'saveNotificationSettings', 'setNotificationSecrets',
   // Visits and hosts live in the kiosk's own data folder (test/integration/visits.test.ts); check-in and check-out reach the servers.
   'listHostNames', 'listOnSite', 'visitLog', 'exportVisitsCsv', 'endVisit', 'listHosts', 'addHost', 'updateHost', 'removeHost',
+  // Invites: invites.db and a key in the keychain (test/integration/invites.test.ts).
+  'createInvite', 'listInvites', 'revokeInvite', 'checkInvite',
+  // The watchlist's entries and alerts: watchlist.db (test/integration/watchlist.test.ts); only adding looks the person up.
+  'removeFromWatchlist', 'listWatchlist', 'getWatchlistAlerts', 'dismissWatchlistAlert',
 ])
 
 describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_name, variant) => {
@@ -114,6 +118,13 @@ describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_
     expect(await k.call('checkInByFace', { sample: STRANGER })).toMatchObject({ outcome: 'refused', reason: 'see-front-desk', why: 'no-match' })
     const bo = (await k.call('findPerson', { userId: 'bo@example.org' })).person
     expect(await k.call('checkIn', { personUuid: bo.uuid, purpose: 'Stand-in' })).toMatchObject({ outcome: 'checked-in', greeting: 'bo@example.org', personUuid: bo.uuid })
+  })
+
+  it('puts a person on the watchlist by the e-mail the person server knows them by, and refuses an unknown one', async () => {
+    const bo = (await k.call('findPerson', { userId: 'bo@example.org' })).person
+    expect(await k.call('addToWatchlist', { email: 'bo@example.org', reason: 'Stand-in' })).toMatchObject({ personUuid: bo.uuid, email: 'bo@example.org' })
+    await expect(k.call('addToWatchlist', { email: 'nobody@example.org', reason: 'Stand-in' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await k.call('removeFromWatchlist', { personUuid: bo.uuid })
   })
 
   it("shows face match's own verdict, in either letter case", async () => {
