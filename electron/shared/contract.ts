@@ -142,6 +142,7 @@ export const contract = {
   checkInByFace: { input: v.checkInByFaceInput, output: v.visitorCheckResult, role: 'visitor' },
   checkOutByFace: { input: v.checkOutByFaceInput, output: v.visitorCheckResult, role: 'visitor' },
   listHostNames: { input: noInput, output: z.array(v.hostNameSchema), role: 'visitor' },
+  getBadgePolicy: { input: noInput, output: v.badgePolicySchema, role: 'visitor' },
   listOnSite: { input: noInput, output: v.onSiteResult, role: 'operator' },
   visitLog: { input: v.visitLogInput, output: v.visitLogResult, role: 'operator' },
   exportVisitsCsv: { input: v.visitFilterInput, output: v.visitsCsvResult, role: 'operator' },

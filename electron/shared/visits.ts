@@ -89,6 +89,11 @@ export const recordIdInput = z.strictObject({ id })
 export const hostNameSchema = hostSchema.pick({ id: true, name: true })
 export type HostName = z.infer<typeof hostNameSchema>
 
+/** The visitor agreed to their photo on their badge (it is printed only where the tenant keeps face crops). */
+const badgePhoto = z.boolean().optional()
+/** Whether a check-in may offer the visitor their photo on the badge: only where the tenant keeps face crops. */
+export const badgePolicySchema = z.object({ photo: z.boolean() })
+
 /** After enrolling: the person this window just enrolled checks in (staff may name anyone enrolled). */
 export const checkInInput = z.strictObject({
   personUuid: z.uuid(),
@@ -97,9 +102,10 @@ export const checkInInput = z.strictObject({
   firstName: firstName.optional(),
   /** The invitation the visitor showed before enrolling: the visit links to it, and uses it up. */
   inviteToken: z.string().min(1).max(INVITE_TOKEN_MAX).optional(),
+  badgePhoto,
 })
 /** "I've been here before": one photo (and liveness when the tenant asks); without a host, their last visit's host and purpose. */
-export const checkInByFaceInput = z.strictObject({ sample: base64Image, hostId: id.optional(), purpose: purpose.optional(), ...livenessParts })
+export const checkInByFaceInput = z.strictObject({ sample: base64Image, hostId: id.optional(), purpose: purpose.optional(), badgePhoto, ...livenessParts })
 export const checkOutByFaceInput = z.strictObject({ sample: base64Image, ...livenessParts })
 
 /**
@@ -122,6 +128,8 @@ export const visitorCheckResult = z.discriminatedUnion('outcome', [
     checkedInAt: isoTime,
     /** They were already on site: the open visit is given back, no second one made. */
     alreadyOnSite: z.boolean(),
+    /** The badge may show the visitor's photo: they agreed and the tenant keeps face crops (absent otherwise). */
+    badgePhoto: z.literal(true).optional(),
     /** Staff only (the audit names the person); a visitor's result has none. */
     personUuid: z.uuid().optional(),
   }),

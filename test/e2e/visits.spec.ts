@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test'
 import type { Host, Visit } from '../../electron/shared/visits'
 import { untilDone } from '../support/capture'
 import { consentBox } from '../support/consent'
-import { decodeQr, pdfPage, pdfText } from '../support/pdf'
+import { decodeQr, pdfImageCount, pdfPage, pdfText } from '../support/pdf'
 import { readMail, startReceiver, startSmtp, type LocalReceiver, type LocalSmtp } from '../support/notice-servers'
 import { expectAccessible, openStaffScreen } from '../support/screens'
 import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
@@ -79,6 +79,9 @@ test('staff set up the host notifications and a host; enroll then check in, the 
   await expect(page.getByTestId('hosts')).toContainText('grace@host.example')
   const [grace] = (await host.bridge<Host[]>('listHosts')) as [Host]
   await page.getByRole('button', { name: 'Sign out' }).click()
+  // The tenant keeps face crops: a visitor may have their photo on their badge.
+  const tenant = await host.bridge('getTenant')
+  await host.bridge('updateTenant', { name: tenant.name, maxIdentities: tenant.maxIdentities ?? 0, defaultPostBack: tenant.defaultPostBack, keepFaceCrops: true })
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Home', exact: true }).click()
   await page.locator('.tiles').getByRole('button', { name: /^Enroll visitor/ }).click()
@@ -93,6 +96,8 @@ test('staff set up the host notifications and a host; enroll then check in, the 
   await checkIn.getByLabel('Your first name (optional)').fill('Frida')
   await checkIn.getByLabel('Whom are you visiting?').selectOption({ label: 'Grace Hopper' })
   await checkIn.getByLabel('Reason for your visit (optional)').fill('Interview')
+  // Offered, and left unticked: no photo on this badge.
+  await expect(checkIn.getByLabel('Put my photo on my badge')).not.toBeChecked()
   await expectAccessible(page)
   await checkIn.getByRole('button', { name: 'Check in', exact: true }).click()
   await expect(page.getByTestId('visit-outcome')).toHaveText('Welcome, Frida.', untilDone)
@@ -109,6 +114,7 @@ test('staff set up the host notifications and a host; enroll then check in, the 
   expect(text).toContain('Grace Hopper')
   expect(text).not.toContain(VISITOR)
   expect(text).not.toContain('You are checked in')
+  expect(pdfImageCount(pdf)).toBe(0)
   expect(decodeQr(pdfPage(pdf, mkdtempSync(join(work, 'badge-'))))).toBe(`kiosk-visit:${first!.id}`)
   // The host is told: one e-mail at the SMTP server, one signed webhook.
   await expect.poll(() => smtp.mails.length, { timeout: 30_000 }).toBe(1)
@@ -125,6 +131,7 @@ test('staff set up the host notifications and a host; enroll then check in, the 
   // Back another day: "I've been here before", one photo, the same host and reason as last time.
   await fromHome(page, 'I’ve been here before')
   await expectAccessible(page)
+  await page.getByLabel('Put my photo on my badge').check()
   await page.getByRole('button', { name: 'Take my photo' }).click()
   await expect(page.getByTestId('visit-outcome')).toHaveText('Welcome back, Frida.', untilDone)
   await expectAccessible(page)
@@ -133,6 +140,15 @@ test('staff set up the host notifications and a host; enroll then check in, the 
   expect(back).toMatchObject({ email: VISITOR, hostId: grace.id, purpose: 'Interview', checkedOutAt: null })
   // This visit's badge, by face as after enrolling.
   await expect(page.locator('.print-card-preview').getByTestId('badge').locator('svg[data-qr]')).toHaveAttribute('data-qr', `kiosk-visit:${back!.id}`)
+  // With the visitor's leave, the badge shows their face, cut from this photo: it is Frida's (the engine says so), and it is printed.
+  const face = page.locator('.print-card-preview').getByRole('img', { name: 'Photo of Frida' })
+  await expect(face).toBeVisible()
+  const crop = (await face.getAttribute('src'))!
+  expect(crop).toMatch(/^data:image\/jpeg;base64,/)
+  expect(await host.bridge('verifyVisitor', { userId: VISITOR, sample: crop.slice(crop.indexOf(',') + 1) })).toMatchObject({ decision: 'match' })
+  const withPhoto = join(work, 'badge-photo.pdf')
+  await page.pdf({ path: withPhoto, printBackground: true })
+  expect(pdfImageCount(withPhoto)).toBe(1)
 
   // Staff: who is on site now, and ending the visit.
   await page.getByRole('button', { name: 'Done' }).click()

@@ -117,6 +117,31 @@ describe('visits (real engine, real store, roles and audit)', () => {
     watchlist.delete(ada)
   })
 
+  it('puts the visitor\'s photo on the badge only when the tenant keeps face crops and the visitor agreed', async () => {
+    const keepCrops = async (on: boolean) => {
+      const tenant = await k.admin.call('getTenant')
+      await k.admin.call('updateTenant', { name: tenant.name, maxIdentities: tenant.maxIdentities ?? 0, defaultPostBack: tenant.defaultPostBack, keepFaceCrops: on })
+    }
+    // Ada is on site: each check-in by face gives her open visit back, with or without the photo.
+    const byFace = (extra: object = {}) => k.visitor.call('checkInByFace', { sample: sample('person-a1.jpg'), ...extra })
+    expect(await k.visitor.call('getBadgePolicy')).toEqual({ photo: false })
+    expect(await byFace({ badgePhoto: true })).not.toHaveProperty('badgePhoto')
+
+    await keepCrops(true)
+    try {
+      expect(await k.visitor.call('getBadgePolicy')).toEqual({ photo: true })
+      expect(await byFace({ badgePhoto: true })).toMatchObject({ outcome: 'checked-in', greeting: 'Ada', alreadyOnSite: true, badgePhoto: true })
+      expect(await byFace({ badgePhoto: false })).not.toHaveProperty('badgePhoto')
+      expect(await byFace()).not.toHaveProperty('badgePhoto')
+      // The tenant's setting unreadable (the servers gone): no photo is offered.
+      await k.goOffline(await closedPortUrl())
+      expect(await k.visitor.call('getBadgePolicy')).toEqual({ photo: false })
+      k.goOnline()
+    } finally {
+      await keepCrops(false)
+    }
+  })
+
   it('a stranger, a tie and a watchlisted face read "please see the front desk" alone; staff and the audit see why', async () => {
     const stranger = await k.visitor.call('checkInByFace', { sample: sample('person-c.jpg'), hostId: host.id })
     expect(stranger).toEqual({ outcome: 'refused', reason: 'see-front-desk' })

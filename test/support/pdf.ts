@@ -23,6 +23,12 @@ export function pdfPage(pdf: string, dir: string, dpi = 200): { file: string; wi
   return { file, width, height, rgb: bytes.subarray(header[0].length, header[0].length + width * height * 3) }
 }
 
+/** How many raster images a PDF holds (poppler's pdfimages; vector drawings such as an SVG QR code are not images). */
+export function pdfImageCount(pdf: string): number {
+  // Two header lines, then one line per image.
+  return execFileSync('pdfimages', ['-list', pdf], { encoding: 'utf8' }).trim().split('\n').length - 2
+}
+
 /** The text of the QR code on an RGB image, or null (jsQR, the decoder the kiosk uses). */
 export function decodeQr({ width, height, rgb }: { width: number; height: number; rgb: Buffer }): string | null {
   const rgba = new Uint8ClampedArray(width * height * 4)

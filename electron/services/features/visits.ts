@@ -95,6 +95,24 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     return host
   }
 
+  /**
+   * The tenant keeps face crops (the person server says so; a server that does not say, or cannot be
+   * reached, counts as no): only then may a badge carry the visitor's photo.
+   */
+  async function keepsFaceCrops(): Promise<boolean> {
+    try {
+      const backend = await deps.backend()
+      return (await backend.persons.getTenant(backend.tenantCode)).keepFaceCrops === true
+    } catch {
+      return false
+    }
+  }
+
+  /** A check-in's result, with leave to put the photo on the badge when the visitor agreed and the tenant keeps face crops. */
+  async function withBadgePhoto(result: VisitorCheckResult, consent: boolean | undefined): Promise<VisitorCheckResult> {
+    return result.outcome === 'checked-in' && consent === true && (await keepsFaceCrops()) ? { ...result, badgePhoto: true } : result
+  }
+
   /** Screens, stores, then tells the host: the one path every check-in takes. */
   async function admit(person: { personUuid: string; email: string; firstName: string | null }, host: Host | null, purpose: string, invite?: UsableInvite): Promise<VisitorCheckResult> {
     // Screened first, even when already on site: someone watchlisted since is sent to the desk, not waved through.
@@ -198,7 +216,7 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
         const host = hostFor(input.hostId) ?? (invite?.hostId ? store().hosts.get(invite.hostId) : null)
         const result = await admit({ ...person, firstName: input.firstName ?? null }, host, input.purpose ?? '', invite)
         if (!staff && call.key !== null && result.outcome === 'checked-in') enrolled.delete(call.key)
-        return result
+        return withBadgePhoto(result, input.badgePhoto)
       },
 
       async checkInByFace(input, call) {
@@ -208,7 +226,7 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
         // A returning visitor who names no host comes to see whom they saw last time, for the same reason.
         const last = store().lastVisitOf(found.personUuid)
         const lastHost = host ?? (last?.hostId ? store().hosts.get(last.hostId) : null)
-        return admit({ ...found, firstName: last?.firstName ?? null }, lastHost, input.purpose ?? (host ? '' : (last?.purpose ?? '')))
+        return withBadgePhoto(await admit({ ...found, firstName: last?.firstName ?? null }, lastHost, input.purpose ?? (host ? '' : (last?.purpose ?? ''))), input.badgePhoto)
       },
 
       async checkOutByFace(input, call) {
@@ -221,6 +239,7 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
       },
 
       listHostNames: async () => store().hosts.list().map(({ id, name }) => ({ id, name })),
+      getBadgePolicy: async () => ({ photo: await keepsFaceCrops() }),
       listOnSite: async () => ({ visits: store().onSite(), at: new Date(now()).toISOString() }),
       visitLog: async ({ pageNo, pageSize, ...filter }) => ({ ...store().log(filter, pageNo, pageSize), pageNo, pageSize }),
       async exportVisitsCsv(filter) {

@@ -6,9 +6,9 @@ import './Badge.css'
 export interface BadgeProps {
   visit: BadgeVisit
   /**
-   * The visitor's face crop (a data URL), or null. The caller passes it only when the tenant keeps
-   * face crops (the engine's `keepsFaceCrops`) and this visitor consented to it on their badge;
-   * otherwise the badge has no photo.
+   * The visitor's face cut from their check-in photo (a data URL), or null. The caller passes it
+   * only when the services allow it (the tenant keeps face crops and this visitor agreed); otherwise
+   * the badge has no photo.
    */
   faceCrop?: string | null
 }

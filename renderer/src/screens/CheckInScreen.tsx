@@ -4,6 +4,7 @@ import { kiosk } from '../bridge/kiosk'
 import { Button } from '../components/ui'
 import { useStepFocus } from '../components/useStepFocus'
 import { ScreenFrame } from './ScreenFrame'
+import { BadgePhotoConsent } from './visits/BadgePhotoConsent'
 import { FaceVisit } from './visits/FaceVisit'
 import { HostFields } from './visits/HostFields'
 import { useHostNames } from './visits/useHostNames'
@@ -15,6 +16,7 @@ export function CheckInScreen() {
   const [step, setStep] = useState<'details' | 'face'>('details')
   const [hostId, setHostId] = useState('')
   const [purpose, setPurpose] = useState('')
+  const [badgePhoto, setBadgePhoto] = useState(false)
   useStepFocus(step)
 
   return (
@@ -28,13 +30,14 @@ export function CheckInScreen() {
           }}
         >
           <HostFields hosts={hosts} hostId={hostId} purpose={purpose} noneLabel={t('visit.hostSame')} onHost={setHostId} onPurpose={setPurpose} />
+          <BadgePhotoConsent checked={badgePhoto} onChange={setBadgePhoto} />
           <div className="actions">
             <Button type="submit">{t('visit.takePhoto')}</Button>
           </div>
         </form>
       ) : (
         <FaceVisit
-          send={(sample, liveness) => kiosk.checkInByFace({ sample, ...liveness, ...(hostId && { hostId }), ...(purpose.trim() && { purpose: purpose.trim() }) })}
+          send={(sample, liveness) => kiosk.checkInByFace({ sample, ...liveness, ...(hostId && { hostId }), ...(purpose.trim() && { purpose: purpose.trim() }), ...(badgePhoto && { badgePhoto }) })}
           failedTitle={t('visit.checkInFailedTitle')}
           onCancel={() => setStep('details')}
         />

@@ -199,7 +199,7 @@ export function EnrollScreen() {
         <section aria-labelledby="result-title" tabIndex={-1} data-step-focus>
           <EnrollOutcome result={result} staff={staff} onDecide={(decision) => void submit(decision)} onCancel={() => go('home')} />
           {result.outcome === 'enrolled' ? (
-            <EnrollCheckIn personUuid={result.person.uuid} invite={invite} onDone={() => go('home')} />
+            <EnrollCheckIn personUuid={result.person.uuid} invite={invite} photo={samples[0]?.dataUrl ?? null} onDone={() => go('home')} />
           ) : result.outcome !== 'needs-decision' ? (
             <div className="actions">
               <Button onClick={() => go('home')}>{t('common.done')}</Button>

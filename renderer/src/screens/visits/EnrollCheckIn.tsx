@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { VisitorCheckResult } from '@shared/visits'
 import { kiosk } from '../../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Field } from '../../components/ui'
+import { BadgePhotoConsent } from './BadgePhotoConsent'
 import { HostFields } from './HostFields'
 import { useHostNames } from './useHostNames'
 import { VisitOutcome } from './VisitOutcome'
@@ -10,13 +11,15 @@ import { VisitOutcome } from './VisitOutcome'
 /**
  * After enrolling: the person just enrolled checks in (host, reason, and the first name the host and
  * badge will show). An invitation scanned before enrolling goes with it: the services use it up.
+ * `photo` is the enrollment's first photo, for the badge's face where the visitor agrees to it.
  */
-export function EnrollCheckIn({ personUuid, invite, onDone }: { personUuid: string; invite?: { token: string; hostName: string | null } | null; onDone: () => void }) {
+export function EnrollCheckIn({ personUuid, invite, photo, onDone }: { personUuid: string; invite?: { token: string; hostName: string | null } | null; photo: string | null; onDone: () => void }) {
   const { t } = useTranslation()
   const hosts = useHostNames()
   const [hostId, setHostId] = useState('')
   const [purpose, setPurpose] = useState('')
   const [firstName, setFirstName] = useState('')
+  const [badgePhoto, setBadgePhoto] = useState(false)
   // A refused invitation is dropped at the visitor's word, and the check-in goes on without it.
   const [withInvite, setWithInvite] = useState(true)
   const [busy, setBusy] = useState(false)
@@ -27,7 +30,7 @@ export function EnrollCheckIn({ personUuid, invite, onDone }: { personUuid: stri
     setBusy(true)
     setError(null)
     try {
-      setResult(await kiosk.checkIn({ personUuid, ...(withInvite && invite && { inviteToken: invite.token }), ...(hostId && { hostId }), ...(purpose.trim() && { purpose: purpose.trim() }), ...(firstName.trim() && { firstName: firstName.trim() }) }))
+      setResult(await kiosk.checkIn({ personUuid, ...(withInvite && invite && { inviteToken: invite.token }), ...(hostId && { hostId }), ...(purpose.trim() && { purpose: purpose.trim() }), ...(firstName.trim() && { firstName: firstName.trim() }), ...(badgePhoto && { badgePhoto }) }))
     } catch (caught) {
       setError(caught)
     } finally {
@@ -38,7 +41,7 @@ export function EnrollCheckIn({ personUuid, invite, onDone }: { personUuid: stri
   if (result) {
     return (
       <section aria-labelledby="result-title" tabIndex={-1} data-step-focus>
-        <VisitOutcome result={result} returning={false} />
+        <VisitOutcome result={result} returning={false} photo={photo} />
         <div className="actions">
           <Button onClick={onDone}>{t('common.done')}</Button>
           {result.outcome === 'refused' && result.reason === 'invite' ? (
@@ -69,6 +72,7 @@ export function EnrollCheckIn({ personUuid, invite, onDone }: { personUuid: stri
       {error ? <ErrorNotice error={error} title={t('visit.checkInFailedTitle')} /> : null}
       <Field label={t('visit.firstName')} value={firstName} maxLength={80} autoComplete="off" onChange={(e) => setFirstName(e.target.value)} data-testid="visit-first-name" />
       <HostFields hosts={hosts} hostId={hostId} purpose={purpose} noneLabel={withInvite && invite?.hostName ? t('visit.hostInvite', { host: invite.hostName }) : t('visit.hostNone')} onHost={setHostId} onPurpose={setPurpose} />
+      <BadgePhotoConsent checked={badgePhoto} onChange={setBadgePhoto} />
       <div className="actions">
         {busy ? <Busy label={t('visit.checking')} /> : <Button type="submit">{t('visit.checkInNow')}</Button>}
         {/* Done without checking in: enrolling was all this visitor came for. */}

@@ -23,6 +23,8 @@ export function FaceVisit({ send, failedTitle, onCancel }: { send: (sample: stri
   const staff = useSession((s) => s.role !== 'visitor')
   const [step, setStep] = useState<Step>('capture')
   const [result, setResult] = useState<VisitorCheckResult | null>(null)
+  // The photo sent, for the badge's face (only when the services allow it).
+  const [photo, setPhoto] = useState<string | null>(null)
   const [error, setError] = useState<unknown>(null)
   const [notSeen, setNotSeen] = useState<EvidenceStep | null>(null)
   useStepFocus(step)
@@ -48,7 +50,9 @@ export function FaceVisit({ send, failedTitle, onCancel }: { send: (sample: stri
           label={t('visit.captureLabel')}
           onDone={([sample], liveness, missed) => {
             setNotSeen(missed ?? null)
-            if (sample) void check(sample.base64, liveness)
+            if (!sample) return
+            setPhoto(sample.dataUrl)
+            void check(sample.base64, liveness)
           }}
           onCancel={onCancel}
           fileFallback={staff}
@@ -59,7 +63,7 @@ export function FaceVisit({ send, failedTitle, onCancel }: { send: (sample: stri
       {step === 'checking' ? <Busy label={t('visit.checking')} /> : null}
       {step === 'done' && result ? (
         <section aria-labelledby="result-title" tabIndex={-1} data-step-focus>
-          <VisitOutcome result={result} returning />
+          <VisitOutcome result={result} returning photo={photo} />
           <div className="actions">
             <Button onClick={() => go('home')}>{t('common.done')}</Button>
           </div>

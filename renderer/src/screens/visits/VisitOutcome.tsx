@@ -2,14 +2,17 @@ import { useTranslation } from 'react-i18next'
 import type { VisitorCheckResult } from '@shared/visits'
 import { Notice } from '../../components/ui'
 import { checkInBadge } from '../../frontdesk/badge-facts'
+import { useBadgePhoto } from '../../frontdesk/badge-photo'
 import { PrintableBadge } from '../../frontdesk/PrintableBadge'
 
 /**
  * What a visitor reads after a check-in or check-out: their own name and host, with their badge to
- * print; or why their invitation could not be used; or "please see the front desk".
+ * print; or why their invitation could not be used; or "please see the front desk". `photo` is the
+ * photo of this check-in: the badge shows the face cut from it when the services allow it.
  */
-export function VisitOutcome({ result, returning }: { result: VisitorCheckResult; returning: boolean }) {
+export function VisitOutcome({ result, returning, photo = null }: { result: VisitorCheckResult; returning: boolean; photo?: string | null }) {
   const { t } = useTranslation()
+  const faceCrop = useBadgePhoto(result.outcome === 'checked-in' && result.badgePhoto ? photo : null)
   switch (result.outcome) {
     case 'checked-in':
       return (
@@ -21,8 +24,7 @@ export function VisitOutcome({ result, returning }: { result: VisitorCheckResult
             </p>
             {result.hostName ? <p>{t('visit.hostTold', { host: result.hostName })}</p> : null}
           </Notice>
-          {/* No face crop: the check-in asks no consent to a photo on the badge, so none is printed. */}
-          <PrintableBadge visit={checkInBadge(result)} />
+          <PrintableBadge visit={checkInBadge(result)} faceCrop={faceCrop} />
         </>
       )
     case 'checked-out':
