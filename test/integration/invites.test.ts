@@ -56,9 +56,15 @@ describe('invites', () => {
     const otherKey = signInviteToken(Buffer.alloc(32, 2), { inviteId: invite.id, expiresAt: invite.expiresAt })
     const lastChar = token.at(-1) === 'A' ? 'B' : 'A'
     const alteredMac = token.slice(0, -1) + lastChar
+    // The same MAC bytes written another way: the last of 43 base64url characters carries 2 bits and
+    // 4 unused ones, so setting an unused bit changes the text but not the bytes. A code is one text.
+    const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+    const sameBytes = token.slice(0, -1) + BASE64URL[BASE64URL.indexOf(token.at(-1)!) | 1]
+    expect(sameBytes).not.toBe(token)
+    expect(Buffer.from(sameBytes.split('.')[3]!, 'base64url')).toEqual(Buffer.from(token.split('.')[3]!, 'base64url'))
     const [prefix, id, , mac] = token.split('.')
     const laterExpiry = [prefix, id, Math.floor((invite.expiresAt + 86_400_000) / 1000).toString(36), mac].join('.')
-    for (const forged of [otherKey, alteredMac, laterExpiry, 'hello', `${token}.x`, 'KI1...', 'https://example.org/']) {
+    for (const forged of [otherKey, alteredMac, sameBytes, laterExpiry, 'hello', `${token}.x`, 'KI1...', 'https://example.org/']) {
       expect(await check(forged), forged).toEqual({ status: 'refused', reason: 'invalid' })
     }
     // Signed with our key, but for an invite this kiosk never stored.
