@@ -79,9 +79,13 @@ export const auditSpecs: AuditSpecs = {
     result: (o, i, actor) => {
       switch (o.outcome) {
         case 'queued':
-          return { outcome: 'queued', subject: { userId: i.userId, outboxId: o.outboxId }, detail: withLiveness(`consent ${i.consentVersion}`, o.liveness, actor) }
+          // Why it was queued (the servers' failure, as staff read it), last: a long reason is cut, never the liveness words.
+          return { outcome: 'queued', subject: { userId: i.userId, outboxId: o.outboxId }, detail: `${withLiveness(`consent ${i.consentVersion}`, o.liveness, actor)}; queued: ${o.reason}`.slice(0, 256) }
         case 'enrolled':
-          return { subject: { userId: i.userId, personUuid: o.person.uuid }, detail: withLiveness(`consent ${i.consentVersion}; ${o.created ? 'created' : 'existing person'}`, o.liveness, actor) }
+          return {
+            subject: { userId: i.userId, personUuid: o.person.uuid },
+            detail: withLiveness(`consent ${i.consentVersion}; ${o.created ? 'created' : 'existing person'}; quality ${o.quality ?? 'not given'}; enrollment ${o.enrollmentStatus ?? 'not given'}`, o.liveness, actor),
+          }
         case 'needs-staff':
           return { outcome: 'refused', detail: `needs staff: ${o.reason}` }
         case 'needs-decision':

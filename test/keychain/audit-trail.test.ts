@@ -46,7 +46,8 @@ describe('the audit trail of the kiosk services', () => {
     // Reads are not acts: nothing for getSettings or searchPersons.
     expect(entries).toHaveLength(10)
     const enrollOk = entries.find((e: any) => e.action === 'enroll' && e.outcome === 'ok')
-    expect(enrollOk).toMatchObject({ role: 'admin', account: 'Test Admin', subject: { userId: 'ana@example.org', personUuid: enrolled.person.uuid }, detail: `consent ${CONSENT.version}; created` })
+    expect(enrollOk).toMatchObject({ role: 'admin', account: 'Test Admin', subject: { userId: 'ana@example.org', personUuid: enrolled.person.uuid }, detail: `consent ${CONSENT.version}; created; quality not given; enrollment ENROLLED` })
+    // What staff need to answer "how good was the photo, and did the server take it?": this vendor stand-in reports no quality.
     const started = entries.find((e: any) => e.action === 'enroll' && e.outcome === 'started')
     expect(started.correlationId).toBe(enrollOk.correlationId)
     const verified = entries.filter((e: any) => e.action === 'verify' && e.outcome === 'ok')

@@ -160,6 +160,10 @@ describe('kiosk services on the embedded engine', () => {
     process.kill(pid, 'SIGKILL')
     const queued = await call('enrollVisitor', { userId: 'offline@kiosk.example', samples: [sample('person-c.jpg')], consent: true, consentVersion: CONSENT.version })
     expect(queued).toMatchObject({ outcome: 'queued', outboxId: expect.any(String) })
+    // The audit answers "why was this visitor queued?": the reason the servers were not used.
+    const audited = (await call('getAuditLog', { actions: ['enroll'], limit: 5 })).entries.find((e: { outcome: string }) => e.outcome === 'queued')
+    expect(audited).toMatchObject({ subject: { userId: 'offline@kiosk.example', outboxId: queued.outboxId } })
+    expect(audited.detail).toContain(`queued: ${queued.reason}`.slice(0, 60))
 
     const itemState = async () => (await call('getOutbox')).items.find((i: { id: string }) => i.id === queued.outboxId)
     await expect.poll(async () => (await itemState())?.state, { timeout: 90_000, interval: 500 }).toBe('delivered')
