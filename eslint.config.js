@@ -20,7 +20,7 @@ const aliasStaysShared = { regex: '^@shared/(.*/)?\\.\\.(/|$)', message: '@share
  */
 export const boundaries = [
   {
-    files: ['electron/services/**', 'electron/engine/**', 'electron/host/**', 'electron/site/**', 'electron/shared/**', 'test/**', 'scripts/**'],
+    files: ['electron/services/**', 'electron/engine/**', 'electron/records/**', 'electron/host/**', 'electron/site/**', 'electron/shared/**', 'test/**', 'scripts/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noAlias] }] },
   },
   {
@@ -38,6 +38,17 @@ export const boundaries = [
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [layer('services', 'the engine is a separate server: it never imports the kiosk services.'), layer('main', 'the engine must not depend on the Electron shell.'), layer('host', 'the engine must not depend on the web host.'), layer('preload', 'the engine must not depend on the preload.'), noAlias] }] },
   },
   {
+    // The records layer (repositories, migrations, the front desk's rules) sits under the engine,
+    // the services and the site alike: it imports electron/shared and itself, nothing above it.
+    files: ['electron/records/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noElectron], patterns: [...['engine', 'services', 'site', 'host', 'main', 'preload', 'renderer'].map((dir) => layer(dir, 'electron/records imports electron/shared and itself only: the engine, services and site import it, never the reverse.')), noAlias] },
+      ],
+    },
+  },
+  {
     // The site runs the engine as processes and talks to them over HTTP; it is plain Node.
     files: ['electron/site/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [layer('engine', 'the site runs engines as processes, never by import.'), layer('services', 'the site does not depend on the kiosk services.'), layer('main', 'the site must not depend on the Electron shell.'), layer('host', 'the site must not depend on the web host.'), layer('preload', 'the site must not depend on the preload.'), noAlias] }] },
@@ -49,7 +60,7 @@ export const boundaries = [
   },
   {
     files: ['electron/preload/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [layer('main', 'preload imports electron/shared only.'), layer('services', 'preload imports electron/shared only.'), layer('engine', 'preload imports electron/shared only.'), layer('host', 'preload imports electron/shared only.'), noAlias] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer('main', 'preload imports electron/shared only.'), layer('services', 'preload imports electron/shared only.'), layer('engine', 'preload imports electron/shared only.'), layer('host', 'preload imports electron/shared only.'), layer('records', 'preload imports electron/shared only.'), noAlias] }] },
   },
   {
     files: ['renderer/**'],
@@ -58,7 +69,7 @@ export const boundaries = [
         'error',
         {
           paths: [noElectron, ...nodeBuiltins.map((name) => ({ name, message: 'The renderer is a sandboxed browser page: no Node built-ins.' }))],
-          patterns: [...['main', 'preload', 'services', 'engine', 'host'].map((dir) => layer(dir, 'The renderer imports electron/shared only and reaches everything else through window.kiosk.')), aliasStaysShared],
+          patterns: [...['main', 'preload', 'services', 'engine', 'host', 'records'].map((dir) => layer(dir, 'The renderer imports electron/shared only and reaches everything else through window.kiosk.')), aliasStaysShared],
         },
       ],
     },

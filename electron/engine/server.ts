@@ -8,10 +8,12 @@ import { admitRequests } from './http/admission'
 import { HttpError, OverloadError } from './http/errors'
 import { installBodyParsers } from './http/json-body'
 import { BODY_LIMITS, HTTP_LIMITS, type HttpLimits } from './http/limits'
-import { authenticateRequests, collectRoutes, type RouteInfo } from './http/route-table'
+import { statusOfKioskError, kioskCodeOfStatus } from './http/kiosk-errors'
+import { authenticateRequests, authorizeRequests, collectRoutes, type RouteInfo } from './http/route-table'
 import { zodSerializerCompiler, zodValidatorCompiler, type EngineApp, type ZodTypeProvider } from './http/zod-provider'
 import { createEngineLog, type EngineLog } from './logs/engine-log'
 import { BIOENGINE_PREFIX, bioEngineRoutes } from './routes/bioengine'
+import { FRONTDESK_PREFIX, frontDeskRoutes } from './routes/frontdesk'
 import { personRoutes } from './routes/persons'
 import { tenantRoutes } from './routes/tenants'
 import { TOKEN_PATH, tokenRoutes } from './routes/token'
@@ -21,9 +23,15 @@ import type { DeriveKey } from './store/clients'
 import { securePrivateFolder } from './store/private-folder'
 import { createSealer, loadTemplateKey } from './store/sealer'
 import { signingKey } from './store/signing-keys'
-import { listen, type Listener } from './store/sql/listener'
-import { StoreUnavailableError } from './store/sql/types'
+import { listen, type Listener } from '../records/sql/listener'
+import { StoreUnavailableError } from '../records/sql/types'
 import { openStore } from './store/store'
+import { createSiteEvents } from './store/site-events'
+import { createFrontDesk } from '../records/frontdesk/create-front-desk'
+import { frontDeskMigrations } from '../records/frontdesk/migrations'
+import { migrate } from '../records/sql/migrate'
+import type { FrontDeskOptions } from '../records/frontdesk/front-desk'
+import { KioskError } from '../shared/errors'
 
 export interface EngineOptions {
   dataDir: string
@@ -43,6 +51,10 @@ export interface EngineOptions {
    * whole site as one caller. Anyone else's X-Forwarded-For is ignored.
    */
   trustedProxy?: string | undefined
+  /** The tenant the site's kiosks enroll into (--tenant): given to each kiosk when it pairs. */
+  tenant?: string | undefined
+  /** The front desk's clock, sign-in back-off and session idle time (tests shorten them). */
+  frontDesk?: Omit<FrontDeskOptions, 'announce'> & { pairingFreeFailures?: number }
 }
 
 export interface Engine {
@@ -67,7 +79,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await bio.caches.load()
   if (bio.caches.unreadable > 0) log.engine(`${bio.caches.unreadable} template(s) could not be decrypted with this template key and were left out of identify`)
   const sync = options.databaseUrl ? followChanges(options.databaseUrl, bio, log, options.pollMs ?? 5000) : null
-  const ctx: EngineContext = { store, tokens: createTokenService(await signingKey(store.db)), bio, log, ready: () => sync?.ready() ?? true }
+  await migrate(store.db, frontDeskMigrations)
+  // The front desk's alerts reach every engine's event streams (NOTIFY on PostgreSQL).
+  const events = createSiteEvents(store.db, options.databaseUrl, log.engine)
+  const frontDesk = createFrontDesk(store.db, { ...options.frontDesk, announce: events.announce })
+  const ctx: EngineContext = { store, tokens: createTokenService(await signingKey(store.db)), bio, frontDesk, log, ready: () => sync?.ready() ?? true }
 
   const limits = { ...HTTP_LIMITS, ...options.limits }
   const app = Fastify({
@@ -94,19 +110,37 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const routes = collectRoutes(app, BODY_LIMITS.small)
   authenticateRequests(app, ctx.tokens)
   admitRequests(app, limits)
+  authorizeRequests(app, frontDesk)
 
   healthRoutes(app, ctx)
   tokenRoutes(app, ctx, limits)
   personRoutes(app, ctx)
   tenantRoutes(app, ctx)
   await app.register((scope) => bioEngineRoutes(scope, ctx), { prefix: BIOENGINE_PREFIX })
+  await app.register(
+    (scope) =>
+      frontDeskRoutes(scope, {
+        frontDesk,
+        clients: store.clients,
+        events,
+        log: log.engine,
+        tenant: options.tenant,
+        maxEventStreams: limits.maxEventStreams,
+        eventKeepAliveMs: limits.eventKeepAliveMs,
+        ...(options.frontDesk?.now ? { now: options.frontDesk.now } : {}),
+        ...(options.frontDesk?.pairingFreeFailures ? { freeFailures: options.frontDesk.pairingFreeFailures } : {}),
+      }),
+    { prefix: FRONTDESK_PREFIX },
+  )
 
   return {
     app,
     ctx,
     routes,
     async close() {
+      // The event streams end in app.close()'s preClose, so it does not wait on them.
       await app.close()
+      await events.close()
       await sync?.close()
       await Promise.all(options.plugins.map((p) => p.close()))
       await store.close()
@@ -163,7 +197,14 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
   let status: number
   let code: number
   let message: string
-  if (error instanceof HttpError) {
+  // The front desk's refusals, in the kiosk's words (kiosk-errors.ts).
+  let kioskCode: string | undefined
+  if (error instanceof KioskError && statusOfKioskError(error.code) < 500) {
+    status = code = statusOfKioskError(error.code)
+    message = error.message
+    kioskCode = error.code
+    if (error.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(error.retryAfterSeconds))
+  } else if (error instanceof HttpError) {
     ;({ status, code, message } = error)
   } else if (error instanceof BioInputError) {
     status = 400
@@ -184,14 +225,19 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
     message = 'The engine failed to handle this request.'
     log(`error ${request.method} ${pathOf(request)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
   }
-  if (status === 401) void reply.header('WWW-Authenticate', 'Bearer')
+  // Bearer: the token is at fault, and a new one may do. A staff refusal (a wrong PIN, an ended
+  // session) is no token's fault: a client that fetched a new token and tried again would count a
+  // failed sign-in twice.
+  if (status === 401) void reply.header('WWW-Authenticate', kioskCode ? 'StaffSession realm="frontdesk"' : 'Bearer')
   // Refused before its body was read (auth, admission, a bad multipart part): close rather than
   // read and discard the rest, which may be 32 MB, or leave it to be taken for the next request.
   if (!request.raw.complete) void reply.header('Connection', 'close')
   if (pathOf(request).startsWith(`${BIOENGINE_PREFIX}/`)) return reply.code(status).send({ code, message })
   // The token endpoint answers in RFC 6749 §5.2's words, whatever went wrong.
   if (pathOf(request) === TOKEN_PATH) return reply.code(status).send({ error: status === 401 ? 'invalid_client' : 'invalid_request', error_description: message })
-  return reply.code(status).send({ timestamp: new Date().toISOString(), status, error: reasonPhrase(status), message, path: pathOf(request) })
+  const body = { timestamp: new Date().toISOString(), status, error: reasonPhrase(status), message, path: pathOf(request) }
+  if (pathOf(request).startsWith(`${FRONTDESK_PREFIX}/`)) return reply.code(status).send({ ...body, code: kioskCode ?? kioskCodeOfStatus(status) })
+  return reply.code(status).send(body)
 }
 
 function isClientFault(error: unknown): error is FastifyError {

@@ -36,6 +36,8 @@ export const watchlistAlertSchema = z.object({
   id: z.uuid(),
   at: z.number(),
   kioskId: z.string().max(128),
+  /** The kiosk's name on its site (null on a kiosk on its own). */
+  kioskName: z.string().max(64).nullable(),
   place: z.enum(watchlistPlaces),
   personUuid: z.uuid(),
   /** The e-mail on the watchlist entry. */

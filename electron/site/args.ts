@@ -53,6 +53,34 @@ export function parseSiteArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
   }
 }
 
+export interface PairArgs {
+  data: string
+  /** The site's external PostgreSQL (no password in it); none: the private cluster in DATA/postgres. */
+  database: string | undefined
+}
+
+/** What `npm run site -- …` was asked: run the site (no subcommand, as ever), or make a pairing code. */
+export type SiteCommand = { command: 'run'; args: SiteArgs } | { command: 'pair'; args: PairArgs }
+
+export const pairUsage = 'usage: npm run site -- pair --data <dir> [--database <postgres url, no password>]'
+
+/** Parses the command line: `pair …` is the pairing-code command, anything else the site's own flags. */
+export function parseSiteCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): SiteCommand {
+  if (argv[0] !== 'pair') return { command: 'run', args: parseSiteArgs(argv, env) }
+  const fail = (message: string): never => {
+    throw new Error(`${message}\n${pairUsage}`)
+  }
+  let values: { data?: string | undefined; database?: string | undefined }
+  try {
+    ;({ values } = parseArgs({ args: argv.slice(1), options: { data: { type: 'string' }, database: { type: 'string' } }, strict: true }))
+  } catch (error) {
+    return fail((error as Error).message)
+  }
+  if (!values.data) fail('--data <dir> is required: the folder the site runs in')
+  if (values.database !== undefined) checkDatabaseUrl(values.database, fail)
+  return { command: 'pair', args: { data: resolve(values.data!), database: values.database } }
+}
+
 /** A database URL may say where, never the password: that comes from PGPASSFILE or PGPASSWORD. */
 function checkDatabaseUrl(value: string, fail: (message: string) => never): void {
   let url: URL

@@ -1,4 +1,5 @@
-import { parseSiteArgs, type SiteArgs } from './args'
+import { parseSiteCommand, type PairArgs, type SiteCommand } from './args'
+import { makePairingCode } from './pair'
 import { Site } from './site'
 
 /**
@@ -6,15 +7,18 @@ import { Site } from './site'
  * Prints on stdout only the lines to wait on; everything else goes to stderr.
  * Ctrl+C, SIGTERM or SIGHUP stop it all in order and exit 0; a failed start stops what had
  * started and exits 1; bad flags exit 2.
+ * `npm run site -- pair --data DIR` instead prints a one-time pairing code for a kiosk (pair.ts).
  */
 async function main(): Promise<void> {
-  let args: SiteArgs
+  let command: SiteCommand
   try {
-    args = parseSiteArgs(process.argv.slice(2))
+    command = parseSiteCommand(process.argv.slice(2))
   } catch (error) {
     console.error((error as Error).message)
     process.exit(2)
   }
+  if (command.command === 'pair') return pair(command.args)
+  const { args } = command
   // Files this process makes (config, keys) are this user's alone.
   process.umask(0o077)
   const site = new Site(args, { print: (line) => console.log(line), log: (line) => console.error(line) })
@@ -44,3 +48,15 @@ async function main(): Promise<void> {
 }
 
 void main()
+
+/** `npm run site -- pair`: prints the code on stdout, exactly `pairing code <code> expires <ISO time>`; exits 0, or 1 with the reason on stderr. */
+async function pair(args: PairArgs): Promise<void> {
+  try {
+    const { code, expiresAt } = await makePairingCode(args)
+    // Exit once the line is written: stdout may be a pipe the caller reads.
+    process.stdout.write(`pairing code ${code} expires ${expiresAt}\n`, () => process.exit(0))
+  } catch (error) {
+    console.error(`site pair: ${(error as Error).message}`)
+    process.exit(1)
+  }
+}

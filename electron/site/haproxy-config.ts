@@ -1,4 +1,5 @@
 import { isIPv6 } from 'node:net'
+import { FRONTDESK_PREFIX, frontDeskRoutes } from '../shared/frontdesk-api'
 
 export interface HaproxyConfig {
   host: string
@@ -10,6 +11,9 @@ export interface HaproxyConfig {
 
 /** The engines' readiness: 200 once caught up with the database, 503 before. */
 export const READY_PATH = '/health/ready'
+
+/** The front desk's event streams: a backend of their own. */
+export const EVENTS_PATH = `${FRONTDESK_PREFIX}${frontDeskRoutes.events.path}`
 
 /**
  * Request bodies up to this size are held whole by haproxy, so that a request whose engine died
@@ -65,6 +69,8 @@ frontend site
   # haproxy's own 503 (no engine ready: the database is down, or every engine is restarting) says
   # when to try again, as an engine's own 503 does.
   http-after-response set-header Retry-After 2 if { status 503 } !{ res.hdr(retry-after) -m found }
+  # The front desk's event streams (one per kiosk, open for hours) must not hold the request slots below.
+  use_backend events if { path_beg ${EVENTS_PATH} }
   default_backend engines
 
 backend engines
@@ -76,9 +82,19 @@ backend engines
   # A dead engine is out within a second; a restarted one back at its first good answer. Each
   # engine is sent at most 32 requests at once (its per-caller limit); more wait here.
   default-server inter 500ms fall 2 rise 1 maxconn 32
-${config.engines.map((engine) => `  server ${engine.name} 127.0.0.1:${engine.port} check`).join('\n')}
+${servers(config, () => 'check')}
+
+backend events
+  balance leastconn
+  # As many as an engine streams (HTTP_LIMITS.maxEventStreams); the same engines, up and down as
+  # the checks above say. A stream quiet for 65 s is gone (the engine writes a keep-alive every 15 s).
+  default-server maxconn 64
+${servers(config, (engine) => `track engines/${engine.name}`)}
 `
 }
+
+type Engine = HaproxyConfig['engines'][number]
+const servers = (config: HaproxyConfig, how: (engine: Engine) => string) => config.engines.map((engine) => `  server ${engine.name} 127.0.0.1:${engine.port} ${how(engine)}`).join('\n')
 
 /** haproxy's word quoting, for paths with spaces. */
 function quote(value: string): string {

@@ -188,7 +188,7 @@ export async function startPostgresCluster(folder: string, options: PostgresClus
 
   return {
     get url() {
-      return `postgres://${ROLE}@${LOOPBACK}:${port}/${DATABASE}`
+      return clusterUrl(port)
     },
     passfile,
     get pid() {
@@ -210,6 +210,22 @@ export async function startPostgresCluster(folder: string, options: PostgresClus
 }
 
 class PortTaken extends Error {}
+
+function clusterUrl(port: number): string {
+  return `postgres://${ROLE}@${LOOPBACK}:${port}/${DATABASE}`
+}
+
+/**
+ * How a client reaches the cluster in `folder` as it last ran, without starting it: its URL (from
+ * the port file) and passfile; null when the folder holds no cluster that ever started. For
+ * commands run beside a running site (`npm run site -- pair`).
+ */
+export function clusterConnection(folder: string): { url: string; passfile: string } | null {
+  const port = Number(readOptional(join(folder, 'port')))
+  const passfile = join(folder, '.pgpass')
+  if (!Number.isInteger(port) || port <= 0 || !existsSync(passfile)) return null
+  return { url: clusterUrl(port), passfile }
+}
 
 interface ClusterAccount {
   root: boolean

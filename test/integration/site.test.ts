@@ -1,13 +1,13 @@
 import { execFile, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { createServer as createHttpServer, type Server } from 'node:http'
+import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { Agent, request } from 'undici'
 import { afterAll, describe, expect, it } from 'vitest'
 import { waitForFront } from '../../electron/site/front-probe'
-import { BUFFER_BYTES, renderHaproxyConfig } from '../../electron/site/haproxy-config'
+import { BUFFER_BYTES, EVENTS_PATH, renderHaproxyConfig } from '../../electron/site/haproxy-config'
 import { startPostgresCluster, type PostgresCluster } from '../../electron/site/postgres-cluster'
 import { alive, freeLoopbackPort } from '../../electron/site/processes'
 import { postgresClient, startTestPostgres, type TestPostgres } from '../support/postgres'
@@ -184,6 +184,51 @@ describe("the site's haproxy configuration", () => {
     expect(seen.dying).toBeGreaterThan(0)
     expect(seen.answering).toBe(6)
   }, 60_000)
+})
+
+describe("the site's haproxy configuration: event streams", () => {
+  it("keeps the front desk's event streams out of the engines' request slots", async () => {
+    // A stand-in engine that holds every event stream open and answers anything else at once.
+    const streams: ServerResponse[] = []
+    const server = createHttpServer((req, res) => {
+      if (req.url === '/health/ready') return res.end('{"status":"ready"}')
+      if (req.url === EVENTS_PATH) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' })
+        res.write(': connected\n\n')
+        streams.push(res)
+        return
+      }
+      res.setHeader('content-type', 'application/json')
+      res.end('{"ok":true}')
+    })
+    const port0 = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)))
+    const dispatcher = new Agent({ connections: 100 })
+    cleanups.push(async () => {
+      await dispatcher.destroy()
+      server.closeAllConnections()
+      server.close()
+    })
+    const folder = tempFolder('kiosk-haproxy-')
+    const configFile = join(folder, 'haproxy.cfg')
+    const port = await freeLoopbackPort()
+    writeFileSync(configFile, renderHaproxyConfig({ host: '127.0.0.1', port, tlsCert: undefined, engines: [{ name: 'engine-1', port: port0 }] }))
+    const haproxy = spawn('haproxy', ['-f', configFile, '-db'], { stdio: 'ignore' })
+    cleanups.push(async () => {
+      if (haproxy.pid) killIfAlive(haproxy.pid)
+    })
+    await waitForFront(`http://127.0.0.1:${port}`, 30_000)
+
+    // More kiosks listening than an engine takes requests at once (32).
+    const open = await Promise.all(Array.from({ length: 40 }, () => request(`http://127.0.0.1:${port}${EVENTS_PATH}`, { dispatcher })))
+    expect(open.map((reply) => reply.statusCode)).toEqual(Array(40).fill(200))
+    await expect.poll(() => streams.length, { timeout: 30_000 }).toBe(40)
+    // A kiosk's ordinary call still goes straight through.
+    const reply = await request(`http://127.0.0.1:${port}/v2/gmiserver/person?userId=a`, { dispatcher })
+    expect(reply.statusCode).toBe(200)
+    await reply.body.dump()
+    for (const stream of streams) stream.end()
+    await Promise.all(open.map((r) => r.body.dump()))
+  }, 90_000)
 })
 
 describe('postgres-cluster', () => {

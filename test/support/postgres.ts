@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { connectionConfig } from '../../electron/engine/store/sql/password'
+import { connectionConfig } from '../../electron/records/sql/password'
 import { startPostgresCluster, type PostgresCluster } from '../../electron/site/postgres-cluster'
 
 export interface TestPostgres extends PostgresCluster {

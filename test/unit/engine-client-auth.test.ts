@@ -3,7 +3,8 @@ import { createBackOff } from '../../electron/engine/auth/back-off'
 import { clientAuthRefusal, createClientAuth, type ClientVerifier } from '../../electron/engine/auth/client-auth'
 import { createWorkLimit } from '../../electron/engine/auth/work-limit'
 import { ClientRepository } from '../../electron/engine/store/clients'
-import { openSqlite } from '../../electron/engine/store/sql/sqlite'
+import { openSqlite } from '../../electron/records/sql/sqlite'
+import { migrateEngineSchema } from '../../electron/engine/store/schema'
 
 // The parts of issue 13 finding 2's fix, each on its own clock and stand-ins.
 
@@ -190,6 +191,7 @@ describe('client authentication', () => {
 describe('client store', () => {
   it('derives exactly once per verify, with a salt of the same size, for a known and an unknown id', async () => {
     const db = openSqlite(':memory:')
+    await migrateEngineSchema(db)
     const real = new ClientRepository(db)
     await real.ensure('known', 'right')
     const derive = vi.fn(real.derive)

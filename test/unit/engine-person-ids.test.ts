@@ -4,8 +4,9 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { sqliteMigrations as migrations } from '../../electron/engine/store/sql/migrations-sqlite'
-import { openSqlite } from '../../electron/engine/store/sql/sqlite'
 import { canonicalPersonId } from '../../electron/engine/store/person-id'
+import { migrateEngineSchema } from '../../electron/engine/store/schema'
+import { openSqlite } from '../../electron/records/sql/sqlite'
 
 describe('BioEngine person ids', () => {
   it('have one canonical form: ASCII letters lower-cased, nothing else touched', () => {
@@ -27,7 +28,9 @@ describe('BioEngine person ids', () => {
     insert.run('AB12-CD', 'Face:Y', 'desk', Buffer.from('uuid-like'), 1)
     old.close()
 
-    await openSqlite(file).close()
+    const migrated = openSqlite(file)
+    await migrateEngineSchema(migrated)
+    await migrated.close()
     const db = new Database(file)
     const rows = db.prepare('SELECT person_id, template_type, template_context, CAST(data AS TEXT) AS data FROM templates ORDER BY person_id, template_context').all()
     expect(rows).toEqual([

@@ -11,7 +11,7 @@ async function restricted(file: string, code: string): Promise<boolean> {
 }
 
 describe('import boundaries', () => {
-  it.each(['electron/services/x.ts', 'electron/engine/x.ts', 'electron/host/x.ts', 'electron/site/x.ts', 'electron/shared/x.ts', 'renderer/src/x.ts'])(
+  it.each(['electron/services/x.ts', 'electron/engine/x.ts', 'electron/records/x.ts', 'electron/records/frontdesk/x.ts', 'electron/host/x.ts', 'electron/site/x.ts', 'electron/shared/x.ts', 'renderer/src/x.ts'])(
     "refuses 'electron' in %s",
     async (file) => {
       expect(await restricted(file, "import { app } from 'electron'\nexport const a = app\n")).toBe(true)
@@ -36,7 +36,7 @@ describe('import boundaries', () => {
     expect(await restricted('renderer/src/x.ts', "import { x } from '@shared/../services/dispatch'\nexport const a = x\n")).toBe(true)
   })
 
-  it.each(['electron/services/x.ts', 'electron/engine/x.ts', 'electron/host/x.ts', 'electron/site/x.ts', 'electron/shared/x.ts', 'electron/main/x.ts', 'electron/preload/x.ts', 'test/unit/x.ts', 'scripts/x.ts'])(
+  it.each(['electron/services/x.ts', 'electron/engine/x.ts', 'electron/records/sql/x.ts', 'electron/host/x.ts', 'electron/site/x.ts', 'electron/shared/x.ts', 'electron/main/x.ts', 'electron/preload/x.ts', 'test/unit/x.ts', 'scripts/x.ts'])(
     'refuses the @shared alias in %s (Node code does not resolve it)',
     async (file) => {
       expect(await restricted(file, "import { contract } from '@shared/contract'\nexport const a = contract\n")).toBe(true)
@@ -54,5 +54,30 @@ describe('import boundaries', () => {
     expect(await restricted('electron/site/x.ts', "import { x } from '../engine/server'\nexport const a = x\n")).toBe(true)
     expect(await restricted('electron/site/x.ts', "import { x } from '../services/dispatch'\nexport const a = x\n")).toBe(true)
     expect(await restricted('electron/site/x.ts', "import { x } from './engine-supervisor'\nexport const a = x\n")).toBe(false)
+  })
+
+  it.each([
+    ['engine', "import { x } from '../../engine/server'"],
+    ['services', "import { x } from '../../services/dispatch'"],
+    ['site', "import { x } from '../../site/cli'"],
+    ['host', "import { x } from '../../host/cli'"],
+    ['main', "import { x } from '../../main/index'"],
+    ['preload', "import { x } from '../../preload/index'"],
+  ])('keeps the records layer below everything: no %s imports from electron/records', async (_layer, line) => {
+    expect(await restricted('electron/records/frontdesk/x.ts', `${line}\nexport const a = x\n`)).toBe(true)
+  })
+
+  it('lets the records layer import electron/shared and itself', async () => {
+    expect(await restricted('electron/records/frontdesk/x.ts', "import { x } from '../../shared/errors'\nexport const a = x\n")).toBe(false)
+    expect(await restricted('electron/records/frontdesk/x.ts', "import { x } from '../sql/types'\nexport const a = x\n")).toBe(false)
+    expect(await restricted('electron/records/x.ts', "import { x } from './frontdesk/front-desk'\nexport const a = x\n")).toBe(false)
+  })
+
+  it('lets the engine, the services and the site import the records layer, and keeps it from the renderer and the preload', async () => {
+    expect(await restricted('electron/engine/store/x.ts', "import { x } from '../../records/sql/types'\nexport const a = x\n")).toBe(false)
+    expect(await restricted('electron/services/x.ts', "import { x } from '../records/frontdesk/local'\nexport const a = x\n")).toBe(false)
+    expect(await restricted('electron/site/x.ts', "import { x } from '../records/sql/postgres'\nexport const a = x\n")).toBe(false)
+    expect(await restricted('renderer/src/x.ts', "import { x } from '../../electron/records/sql/types'\nexport const a = x\n")).toBe(true)
+    expect(await restricted('electron/preload/x.ts', "import { x } from '../records/sql/types'\nexport const a = x\n")).toBe(true)
   })
 })

@@ -16,6 +16,8 @@ export function admitRequests(app: FastifyInstance, limits: AdmissionLimits): vo
   let total = 0
   const perCaller = new Map<string, number>()
   app.addHook('onRequest', async (request, reply) => {
+    // A stream would hold its slot for hours: the event stream route bounds streams itself.
+    if (request.routeOptions.config.stream) return
     const caller = request.caller
     const mine = perCaller.get(caller) ?? 0
     if (total >= limits.maxInFlight) throw new OverloadError(`The engine is busy with ${total} requests; try again shortly.`, 1)

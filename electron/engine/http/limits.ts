@@ -1,3 +1,4 @@
+import type { EventStreamLimits } from '../routes/frontdesk-events'
 import type { AdmissionLimits } from './admission'
 
 /** Request bodies, sized to the call. Fastify answers 413 past a route's limit, reading no further. */
@@ -8,7 +9,7 @@ export const BODY_LIMITS = {
   samples: 32 * 1024 * 1024,
 } as const
 
-export interface HttpLimits extends AdmissionLimits {
+export interface HttpLimits extends AdmissionLimits, EventStreamLimits {
   /** The whole request, headers and body, must arrive within this (else 408). */
   requestTimeoutMs: number
   /** The headers must arrive within this. */
@@ -36,4 +37,6 @@ export const HTTP_LIMITS: HttpLimits = {
   maxTarpitted: 16,
   maxInFlight: 128,
   maxInFlightPerCaller: 32,
+  maxEventStreams: 64,
+  eventKeepAliveMs: 15_000,
 }

@@ -1,7 +1,7 @@
 import type { Biometrics } from '../bio/biometrics'
 import { HttpError } from '../http/errors'
 import type { Person } from '../store/persons'
-import { UniqueViolationError } from '../store/sql/types'
+import { UniqueViolationError } from '../../records/sql/types'
 import type { Repositories, Store } from '../store/store'
 import type { TenantPerson } from '../store/tenant-memberships'
 import type { Tenant } from '../store/tenants'

@@ -1,4 +1,4 @@
-import type { Sql } from './sql/types'
+import type { Sql } from '../../records/sql/types'
 
 /** What identify can find changed: one template (re-read it), or a whole type (personId null: reload it). */
 export interface Change {

@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 import { SCOPE_TENANT_ADMIN } from '../../shared/api-requests'
-import type { Sql } from './sql/types'
+import type { Sql } from '../../records/sql/types'
 
 /**
  * Every stored hash is scrypt at node's defaults (N=2^14, r=8, p=1: about 16 MB and tens of
@@ -42,6 +42,11 @@ export class ClientRepository {
   /** Whether the client exists (no secret involved: for bookkeeping, never for an answer). */
   async has(clientId: string): Promise<boolean> {
     return (await this.sql.get('SELECT 1 AS one FROM oauth_clients WHERE client_id = ?', [clientId])) !== undefined
+  }
+
+  /** Deletes the client (a removed kiosk's): no token is issued to it again. False when there was none. */
+  async remove(clientId: string): Promise<boolean> {
+    return (await this.sql.run('DELETE FROM oauth_clients WHERE client_id = ?', [clientId])) > 0
   }
 
   /** The client's scopes when the secret is right, else null. Exactly one scrypt, known id or not. */

@@ -1,7 +1,7 @@
 import { canonicalPersonId } from './person-id'
 import { templatesOfPerson } from './persons'
 import type { Sealer } from './sealer'
-import type { Sql } from './sql/types'
+import type { Sql } from '../../records/sql/types'
 
 /** One enrollment's kept crops: what a template of another type is built from. */
 export interface KeptEnrollment {

@@ -1,7 +1,7 @@
 import type { Page } from '../../shared/api-models'
 import type { ListQuery } from '../../shared/api-requests'
 import { HttpError } from '../http/errors'
-import type { Dialect } from './sql/types'
+import type { Dialect } from '../../records/sql/types'
 
 export type { ListQuery } from '../../shared/api-requests'
 

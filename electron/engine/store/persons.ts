@@ -3,7 +3,7 @@ import type { PersonRecord } from '../../shared/api-records'
 import { changed } from './change-log'
 import { canonicalPersonId } from './person-id'
 import { listSql, toPage, type ListQuery, type Page } from './paging'
-import type { Sql } from './sql/types'
+import type { Sql } from '../../records/sql/types'
 
 /**
  * A person as the person server returns it: the UUID under `id`, as the vendor's Person entity

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import type { Database } from './sql/types'
+import type { Database } from '../../records/sql/types'
 
 export interface SigningKey {
   kid: string

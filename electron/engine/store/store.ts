@@ -3,10 +3,11 @@ import { ChangeLogRepository } from './change-log'
 import { ClientRepository, scryptKey, type DeriveKey } from './clients'
 import { FaceCropRepository } from './face-crops'
 import { PersonRepository } from './persons'
+import { openPostgres } from '../../records/sql/postgres'
+import { openSqlite } from '../../records/sql/sqlite'
+import type { Database, Sql } from '../../records/sql/types'
+import { migrateEngineSchema } from './schema'
 import type { Sealer } from './sealer'
-import { openPostgres } from './sql/postgres'
-import { openSqlite } from './sql/sqlite'
-import type { Database, Sql } from './sql/types'
 import { TemplateRepository } from './templates'
 import { TenantAssociationRepository } from './tenant-associations'
 import { TenantMembershipRepository } from './tenant-memberships'
@@ -48,9 +49,16 @@ export interface StoreOptions {
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   const db = options.databaseUrl ? await openPostgres({ url: options.databaseUrl }) : openSqlite(join(options.dataDir, 'engine.db'))
+  try {
+    await migrateEngineSchema(db)
+  } catch (error) {
+    await db.close().catch(() => {})
+    throw error
+  }
   return storeOver(db, options.sealer, options.derive ?? scryptKey)
 }
 
+/** The repositories over a database already migrated (migrateEngineSchema). */
 export function storeOver(db: Database, sealer: Sealer, derive: DeriveKey = scryptKey): Store {
   const repositories = (sql: Sql): Repositories => {
     const associations = new TenantAssociationRepository(sql)

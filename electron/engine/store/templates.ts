@@ -2,7 +2,7 @@ import type { BiometricInfoRecord } from '../../shared/api-records'
 import { changed } from './change-log'
 import { canonicalPersonId } from './person-id'
 import type { Sealer } from './sealer'
-import type { Sql } from './sql/types'
+import type { Sql } from '../../records/sql/types'
 
 export interface StoredTemplate {
   personId: string

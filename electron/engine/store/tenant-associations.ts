@@ -1,6 +1,6 @@
 import type { AlgorithmRecord, AppAssociationRecord, LicenseRecord } from '../../shared/api-records'
 import { canonicalPersonId } from './person-id'
-import type { Sql } from './sql/types'
+import type { Sql } from '../../records/sql/types'
 
 export type LicenseData = LicenseRecord
 export type AlgorithmAssociation = AlgorithmRecord

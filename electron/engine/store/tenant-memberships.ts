@@ -1,7 +1,7 @@
 import type { TenantPersonRecord } from '../../shared/api-records'
 import { listSql, toPage, type ListQuery, type Page } from './paging'
 import { personColumns, templatesOfPerson, toPerson } from './persons'
-import type { Sql } from './sql/types'
+import type { Sql } from '../../records/sql/types'
 import type { Tenant, TenantRepository } from './tenants'
 
 /** A person as seen within a tenant (Get Tenant User Data). */

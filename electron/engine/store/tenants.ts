@@ -1,7 +1,7 @@
 import type { TenantRecord } from '../../shared/api-records'
 import type { TenantUpdateRequest } from '../../shared/api-requests'
 import type { TenantAssociationRepository } from './tenant-associations'
-import type { Sql } from './sql/types'
+import type { Sql } from '../../records/sql/types'
 
 export type Tenant = TenantRecord
 /** A tenant's own fields as PUT /v1/tenant sets them; keepFaceCrops left out leaves it as it is. */

@@ -1,5 +1,4 @@
 import pg from 'pg'
-import { postgresMigrations } from './migrations-postgres'
 import { connectionConfig } from './password'
 import { StoreUnavailableError, UniqueViolationError, type Database, type Sql } from './types'
 
@@ -12,8 +11,6 @@ export interface PostgresOptions {
   timeoutMs?: number
 }
 
-/** Every process takes this lock to migrate, so engines starting together migrate once. */
-const MIGRATION_LOCK = 0x6b696f736b01
 const RETRIES = 5
 
 /** bigint (count(*), epoch milliseconds, seq) as a JavaScript number: all ours stay below 2^53. */
@@ -22,7 +19,7 @@ const types = {
     oid === pg.types.builtins.INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 }
 
-/** A pool of connections to a PostgreSQL database, migrated before it is returned. */
+/** A pool of connections to a PostgreSQL database (no schema applied: each owner migrates its own). */
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
   const timeoutMs = options.timeoutMs ?? 10_000
   const pool = new pg.Pool({
@@ -44,7 +41,6 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   const checkedOut = () => {}
   pool.on('acquire', (client) => client.on('error', checkedOut))
   pool.on('release', (_error, client) => client.removeListener('error', checkedOut))
-  await migrate(pool)
 
   const database: Database = {
     ...statementsOn(pool),
@@ -80,6 +76,14 @@ function statementsOn(target: Queryable): Sql {
     all: async <T>(sql: string, params?: readonly unknown[]) => (await query(target, sql, params)).rows as T[],
     get: async <T>(sql: string, params?: readonly unknown[]) => (await query(target, sql, params)).rows[0] as T | undefined,
     run: async (sql, params) => (await query(target, sql, params)).rowCount ?? 0,
+    // The simple query protocol runs a script of several statements; nothing in it is numbered.
+    exec: async (script) => {
+      try {
+        await target.query(script)
+      } catch (error) {
+        throw translate(error)
+      }
+    },
   }
 }
 
@@ -130,35 +134,4 @@ function isConnectionError(error: unknown): boolean {
 function isRetryable(error: unknown): boolean {
   const code = (error as { code?: string }).code
   return code === '40001' || code === '40P01'
-}
-
-/** Applies the migrations not yet applied, under an advisory lock, each in its own transaction. */
-async function migrate(pool: pg.Pool): Promise<void> {
-  const client = await connect(pool)
-  try {
-    await query(client, 'SELECT pg_advisory_lock(?)', [MIGRATION_LOCK])
-    try {
-      await query(client, 'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied bigint NOT NULL)')
-      const row = await statementsOn(client).get<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations')
-      // An engine older than the schema must not write to it: it does not know the newer rules.
-      if ((row?.version ?? 0) > postgresMigrations.length) {
-        throw new Error(`The database schema is at version ${row?.version}, newer than this engine's ${postgresMigrations.length}: upgrade the engine.`)
-      }
-      for (let version = row?.version ?? 0; version < postgresMigrations.length; version++) {
-        await query(client, 'BEGIN')
-        try {
-          await client.query(postgresMigrations[version]!)
-          await query(client, 'INSERT INTO schema_migrations (version, applied) VALUES (?, ?)', [version + 1, Date.now()])
-          await query(client, 'COMMIT')
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => {})
-          throw error
-        }
-      }
-    } finally {
-      await query(client, 'SELECT pg_advisory_unlock(?)', [MIGRATION_LOCK]).catch(() => {})
-    }
-  } finally {
-    client.release()
-  }
 }

@@ -1,19 +1,35 @@
 import BetterSqlite from 'better-sqlite3'
-import { sqliteMigrations } from './migrations-sqlite'
 import { UniqueViolationError, type Database, type Sql } from './types'
 
+export interface SqliteOptions {
+  /**
+   * NORMAL (the default) may lose the last commits on a power cut but never corrupts; FULL fsyncs
+   * every commit before it returns, for records a person was told are saved (the front desk's).
+   */
+  synchronous?: 'NORMAL' | 'FULL'
+  /** Zero freed pages, so a deleted row (a removed account's hash) does not linger in the file. */
+  secureDelete?: boolean
+}
+
 /**
- * The embedded engine's SQLite file (WAL). One connection, used by one process: a transaction may
- * await between its statements, so a promise queue runs one transaction, or one statement outside
- * any, at a time. Each statement takes microseconds; the queue costs nothing at a kiosk's rates.
+ * A SQLite file (WAL). One connection, used by one process: a transaction may await between its
+ * statements, so a promise queue runs one transaction, or one statement outside any, at a time.
+ * Each statement takes microseconds; the queue costs nothing at a kiosk's rates. Opening applies
+ * no schema: each owner migrates its own (the engine's store, migrate.ts's sets).
  */
-export function openSqlite(file: string): Database {
+export function openSqlite(file: string, options: SqliteOptions = {}): Database {
   const db = new BetterSqlite(file)
-  db.pragma('journal_mode = WAL')
-  db.pragma('synchronous = NORMAL')
-  db.pragma('foreign_keys = ON')
-  db.pragma('busy_timeout = 5000')
-  migrate(db)
+  try {
+    // Another process on the same file (the desktop app and the web host share a data folder) may hold the write lock briefly.
+    db.pragma('busy_timeout = 5000')
+    db.pragma('journal_mode = WAL')
+    db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`)
+    db.pragma('foreign_keys = ON')
+    if (options.secureDelete) db.pragma('secure_delete = ON')
+  } catch (error) {
+    db.close()
+    throw error
+  }
 
   const direct = sqliteStatements(db)
   let queue: Promise<unknown> = Promise.resolve()
@@ -27,6 +43,7 @@ export function openSqlite(file: string): Database {
     all: (sql, params) => exclusive(() => direct.all(sql, params)),
     get: (sql, params) => exclusive(() => direct.get(sql, params)),
     run: (sql, params) => exclusive(() => direct.run(sql, params)),
+    exec: (script) => exclusive(() => direct.exec(script)),
     transaction: (work) =>
       exclusive(async () => {
         db.exec('BEGIN IMMEDIATE')
@@ -58,16 +75,6 @@ function sqliteStatements(db: BetterSqlite.Database): Sql {
     all: async <T>(sql: string, params: readonly unknown[] = []) => translate(() => db.prepare(sql).all(...params) as T[]),
     get: async <T>(sql: string, params: readonly unknown[] = []) => translate(() => db.prepare(sql).get(...params) as T | undefined),
     run: async (sql, params = []) => translate(() => db.prepare(sql).run(...params).changes),
-  }
-}
-
-/** Applies the migrations not yet applied, each in its own transaction; PRAGMA user_version counts them. */
-function migrate(db: BetterSqlite.Database): void {
-  const applied = db.pragma('user_version', { simple: true }) as number
-  for (let version = applied; version < sqliteMigrations.length; version++) {
-    db.transaction(() => {
-      db.exec(sqliteMigrations[version]!)
-      db.pragma(`user_version = ${version + 1}`)
-    })()
+    exec: async (script) => translate(() => void db.exec(script)),
   }
 }

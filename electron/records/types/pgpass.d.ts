@@ -1,4 +1,4 @@
-// pgpass ships no types: the one call the engine makes (store/sql/password.ts).
+// pgpass ships no types: the one call the records layer makes (sql/password.ts).
 declare module 'pgpass' {
   function pgpass(
     connection: { host: string; port: string; database: string | undefined; user: string | undefined },

@@ -10,7 +10,13 @@ export interface Listener {
  * connection is lost it says so and reconnects, backing off to 5 s, and says so again once it is
  * listening: notifications sent meanwhile are never replayed, so the caller catches up then.
  */
-export function listen(url: string, channel: string, handlers: { notified(): void; connected(up: boolean): void }): Listener {
+export function listen(
+  url: string,
+  channel: string,
+  handlers: { notified(payload?: string): void; connected(up: boolean): void },
+  /** How the connection shows in pg_stat_activity. */
+  applicationName = 'identity-kiosk-engine listener',
+): Listener {
   let client: pg.Client | null = null
   let closed = false
   let delay = 250
@@ -23,7 +29,7 @@ export function listen(url: string, channel: string, handlers: { notified(): voi
     delay = Math.min(5000, delay * 2)
   }
   const open = async () => {
-    const next = new pg.Client({ ...connectionConfig(url), connectionTimeoutMillis: 5000, application_name: 'identity-kiosk-engine listener' })
+    const next = new pg.Client({ ...connectionConfig(url), connectionTimeoutMillis: 5000, application_name: applicationName })
     client = next
     let failed = false
     const fail = () => {
@@ -35,7 +41,7 @@ export function listen(url: string, channel: string, handlers: { notified(): voi
     }
     next.on('error', fail)
     next.on('end', fail)
-    next.on('notification', () => handlers.notified())
+    next.on('notification', (message) => handlers.notified(message.payload))
     try {
       await next.connect()
       await next.query(`LISTEN ${channel}`)

@@ -11,6 +11,8 @@ export interface Sql {
   get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, params?: readonly unknown[]): Promise<number>
+  /** Runs a script of statements without parameters, as written (a migration step). */
+  exec(script: string): Promise<void>
 }
 
 /** A database: statements outside a transaction, and transactions. */

@@ -1,0 +1,141 @@
+import type { MigrationSet } from '../sql/migrate'
+
+/**
+ * The front desk's tables, the same on a kiosk's own SQLite file and on a site's PostgreSQL
+ * database: epoch milliseconds are INTEGER / bigint, hashes BLOB / bytea, flags 0/1. Case-insensitive
+ * keys (an account's name, a watchlisted e-mail) are folded in JavaScript into a *_key column, so
+ * both dialects compare them the same way and no SQL function of ours is needed. Secrets are kept
+ * only as hashes: scrypt for PINs, SHA-256 for session tokens and pairing codes (random and long
+ * enough that a fast hash is no weakness). Never edit a shipped step: add one.
+ */
+export const frontDeskMigrations: MigrationSet = {
+  name: 'frontdesk',
+  steps: [
+    {
+      sqlite: `
+        CREATE TABLE accounts (
+          name_key TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          role TEXT NOT NULL CHECK (role IN ('operator', 'admin')),
+          salt BLOB NOT NULL,
+          hash BLOB NOT NULL,
+          params TEXT NOT NULL,
+          disabled INTEGER NOT NULL DEFAULT 0,
+          created_at INTEGER NOT NULL,
+          last_sign_in_at INTEGER,
+          failures INTEGER NOT NULL DEFAULT 0,
+          locked_until INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE staff_sessions (
+          token_hash TEXT PRIMARY KEY,
+          account_key TEXT NOT NULL REFERENCES accounts(name_key) ON DELETE CASCADE,
+          kiosk_id TEXT,
+          created_at INTEGER NOT NULL,
+          last_active_at INTEGER NOT NULL
+        );
+        CREATE INDEX staff_sessions_by_account ON staff_sessions (account_key);
+        CREATE INDEX staff_sessions_by_activity ON staff_sessions (last_active_at);
+        CREATE TABLE watchlist_entries (
+          person_uuid TEXT PRIMARY KEY,
+          email TEXT NOT NULL,
+          email_key TEXT NOT NULL,
+          reason TEXT NOT NULL,
+          added_by TEXT NOT NULL,
+          added_at INTEGER NOT NULL
+        );
+        CREATE INDEX watchlist_entries_by_email ON watchlist_entries (email_key, added_at);
+        CREATE TABLE watchlist_alerts (
+          id TEXT PRIMARY KEY,
+          at INTEGER NOT NULL,
+          kiosk_id TEXT NOT NULL,
+          kiosk_name TEXT,
+          place TEXT NOT NULL CHECK (place IN ('enrollment', 'check-in')),
+          person_uuid TEXT NOT NULL,
+          email TEXT NOT NULL,
+          given_email TEXT,
+          reason TEXT NOT NULL,
+          dismissed_at INTEGER,
+          dismissed_by TEXT
+        );
+        CREATE INDEX watchlist_alerts_open ON watchlist_alerts (dismissed_at, at);
+        CREATE TABLE kiosks (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          joined_at INTEGER NOT NULL,
+          last_seen_at INTEGER,
+          removed_at INTEGER
+        );
+        CREATE TABLE pairing_codes (
+          code_hash TEXT PRIMARY KEY,
+          created_by TEXT NOT NULL,
+          created_at INTEGER NOT NULL,
+          expires_at INTEGER NOT NULL,
+          used_at INTEGER,
+          used_by_kiosk TEXT
+        );
+      `,
+      postgres: `
+        CREATE TABLE accounts (
+          name_key text PRIMARY KEY,
+          name text NOT NULL,
+          role text NOT NULL CHECK (role IN ('operator', 'admin')),
+          salt bytea NOT NULL,
+          hash bytea NOT NULL,
+          params text NOT NULL,
+          disabled integer NOT NULL DEFAULT 0,
+          created_at bigint NOT NULL,
+          last_sign_in_at bigint,
+          failures integer NOT NULL DEFAULT 0,
+          locked_until bigint NOT NULL DEFAULT 0
+        );
+        CREATE TABLE staff_sessions (
+          token_hash text PRIMARY KEY,
+          account_key text NOT NULL REFERENCES accounts(name_key) ON DELETE CASCADE,
+          kiosk_id text,
+          created_at bigint NOT NULL,
+          last_active_at bigint NOT NULL
+        );
+        CREATE INDEX staff_sessions_by_account ON staff_sessions (account_key);
+        CREATE INDEX staff_sessions_by_activity ON staff_sessions (last_active_at);
+        CREATE TABLE watchlist_entries (
+          person_uuid text PRIMARY KEY,
+          email text NOT NULL,
+          email_key text NOT NULL,
+          reason text NOT NULL,
+          added_by text NOT NULL,
+          added_at bigint NOT NULL
+        );
+        CREATE INDEX watchlist_entries_by_email ON watchlist_entries (email_key, added_at);
+        CREATE TABLE watchlist_alerts (
+          id text PRIMARY KEY,
+          at bigint NOT NULL,
+          kiosk_id text NOT NULL,
+          kiosk_name text,
+          place text NOT NULL CHECK (place IN ('enrollment', 'check-in')),
+          person_uuid text NOT NULL,
+          email text NOT NULL,
+          given_email text,
+          reason text NOT NULL,
+          dismissed_at bigint,
+          dismissed_by text
+        );
+        CREATE INDEX watchlist_alerts_open ON watchlist_alerts (dismissed_at, at);
+        CREATE TABLE kiosks (
+          id text PRIMARY KEY,
+          name text NOT NULL,
+          joined_at bigint NOT NULL,
+          last_seen_at bigint,
+          removed_at bigint
+        );
+        CREATE TABLE pairing_codes (
+          code_hash text PRIMARY KEY,
+          created_by text NOT NULL,
+          created_at bigint NOT NULL,
+          expires_at bigint NOT NULL,
+          used_at bigint,
+          used_by_kiosk text
+        );
+      `,
+    },
+  ],
+}

@@ -1,0 +1,152 @@
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import BetterSqlite from 'better-sqlite3'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { LegacyImport } from '../../electron/records/frontdesk/legacy-import'
+import { FRONTDESK_FILE, openLocalFrontDesk, type LocalFrontDesk } from '../../electron/records/frontdesk/local'
+import { openAccounts, openWatchlist } from '../support/older-frontdesk-stores'
+
+/**
+ * A kiosk on its own (issue 43): its front desk on frontdesk.db in its data folder, and the staff
+ * and watchlist it kept before in accounts.db and watchlist.db (made here by a frozen copy of the
+ * code that made them, test/support/older-frontdesk-stores.ts) brought over on the first open: a
+ * PIN set before still signs in.
+ */
+const PERSON = '5b0f7c2e-8a41-4b8e-9a57-3f2f0d6c1a11'
+const OTHER = '00000000-0000-4000-8000-000000000000'
+const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8)
+const databaseFiles = (dir: string, name: string) => ['', '-wal', '-shm'].map((suffix) => join(dir, `${name}${suffix}`))
+
+describe('a kiosk on its own: frontdesk.db', () => {
+  let root: string
+  let dir: string
+  let clock: { now: number }
+  let local: LocalFrontDesk | null = null
+  const now = () => clock.now
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'frontdesk-local-'))
+    dir = join(root, 'data')
+    clock = { now: Date.UTC(2026, 10, 1) }
+  })
+  afterEach(async () => {
+    await local?.close()
+    local = null
+    rmSync(root, { recursive: true, force: true })
+  })
+
+  /** What a kiosk that ran before this change has in its data folder. */
+  async function oldKiosk(): Promise<{ alerts: { open: string; dismissed: string }; accountsBefore: unknown; entriesBefore: unknown }> {
+    const accounts = openAccounts({ dir, now })
+    await accounts.createFirst('Ada', 'old-pin-1')
+    clock.now += 1000
+    await accounts.create('Otto', 'operator', 'otto-pin-1')
+    accounts.setDisabled('Otto', true)
+    // Two failures on record: the next one pauses Ada.
+    for (let i = 0; i < 2; i++) await expect(accounts.verify('Ada', 'wrong')).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    const accountsBefore = accounts.list()
+    accounts.close()
+
+    const watchlist = openWatchlist({ dir, now })
+    watchlist.add({ personUuid: PERSON, email: 'Listed@Example.com', reason: 'Banned after an incident', addedBy: 'Ada' })
+    const alert = { kioskId: 'old-kiosk', place: 'enrollment' as const, personUuid: PERSON, email: 'Listed@Example.com', givenEmail: 'new@example.com', reason: 'Banned after an incident' }
+    clock.now += 1000
+    const dismissed = watchlist.raise(alert)
+    clock.now += 1000
+    const open = watchlist.raise(alert)
+    watchlist.dismiss(dismissed.id, 'Otto')
+    const entriesBefore = watchlist.list()
+    watchlist.close()
+    return { alerts: { open: open.id, dismissed: dismissed.id }, accountsBefore, entriesBefore }
+  }
+
+  it('brings the old accounts and watchlist over, PINs and back-off included, then removes the old files', async () => {
+    const before = await oldKiosk()
+    const imported: LegacyImport[] = []
+    local = await openLocalFrontDesk({ dataDir: dir, now, onImported: (counts) => imported.push(counts) })
+    const desk = local.frontDesk
+    expect(imported).toEqual([{ accounts: 2, entries: 1, alerts: 2 }])
+    for (const file of [...databaseFiles(dir, 'accounts.db'), ...databaseFiles(dir, 'watchlist.db')]) expect(existsSync(file), file).toBe(false)
+
+    expect(await desk.listAccounts()).toEqual(before.accountsBefore)
+    // The third failure pauses Ada, as it would have before: the two earlier ones came along.
+    await expect(desk.signIn('Ada', 'wrong', null)).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    await expect(desk.signIn('Ada', 'old-pin-1', null)).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' })
+    clock.now += 5_001
+    const signedIn = await desk.signIn('ada', 'old-pin-1', null)
+    expect(await desk.session(signedIn.session)).toEqual({ account: 'Ada', role: 'admin' })
+    await expect(desk.signIn('Otto', 'otto-pin-1', null)).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    await desk.setAccountDisabled('Otto', false)
+    await expect(desk.signIn('Otto', 'otto-pin-1', null)).resolves.toMatchObject({ account: { name: 'Otto', role: 'operator' } })
+
+    expect(await desk.listWatchlist()).toEqual(before.entriesBefore)
+    expect(await desk.watchlistAlerts()).toEqual([expect.objectContaining({ id: before.alerts.open, kioskId: 'old-kiosk', kioskName: null, givenEmail: 'new@example.com' })])
+    expect(await desk.dismissAlert(before.alerts.dismissed, 'Ada')).toBe(false)
+    expect(await desk.screen({ personUuids: [OTHER], givenEmail: 'LISTED@example.com', place: 'check-in', kioskId: 'old-kiosk' })).toMatchObject({ screening: 'watchlisted' })
+
+    // Private: the file, and its WAL and index once written to.
+    for (const file of databaseFiles(dir, FRONTDESK_FILE)) if (existsSync(file)) expect([file, modeOf(file)]).toEqual([file, '600'])
+    expect(modeOf(join(dir, FRONTDESK_FILE))).toBe('600')
+    expect(modeOf(dir)).toBe('700')
+
+    // Opened again: nothing to import, nothing doubled.
+    await local.close()
+    local = await openLocalFrontDesk({ dataDir: dir, now, onImported: (counts) => imported.push(counts) })
+    expect(imported).toHaveLength(1)
+    expect(await local.frontDesk.listAccounts()).toHaveLength(2)
+    await expect(local.frontDesk.signIn('Ada', 'old-pin-1', null)).resolves.toMatchObject({ account: { name: 'Ada' } })
+  })
+
+  it('reads what the old files still held in their WAL (a kiosk stopped without a checkpoint)', async () => {
+    const watchlist = openWatchlist({ dir, now })
+    // A connection that never checkpoints keeps the rows in watchlist.db-wal only.
+    const holder = new BetterSqlite(join(dir, 'watchlist.db'))
+    holder.pragma('wal_autocheckpoint = 0')
+    holder.prepare("INSERT INTO entries (person_uuid, email, reason, added_by, added_at) VALUES (?, 'wal@example.com', 'r', 'Ada', 1)").run(PERSON)
+    watchlist.close()
+    expect(existsSync(join(dir, 'watchlist.db-wal'))).toBe(true)
+    try {
+      local = await openLocalFrontDesk({ dataDir: dir, now })
+      expect(await local.frontDesk.listWatchlist()).toEqual([expect.objectContaining({ personUuid: PERSON, email: 'wal@example.com' })])
+    } finally {
+      holder.close()
+    }
+    for (const file of databaseFiles(dir, 'watchlist.db')) expect(existsSync(file), file).toBe(false)
+  })
+
+  it('imports again, adding nothing and changing nothing, when the old files outlived an import', async () => {
+    await oldKiosk()
+    copyFileSync(join(dir, 'accounts.db'), join(root, 'accounts.db'))
+    local = await openLocalFrontDesk({ dataDir: dir, now })
+    clock.now += 60_000
+    await local.frontDesk.setAccountDisabled('Otto', false)
+    const after = await local.frontDesk.listAccounts()
+    await local.close()
+
+    // As if the process stopped between the import's commit and the removal of the old files.
+    copyFileSync(join(root, 'accounts.db'), join(dir, 'accounts.db'))
+    const imported: LegacyImport[] = []
+    local = await openLocalFrontDesk({ dataDir: dir, now, onImported: (counts) => imported.push(counts) })
+    expect(imported).toEqual([{ accounts: 0, entries: 0, alerts: 0 }])
+    expect(await local.frontDesk.listAccounts()).toEqual(after)
+    expect(existsSync(join(dir, 'accounts.db'))).toBe(false)
+  })
+
+  it('makes a new data folder 0700 and frontdesk.db 0600, and starts with no staff', async () => {
+    const imported: LegacyImport[] = []
+    local = await openLocalFrontDesk({ dataDir: dir, now, onImported: (counts) => imported.push(counts) })
+    expect(modeOf(dir)).toBe('700')
+    expect(modeOf(join(dir, FRONTDESK_FILE))).toBe('600')
+    expect(imported).toEqual([])
+    expect(await local.frontDesk.accountCount()).toBe(0)
+    await local.frontDesk.createFirstAdmin('Ada', 'new-pin-1', null)
+    for (const file of databaseFiles(dir, FRONTDESK_FILE)) if (existsSync(file)) expect([file, modeOf(file)]).toEqual([file, '600'])
+    const raw = new BetterSqlite(join(dir, FRONTDESK_FILE), { readonly: true })
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal')
+      expect(raw.prepare("SELECT version FROM schema_versions WHERE name = 'frontdesk'").get()).toEqual({ version: 1 })
+    } finally {
+      raw.close()
+    }
+  })
+})
