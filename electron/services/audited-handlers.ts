@@ -181,6 +181,14 @@ export const auditSpecs: AuditSpecs = {
   },
   removeFromWatchlist: { action: 'watchlist-remove', subject: (i) => ({ personUuid: i.personUuid }) },
   dismissWatchlistAlert: { action: 'watchlist-dismiss', detail: (i) => `alert ${i.id}` },
+  // A site (issue 43). Never a pairing code: until it is used or expires, it lets a kiosk in.
+  joinSite: {
+    action: 'settings-change',
+    detail: (i) => `join the site ${i.url}${i.name ? ` as ${i.name}` : ''}`.slice(0, 256),
+    result: (o) => ({ detail: `joined the site ${o.url} as ${o.name} (kiosk ${o.kioskId})`.slice(0, 256) }),
+  },
+  createPairingCode: { action: 'credentials-change', detail: () => 'pairing code made', result: (o) => ({ detail: `pairing code made, valid until ${o.expiresAt}` }) },
+  removeKiosk: { action: 'credentials-change', detail: (i) => `kiosk ${i.id} removed from the site` },
 }
 
 /** A check-in or check-out in an entry: the visit, or why a visitor was sent to the front desk. */

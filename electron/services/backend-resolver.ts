@@ -1,7 +1,9 @@
+import { SCOPE_TENANT_ADMIN } from '../shared/api-requests'
 import { KioskError } from '../shared/errors'
+import { SCOPE_FRONTDESK_KIOSK } from '../shared/frontdesk-api'
 import type { KioskSettings } from '../shared/settings'
 import { templateInfoCache, type Backend } from './backend'
-import { connect } from './clients/connect'
+import { connect, type SiteConnection } from './clients/connect'
 import type { ClientCredentials } from './clients/person-server'
 import type { IssuedToken } from './clients/token-provider'
 import type { CredentialStore } from './secrets/credentials'
@@ -12,10 +14,16 @@ export interface EmbeddedTarget {
   state(): string
 }
 
+/** What a kiosk on its own answers when asked for its site. */
+export function notOnSite(): KioskError {
+  return new KioskError('NOT_CONFIGURED', 'This kiosk is not on a site.')
+}
+
 /**
  * Builds the workflows' Backend from the current settings: the embedded engine (its URL and its
  * per-install credentials) or the remote servers (URLs from the settings, credentials from the
- * keychain). Clients are kept while the target stays the same, so pools and tokens are reused.
+ * keychain); on a site, also the site's front desk, reached with the same token. Clients are kept
+ * while the target stays the same, so pools and tokens are reused.
  */
 export class BackendResolver {
   private current: { key: string; clients: ReturnType<typeof connect>; templateInfo: ReturnType<typeof templateInfoCache> } | null = null
@@ -26,13 +34,7 @@ export class BackendResolver {
   ) {}
 
   async backend(settings: KioskSettings): Promise<Backend> {
-    const target = this.target(settings)
-    if (this.current?.key !== target.key) {
-      await this.reset()
-      const clients = connect(target.options)
-      this.current = { key: target.key, clients, templateInfo: templateInfoCache(clients.bio) }
-    }
-    const { clients, templateInfo } = this.current
+    const { clients, templateInfo } = await this.connected(settings)
     return {
       persons: clients.persons,
       bio: clients.bio,
@@ -44,6 +46,24 @@ export class BackendResolver {
       identifyMaxResults: settings.identifyMaxResults,
       templateInfo: () => templateInfo(settings.templateType),
     }
+  }
+
+  /** The site's front desk and the token its calls carry; NOT_CONFIGURED when the kiosk is not on a site. */
+  async site(settings: KioskSettings): Promise<SiteConnection> {
+    if (settings.mode !== 'site') throw notOnSite()
+    const { clients } = await this.connected(settings)
+    if (!clients.site) throw notOnSite()
+    return clients.site
+  }
+
+  private async connected(settings: KioskSettings): Promise<NonNullable<BackendResolver['current']>> {
+    const target = this.target(settings)
+    if (this.current?.key !== target.key) {
+      await this.reset()
+      const clients = connect(target.options)
+      this.current = { key: target.key, clients, templateInfo: templateInfoCache(clients.bio) }
+    }
+    return this.current
   }
 
   /** Drops the clients (and their cached tokens): after a credential or settings change. */
@@ -66,6 +86,21 @@ export class BackendResolver {
       }
     }
     const { personServerUrl, bioEngineUrl, bioEngineAuth, basicAuthEncoding } = settings
+    if (settings.mode === 'site') {
+      // The site's engines: one token (the kiosk's client from pairing) for the person server, the BioEngine and the front desk.
+      return {
+        key: `site|${personServerUrl}|${bioEngineUrl}|${basicAuthEncoding}|${timing}`,
+        options: {
+          personServerUrl,
+          bioEngineUrl,
+          basicAuthEncoding,
+          ...timeouts,
+          credentials: () => this.remoteCredentials('This kiosk has no credential from its site: an administrator can join it to the site again.'),
+          scope: `${SCOPE_TENANT_ADMIN} ${SCOPE_FRONTDESK_KIOSK}`,
+          siteUrl: personServerUrl,
+        },
+      }
+    }
     return {
       key: `remote|${personServerUrl}|${bioEngineUrl}|${bioEngineAuth}|${basicAuthEncoding}|${timing}`,
       options: {
@@ -79,9 +114,9 @@ export class BackendResolver {
     }
   }
 
-  private async remoteCredentials(): Promise<ClientCredentials> {
+  private async remoteCredentials(missing = 'Set the person server client id and secret in Settings.'): Promise<ClientCredentials> {
     const { clientId, clientSecret } = await this.credentials.serverCredentials()
-    if (!clientId || !clientSecret) throw new KioskError('NOT_CONFIGURED', 'Set the person server client id and secret in Settings.')
+    if (!clientId || !clientSecret) throw new KioskError('NOT_CONFIGURED', missing)
     return { clientId, clientSecret }
   }
 

@@ -20,8 +20,11 @@ export type Handlers = {
 /** One call from a transport: the method, its raw input, and the caller's session key. */
 export type Dispatch = (method: unknown, input: unknown, key?: string | null) => Promise<Envelope>
 
-/** Resolves a session key to its actor; `active` is false for status polls, which do not count as activity. */
-export type ResolveActor = (key: string | null, active: boolean) => SessionActor
+/**
+ * Resolves a session key to its actor; `active` is false for status polls, which do not count as
+ * activity. It may ask the front desk (on a site, over the network) whether the session still holds.
+ */
+export type ResolveActor = (key: string | null, active: boolean) => SessionActor | Promise<SessionActor>
 
 type Log = (message: string) => void
 
@@ -40,7 +43,7 @@ export function createDispatch(handlers: Handlers, resolveActor: ResolveActor = 
         throw new KioskError('UNKNOWN_METHOD', `There is no kiosk method named ${JSON.stringify(String(method)).slice(0, 80)}.`)
       }
       const spec = contract[method]
-      actor = resolveActor(key, !('poll' in spec))
+      actor = await resolveActor(key, !('poll' in spec))
       if (!roleAllows(actor.role, spec.role)) {
         throw new KioskError('FORBIDDEN', actor.role === 'visitor' ? 'Staff must sign in to do this.' : 'Your account may not do this: ask an administrator.')
       }

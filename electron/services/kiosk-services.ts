@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs'
+import { openLocalFrontDesk } from '../records/frontdesk/local'
 import type { KioskEvent } from '../shared/events'
 import { openAuditLog } from './audit'
 import { auditedHandlers } from './audited-handlers'
@@ -11,6 +12,8 @@ import { auditTrail } from './features/audit'
 import { kioskEngine } from './features/kiosk-engine'
 import { enrollment } from './features/enrollment'
 import { faceMatch } from './features/face-match'
+import { frontDesks } from './front-desk/desks'
+import { ownDesk } from './front-desk/own-desk'
 import { hostNotifications } from './features/host-notifications'
 import { invitesFeature } from './features/invites'
 import { combine, handlerTable } from './features/feature'
@@ -21,6 +24,7 @@ import { reachability } from './features/reachability'
 import { replicaFeature } from './features/replica'
 import { retention } from './features/retention'
 import { savedSettings, settingsFeature } from './features/settings'
+import { siteFeature } from './features/site'
 import { staffFeature } from './features/staff'
 import { tenantAdmin } from './features/tenant-admin'
 import { verification } from './features/verification'
@@ -32,6 +36,8 @@ import { eventFor, roleViews } from './role-views'
 import { createCredentialStore } from './secrets/credentials'
 import { createKeychain, keychainServiceFor, type Keychain } from './secrets/keychain'
 import { createSettingsStore } from './settings-store'
+import { siteDesk } from './site/site-desk'
+import { siteEvents } from './site/site-events'
 
 export interface KioskServicesOptions {
   shell: 'electron' | 'web'
@@ -84,7 +90,26 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const own = ownEngine({ dataDir, credentials, launchEngine: options.launchEngine, settings, log })
   const resolver = new BackendResolver(credentials, own.target)
   const backend = async () => resolver.backend(await settings())
-  const resetServers = () => resolver.reset()
+  const site = async () => resolver.site(await settings())
+  // On a site, its alerts reach this kiosk's staff by the site's events (the only kind a kiosk is told of yet).
+  const events = siteEvents({ settings, tokens: async () => (await site()).tokens, onEvent: (event) => event.type === 'watchlist-alert' && emit(event), log })
+  // New servers or credentials: the clients go, and the event stream follows (or stops, off a site).
+  const resetServers = async () => {
+    await resolver.reset()
+    events.refresh()
+  }
+
+  // The front desk (staff, the watchlist): the kiosk's own frontdesk.db, or its site's.
+  const ownFrontDesk = ownDesk(
+    () =>
+      openLocalFrontDesk({
+        dataDir,
+        now,
+        onImported: (i) => log(`front desk: took in ${i.accounts} staff accounts, ${i.entries} watchlist entries and ${i.alerts} alerts from accounts.db and watchlist.db`),
+      }),
+    () => kioskId(dataDir),
+  )
+  const desk = frontDesks({ settings, own: ownFrontDesk.desk, site: (id) => siteDesk(id, site) })
 
   // Created in this order: the engine's listeners (status, retention, outbox sender) run in it.
   const engine = kioskEngine({ shell, version, own, known: saved.known, backend, resetServers, emit })
@@ -93,7 +118,26 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const reach = reachability({ backend, onBack: () => replica.syncAfterOffline() })
   const replica = replicaFeature({ own, settings, backend, pending: () => outbox.pending(), reachable: reach.reachable, audit, now, log })
   const notices = hostNotifications({ dataDir, keychain, log })
-  const watchlist = watchlistFeature({ dataDir, kioskId: () => kioskId(dataDir), backend, audit, emit, log })
+  const staff = staffFeature({
+    desk,
+    kiosk: async () => {
+      const { idleTimeoutSeconds, templateType } = await settings()
+      return { idleTimeoutSeconds, templateType }
+    },
+    idleMs: () => (saved.known()?.idleTimeoutSeconds ?? 90) * 1000,
+    audit,
+    log,
+  })
+  const watchlist = watchlistFeature({
+    desk,
+    staffDesk: staff.staffDesk,
+    // The kiosk's own alerts; a site keeps its own.
+    pruneDismissed: async (days) => ((await settings()).mode === 'site' ? 0 : ownFrontDesk.pruneDismissed(days)),
+    backend,
+    audit,
+    emit,
+    log,
+  })
   const invites = invitesFeature({ dataDir, key: () => credentials.inviteKey(), hosts: async (id) => visits.host(id), now, log })
   const visits = visitsFeature({
     dataDir,
@@ -133,31 +177,25 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     watchlist,
   })
   const outbox = outboxFeature({ dataDir, credentials, deliver: enroll.deliver, backend, known: saved.known, engine: own.supervisor, emit, log })
-  const staff = staffFeature({
-    dataDir,
-    kiosk: async () => {
-      const { idleTimeoutSeconds, templateType } = await settings()
-      return { idleTimeoutSeconds, templateType }
-    },
-    idleMs: () => (saved.known()?.idleTimeoutSeconds ?? 90) * 1000,
-    audit,
-    log,
-  })
   const branding = brandingService({ settings, logo: createLogoStore({ dataDir, log }), emit: (look) => emit({ type: 'branding', branding: look }), log })
   const settingsOwner = settingsFeature({ saved, credentials, backend, resetServers, own, replica: replica.replica, sendOutbox: outbox.send, branding, purgeExpired, log })
+  const onSite = siteFeature({ settings, desk, staffDesk: staff.staffDesk, credentials, saveSettings: settingsOwner.save, events })
 
   // Started in this order, stopped in reverse: the audit trail before the outbox that audits its
   // deliveries, the outbox open (its key read) before the settings start the engine; on stop the
   // outbox and the audit trail close, the replica's writes finish, then the engine and its judge stop.
+  // The site's event stream stops before the clients close; the own front desk closes after its users.
   const kiosk = combine(
     liveness,
     engine,
     replica,
     audit,
+    { handlers: {}, stop: () => ownFrontDesk.close() },
     watchlist,
     outbox,
     notices,
     settingsOwner,
+    onSite,
     staff,
     purge,
     reach,

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { defaultSettings, type KioskSettings } from '../shared/settings'
+import { defaultSettings, usesRemoteServers, type KioskSettings } from '../shared/settings'
 import type { Backend } from './backend'
 import { BackendResolver, engineNotRunning } from './backend-resolver'
 import type { LaunchEngine } from './engine-launch'
@@ -31,7 +31,7 @@ export function ownEngine(deps: OwnEngineDeps) {
   })
   const target = { url: () => supervisor.getStatus().url, state: () => supervisor.getStatus().state }
   const replicaDir = join(deps.dataDir, 'replica')
-  const dirFor = (current: KioskSettings) => (current.mode === 'remote' ? replicaDir : join(deps.dataDir, 'engine'))
+  const dirFor = (current: KioskSettings) => (usesRemoteServers(current.mode) ? replicaDir : join(deps.dataDir, 'engine'))
   let runningDir: string | null = null
   const resolver = new BackendResolver(deps.credentials, target)
 

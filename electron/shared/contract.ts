@@ -6,7 +6,8 @@ import { checkInviteInput, checkInviteResult, createInviteInput, createInviteRes
 import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
 import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
 import { accountViewSchema, createAccountInput, firstAdminInput, sessionViewSchema, setAccountDisabledInput, signInInput, type Role } from './staff'
-import { credentialStatusSchema, serverCredentialNames, serverCredentialsInputSchema, settingsPatchSchema, settingsSchema } from './settings'
+import { kioskIdParams, kioskName, pairingCode, pairingCodeResult, siteKioskSchema } from './frontdesk-api'
+import { credentialStatusSchema, kioskModes, serverCredentialNames, serverCredentialsInputSchema, settingsPatchSchema, settingsSchema, siteUrl } from './settings'
 import * as v from './visits'
 import * as w from './workflows'
 import { addToWatchlistInput, dismissWatchlistAlertInput, removeFromWatchlistInput, watchlistAlertSchema, watchlistEntrySchema } from './watchlist'
@@ -32,7 +33,7 @@ export const appInfoSchema = z.object({
 export const engineStateSchema = z.enum(['stopped', 'starting', 'running', 'restarting', 'failed'])
 
 export const engineStatusSchema = z.object({
-  mode: z.enum(['embedded', 'remote']),
+  mode: z.enum(kioskModes),
   state: engineStateSchema,
   /** Base URL of the person server (the BioEngine lives under /bioengine on the embedded engine). */
   url: z.string().nullable(),
@@ -42,6 +43,11 @@ export const engineStatusSchema = z.object({
 })
 
 const done = z.object({ ok: z.literal(true) })
+
+/** Joining a site (issue 43): its address, the pairing code an administrator made there, and this kiosk's name on it (else the one in Settings, else the computer's). */
+export const joinSiteInput = z.strictObject({ url: siteUrl, code: pairingCode, name: kioskName.optional() })
+/** The kiosk as the site now knows it; the kiosk's settings say mode 'site' from here on. */
+export const joinSiteResult = z.object({ kioskId: z.uuid(), name: z.string(), url: z.string() })
 
 /** What every method declares: a method without a role does not compile. */
 interface MethodSpec {
@@ -174,6 +180,15 @@ export const contract = {
   /** The alerts no one has dismissed yet (a signed-in staff screen reads them at sign-in and when told of a new one). */
   getWatchlistAlerts: { input: noInput, output: z.array(watchlistAlertSchema), role: 'operator', poll: true },
   dismissWatchlistAlert: { input: dismissWatchlistAlertInput, output: done, role: 'operator' },
+
+  // A site (issue 43): a kiosk joins one with a pairing code; administrators make codes, see the site's kiosks, remove one.
+  /** Anyone while the kiosk has no staff account and is not on a site (the first-run screen); otherwise administrators only (checked in the services). */
+  joinSite: { input: joinSiteInput, output: joinSiteResult, role: 'visitor' },
+  /** A single-use code another kiosk joins this kiosk's site with (NOT_CONFIGURED on a kiosk on its own). */
+  createPairingCode: { input: noInput, output: pairingCodeResult, role: 'admin' },
+  listKiosks: { input: noInput, output: z.array(siteKioskSchema), role: 'admin' },
+  /** The site refuses that kiosk's credential from now on. */
+  removeKiosk: { input: z.strictObject(kioskIdParams.shape), output: done, role: 'admin' },
 } as const satisfies Record<string, MethodSpec>
 
 export type Contract = typeof contract

@@ -8,8 +8,19 @@ import { accentRefusal, isHexColour } from './contrast'
  * their presence is shown to the renderer (credentialStatusSchema below).
  */
 
-export const kioskModes = ['embedded', 'remote'] as const
+/**
+ * Where the kiosk's servers are: its own embedded engine; a person server and BioEngine elsewhere
+ * (a vendor's, or our engine run apart), with the front desk's records kept on the kiosk; or a
+ * site it joined with a pairing code (issue 43): remote servers that are the site's engines, which
+ * also keep the front desk's records (staff, the watchlist) for every kiosk of the site.
+ */
+export const kioskModes = ['embedded', 'remote', 'site'] as const
 export type KioskMode = (typeof kioskModes)[number]
+
+/** True when the servers are not the kiosk's own engine ('remote' and 'site'): the URLs, credentials and offline replica apply. */
+export function usesRemoteServers(mode: KioskMode): boolean {
+  return mode !== 'embedded'
+}
 
 /**
  * Where the BioEngine's bearer token comes from: the person server's OAuth token (the embedded
@@ -53,6 +64,9 @@ function isHttpBaseUrl(value: string): boolean {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.username && !url.password && !url.search && !url.hash
 }
 
+/** A site's address, as typed to join it: a base URL that must be given, kept without a trailing slash. */
+export const siteUrl = baseUrl.pipe(z.string().min(1, 'is required')).transform((value) => value.replace(/\/+$/, ''))
+
 /** Tenant and app codes as the person server accepts them in paths. */
 const code = z
   .string()
@@ -93,9 +107,9 @@ const accentColour = z
 /** The fields without defaults: what a partial update may carry. */
 const fields = {
   mode: z.enum(kioskModes),
-  /** The remote person server's base URL; required in remote mode, ignored in embedded mode. */
+  /** The remote person server's base URL (on a site: the site's); required in remote and site mode, ignored in embedded mode. */
   personServerUrl: baseUrl,
-  /** The remote BioEngine's base URL; required in remote mode, ignored in embedded mode. */
+  /** The remote BioEngine's base URL (on a site: the site's /bioengine); required in remote and site mode, ignored in embedded mode. */
   bioEngineUrl: baseUrl,
   tenantCode: code,
   appCode: code,
@@ -138,6 +152,8 @@ const fields = {
   welcomeLine: displayLine(160),
   /** The colour of buttons, tiles and highlights (the stylesheet's --accent). */
   accentColour,
+  /** This kiosk's name on its site (alerts and the Kiosks list say where something happened); '' until it joins one. */
+  kioskName: displayLine(64),
 }
 
 export const defaultSettings = Object.freeze({
@@ -164,6 +180,7 @@ export const defaultSettings = Object.freeze({
   organisationName: 'Identity Kiosk',
   welcomeLine: '',
   accentColour: '#0b5cad',
+  kioskName: '',
 } as const satisfies { [K in keyof typeof fields]: z.infer<(typeof fields)[K]> })
 
 const shapeWithDefaults = {
@@ -190,13 +207,14 @@ const shapeWithDefaults = {
   organisationName: fields.organisationName.default(defaultSettings.organisationName),
   welcomeLine: fields.welcomeLine.default(defaultSettings.welcomeLine),
   accentColour: fields.accentColour.default(defaultSettings.accentColour),
+  kioskName: fields.kioskName.default(defaultSettings.kioskName),
 }
 
-/** Remote mode needs both URLs; embedded mode keeps whatever is there (for switching back) but ignores it. */
+/** Remote and site mode need both URLs; embedded mode keeps whatever is there (for switching back) but ignores it. */
 function remoteNeedsUrls(settings: { mode: KioskMode; personServerUrl: string; bioEngineUrl: string }, ctx: z.RefinementCtx): void {
-  if (settings.mode !== 'remote') return
+  if (!usesRemoteServers(settings.mode)) return
   for (const key of ['personServerUrl', 'bioEngineUrl'] as const) {
-    if (settings[key] === '') ctx.addIssue({ code: 'custom', path: [key], message: 'is required in remote mode' })
+    if (settings[key] === '') ctx.addIssue({ code: 'custom', path: [key], message: `is required in ${settings.mode} mode` })
   }
 }
 

@@ -33,6 +33,9 @@ const signInRefused = 'That name and PIN or password do not match an active staf
  */
 export function visitorError(error: KioskErrorData, method?: string): KioskErrorData {
   if (error.code === 'TOO_MANY_ATTEMPTS') return error
+  // A visitor may join a site only while nobody has set the kiosk up: the installer reads the site's
+  // own words (a used, expired or wrong code; an address that does not answer), about no one else.
+  if (method === 'joinSite') return error
   if (error.code === 'UNAUTHORIZED' && method === 'signIn') return { code: error.code, message: signInRefused }
   return { code: error.code, message: words[error.code] ?? askStaff }
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openAuditLog } from '../../electron/services/audit'
 import { kioskId } from '../../electron/services/kiosk-id'
-import { openAccounts } from '../../electron/services/staff/accounts'
+import { FRONTDESK_FILE, openLocalFrontDesk } from '../../electron/records/frontdesk/local'
 import { projectRoot, tsxArgs } from '../support/process'
 
 const entry = 'electron/services/staff/create-admin-cli.ts'
@@ -33,14 +33,15 @@ describe('npm run create-admin', () => {
     expect(first.output).toMatch(/^first administrator "Install Admin" created in .+\n$/)
     expect(first.status).toBe(0)
 
-    const accounts = openAccounts({ dir: data })
+    // In the kiosk's own front desk, where the first-run screen makes one.
+    const local = await openLocalFrontDesk({ dataDir: data })
     try {
-      expect(await accounts.verify('Install Admin', SECRET)).toMatchObject({ name: 'Install Admin', role: 'admin' })
-      await expect(accounts.verify('Install Admin', 'ignored second line')).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+      expect((await local.frontDesk.signIn('Install Admin', SECRET, null)).account).toMatchObject({ name: 'Install Admin', role: 'admin' })
+      await expect(local.frontDesk.signIn('Install Admin', 'ignored second line', null)).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
     } finally {
-      accounts.close()
+      await local.close()
     }
-    expect(statSync(join(data, 'accounts.db')).mode & 0o777).toBe(0o600)
+    expect(statSync(join(data, FRONTDESK_FILE)).mode & 0o777).toBe(0o600)
 
     const audit = openAuditLog({ dir: data, kioskId: kioskId(data) })
     try {
@@ -65,11 +66,11 @@ describe('npm run create-admin', () => {
     expect(second.status).not.toBe(0)
     expect(second.output).toMatch(/already exists/)
     expect(second.output).not.toContain('another-secret-1')
-    const after = openAccounts({ dir: data })
+    const after = await openLocalFrontDesk({ dataDir: data })
     try {
-      expect(after.list().map((a) => a.name)).toEqual(['Install Admin'])
+      expect((await after.frontDesk.listAccounts()).map((a) => a.name)).toEqual(['Install Admin'])
     } finally {
-      after.close()
+      await after.close()
     }
   })
 

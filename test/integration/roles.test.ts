@@ -15,7 +15,7 @@ import { handlersWithoutServers, testStaff } from '../support/handlers'
 const ipcHandlers = vi.hoisted(() => new Map<string, (event: unknown, input: unknown) => Promise<unknown>>())
 vi.mock('electron', () => ({ ipcMain: { handle: (channel: string, fn: (event: unknown, input: unknown) => Promise<unknown>) => ipcHandlers.set(channel, fn) } }))
 
-const visitorMethods: MethodName[] = ['getSession', 'keepSession', 'signIn', 'createFirstAdmin', 'getAppInfo', 'getEngineStatus', 'startLivenessChallenge', 'enrollVisitor', 'verifyVisitor', 'getOutbox', 'getTemplateTypes', 'getBranding', 'checkIn', 'checkInByFace', 'checkOutByFace', 'listHostNames', 'getBadgePolicy', 'checkInvite', 'signOut']
+const visitorMethods: MethodName[] = ['getSession', 'keepSession', 'signIn', 'createFirstAdmin', 'getAppInfo', 'getEngineStatus', 'startLivenessChallenge', 'enrollVisitor', 'verifyVisitor', 'getOutbox', 'getTemplateTypes', 'getBranding', 'checkIn', 'checkInByFace', 'checkOutByFace', 'listHostNames', 'getBadgePolicy', 'checkInvite', 'joinSite', 'signOut']
 const operatorMethods: MethodName[] = [
   'identifyVisitor',
   'faceMatch',
@@ -83,6 +83,9 @@ const adminMethods: MethodName[] = [
   'setNotificationSecrets',
   'addToWatchlist',
   'removeFromWatchlist',
+  'createPairingCode',
+  'listKiosks',
+  'removeKiosk',
 ]
 const allowed = {
   visitor: new Set(visitorMethods),
@@ -217,6 +220,31 @@ describe('roles are enforced in the services, on both transports', () => {
     const after = await request(`${origin}/bridge/getSession`, { method: 'POST', headers, body: '{}' })
     expect(after.statusCode).toBe(409)
     await after.body.dump()
+  })
+
+  it('answers the site methods on a kiosk on its own: not on a site', async () => {
+    const admin = await transports[0]!.open()
+    await admin('signIn', ADMIN)
+    for (const [method, input] of [['createPairingCode', {}], ['listKiosks', {}], ['removeKiosk', { id: '00000000-0000-4000-8000-000000000000' }]] as const) {
+      expect(await admin(method, input), method).toEqual({ ok: false, error: { code: 'NOT_CONFIGURED', message: 'This kiosk is not on a site.' } })
+    }
+  })
+
+  it('lets an administrator join a site, and a visitor only while the kiosk has no staff account', async () => {
+    // A site nobody answers at: past the role check, the join fails to reach it.
+    const join = { url: 'http://127.0.0.1:1', code: 'ABCD-EFGH', name: 'Lobby' }
+    const visitor = await transports[0]!.open()
+    expect(await visitor('joinSite', join)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+    const admin = await transports[1]!.open()
+    await admin('signIn', ADMIN)
+    expect(await admin('joinSite', join)).toMatchObject({ ok: false, error: { code: 'UNREACHABLE' } })
+    expect(await admin('joinSite', { ...join, code: 'O0O0-I1I1' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } })
+
+    // A fresh kiosk (no account yet): its first-run screen may join, as a visitor.
+    const fresh = testStaff()
+    const firstRun = createDispatch(handlersWithoutServers(engineStatus, { staff: fresh }), fresh.resolveActor, () => {})
+    expect(await firstRun('getSession', {}, 'first-run')).toMatchObject({ ok: true, value: { role: 'visitor', firstRun: true } })
+    expect(await firstRun('joinSite', join, 'first-run')).toMatchObject({ ok: false, error: { code: 'UNREACHABLE' } })
   })
 
   it('answers a session id the host never issued with 409, so the page asks for a new one', async () => {

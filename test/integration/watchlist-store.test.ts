@@ -2,48 +2,57 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openWatchlist, type WatchlistStore } from '../../electron/services/watchlist/store'
+import { openLocalFrontDesk, type LocalFrontDesk } from '../../electron/records/frontdesk/local'
+import type { WatchlistPlace } from '../../electron/shared/watchlist'
 
 const DAY = 86_400_000
 const PERSON = '5b0f7c2e-8a41-4b8e-9a57-3f2f0d6c1a11'
+const OTHER = '00000000-0000-4000-8000-000000000000'
 
-// The watchlist's own file, on a clock the test moves: entries match by uuid or listed e-mail, and
-// alerts outlive a restart until dismissed, then go after their keeping time.
+// The watchlist of a kiosk on its own (its front desk's frontdesk.db), on a clock the test moves:
+// entries match by uuid or listed e-mail, and alerts outlive a restart until dismissed, then go
+// after their keeping time.
 describe('watchlist store', () => {
   let dir: string
-  let store: WatchlistStore | null = null
-  afterEach(() => {
-    store?.close()
+  let opened: LocalFrontDesk | null = null
+  afterEach(async () => {
+    await opened?.close()
+    opened = null
     rmSync(dir, { recursive: true, force: true })
   })
+  const open = async (now?: () => number) => {
+    await opened?.close()
+    opened = await openLocalFrontDesk({ dataDir: dir, ...(now && { now }) })
+    return opened.frontDesk
+  }
+  const subject = (personUuids: string[], givenEmail: string | null, place: WatchlistPlace = 'enrollment') => ({ personUuids, givenEmail, place, kioskId: 'k' })
 
-  it('matches a listed person by uuid (any case) or by the e-mail they were listed under, and nothing else', () => {
+  it('matches a listed person by uuid (any case) or by the e-mail they were listed under, and nothing else', async () => {
     dir = mkdtempSync(join(tmpdir(), 'watchlist-store-'))
-    store = openWatchlist({ dir })
-    store.add({ personUuid: PERSON.toUpperCase(), email: 'Listed@Example.com', reason: 'r', addedBy: 'admin' })
-    expect(store.match([PERSON], null)).toMatchObject({ personUuid: PERSON })
-    expect(store.match(['00000000-0000-4000-8000-000000000000'], ' listed@example.COM ')).toMatchObject({ personUuid: PERSON })
-    expect(store.match(['00000000-0000-4000-8000-000000000000'], 'other@example.com')).toBeNull()
-    expect(store.match([], null)).toBeNull()
+    const desk = await open()
+    await desk.addToWatchlist({ personUuid: PERSON.toUpperCase(), email: 'Listed@Example.com', reason: 'r', addedBy: 'admin' })
+    expect(await desk.screen(subject([PERSON], null))).toMatchObject({ screening: 'watchlisted', personUuid: PERSON })
+    expect(await desk.screen(subject([OTHER], ' listed@example.COM '))).toMatchObject({ screening: 'watchlisted', personUuid: PERSON })
+    expect(await desk.screen(subject([OTHER], 'other@example.com'))).toEqual({ screening: 'clear' })
+    expect(await desk.screen(subject([], null))).toEqual({ screening: 'clear' })
   })
 
-  it('keeps an open alert across a restart; forgets a dismissed one after its keeping time, never an open one', () => {
+  it('keeps an open alert across a restart; forgets a dismissed one after its keeping time, never an open one', async () => {
     dir = mkdtempSync(join(tmpdir(), 'watchlist-store-'))
     let clock = Date.UTC(2026, 10, 1)
-    const open = () => openWatchlist({ dir, now: () => clock })
-    store = open()
-    const alert = { kioskId: 'k', place: 'enrollment' as const, personUuid: PERSON, email: 'listed@example.com', givenEmail: null, reason: 'r' }
-    const first = store.raise(alert)
-    const second = store.raise(alert)
-    store.close()
-    store = open()
-    expect(store.openAlerts().map((a) => a.id).sort()).toEqual([first.id, second.id].sort())
-    expect(store.dismiss(first.id, 'otto')).toBe(true)
-    expect(store.dismiss(first.id, 'otto')).toBe(false)
+    let desk = await open(() => clock)
+    await desk.addToWatchlist({ personUuid: PERSON, email: 'listed@example.com', reason: 'r', addedBy: 'admin' })
+    const first = await desk.screen(subject([PERSON], null))
+    const second = await desk.screen(subject([PERSON], null))
+    if (first.screening !== 'watchlisted' || second.screening !== 'watchlisted') throw new Error('not screened')
+    desk = await open(() => clock)
+    expect((await desk.watchlistAlerts()).map((a) => a.id).sort()).toEqual([first.alertId, second.alertId].sort())
+    expect(await desk.dismissAlert(first.alertId, 'otto')).toBe(true)
+    expect(await desk.dismissAlert(first.alertId, 'otto')).toBe(false)
     clock += 29 * DAY
-    expect(store.pruneDismissed(30)).toBe(0)
+    expect(await desk.pruneDismissed(30)).toBe(0)
     clock += 2 * DAY
-    expect(store.pruneDismissed(30)).toBe(1)
-    expect(store.openAlerts().map((a) => a.id)).toEqual([second.id])
+    expect(await desk.pruneDismissed(30)).toBe(1)
+    expect((await desk.watchlistAlerts()).map((a) => a.id)).toEqual([second.alertId])
   })
 })

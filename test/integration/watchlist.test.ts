@@ -13,12 +13,12 @@ import { createChallengeStore } from '../../electron/services/liveness/challenge
 import { livenessGate } from '../../electron/services/liveness/gate'
 import { livenessPolicy } from '../../electron/services/liveness/policy'
 import { eventFor, roleViews } from '../../electron/services/role-views'
-import { WATCHLIST_FILE } from '../../electron/services/watchlist/store'
+import { FRONTDESK_FILE } from '../../electron/records/frontdesk/local'
 import { CONSENT } from '../../electron/shared/consent'
 import type { KioskEvent } from '../../electron/shared/events'
 import { testBackend } from '../support/backend'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
-import { handlersWithoutServers, testStaff } from '../support/handlers'
+import { handlersWithoutServers, testFrontDesk, testStaff } from '../support/handlers'
 import { projectRoot } from '../support/process'
 import { adminDispatch, type SessionCall } from '../support/staff'
 
@@ -35,6 +35,7 @@ describe('the watchlist (real engine, audit, roles)', () => {
   let dir: string
   let audit: AuditLog
   let watchlist: WatchlistFeature
+  let frontDesk: ReturnType<typeof testFrontDesk>
   let dispatch: Dispatch
   let admin: SessionCall
   const events: KioskEvent[] = []
@@ -70,15 +71,17 @@ describe('the watchlist (real engine, audit, roles)', () => {
       evaluate: (request) => backend.bio.evaluateLiveness(request),
       stepSeconds: async () => 8,
     })
+    // The kiosk's own front desk keeps the list (a site of one).
+    frontDesk = testFrontDesk({ dataDir: join(dir, 'data'), kioskId: 'kiosk-lobby' })
+    const staff = testStaff(frontDesk)
     watchlist = watchlistFeature({
-      dataDir: join(dir, 'data'),
-      kioskId: () => 'kiosk-lobby',
+      desk: staff.desk,
+      staffDesk: staff.staffDesk,
       backend: async () => backend,
       audit: auditTrail({ open: () => audit, settings: async () => ({}) as never, log }),
       emit: (event) => events.push(event),
       log,
     })
-    const staff = testStaff()
     const handlers = handlersWithoutServers(() => ({ mode: 'embedded', state: 'running', url: t.url, pid: null, restarts: 0, lastError: null }), {
       backend: async () => backend,
       liveness,
@@ -96,6 +99,7 @@ describe('the watchlist (real engine, audit, roles)', () => {
   })
   afterAll(async () => {
     await watchlist?.stop?.()
+    await frontDesk?.close()
     audit?.close()
     await backend?.close()
     await t?.close()
@@ -119,9 +123,9 @@ describe('the watchlist (real engine, audit, roles)', () => {
     expect(await errorOf(visitor('listWatchlist'))).toMatchObject({ code: 'FORBIDDEN' })
   })
 
-  it('keeps the list private: watchlist.db is 0600 in a 0700 folder', () => {
+  it('keeps the list private: the front desk’s file is 0600 in a 0700 folder', () => {
     expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700)
-    expect(statSync(join(dir, 'data', WATCHLIST_FILE)).mode & 0o777).toBe(0o600)
+    expect(statSync(join(dir, 'data', FRONTDESK_FILE)).mode & 0o777).toBe(0o600)
   })
 
   it('refuses bad input in plain words: an unknown person, both ids, no reason', async () => {
@@ -148,7 +152,7 @@ describe('the watchlist (real engine, audit, roles)', () => {
 
     const alerts = await value(operator('getWatchlistAlerts'))
     expect(alerts).toEqual([
-      { id: (event as { alertId: string }).alertId, at: expect.any(Number), kioskId: 'kiosk-lobby', place: 'enrollment', personUuid: ada.toLowerCase(), email: 'ada@watch.example', givenEmail: 'someone-else@watch.example', reason: REASON },
+      { id: (event as { alertId: string }).alertId, at: expect.any(Number), kioskId: 'kiosk-lobby', kioskName: null, place: 'enrollment', personUuid: ada.toLowerCase(), email: 'ada@watch.example', givenEmail: 'someone-else@watch.example', reason: REASON },
     ])
     expect(await errorOf(visitor('getWatchlistAlerts'))).toMatchObject({ code: 'FORBIDDEN' })
 

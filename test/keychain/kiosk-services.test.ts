@@ -128,7 +128,8 @@ describe('kiosk services on the embedded engine', () => {
     // The visitor tab still gets what every screen shows (it follows the same events otherwise).
     expect(visitorEvents.some((e) => e.type === 'engine')).toBe(true)
     expect((await call('getWatchlistAlerts')).map((a: { id: string }) => a.id)).toContain((pushed[0] as { alertId: string }).alertId)
-    expect(statSync(join(dataDir, 'watchlist.db')).mode & 0o777).toBe(0o600)
+    // The list is the kiosk's own front desk's (it is on its own), in its private file.
+    expect(statSync(join(dataDir, 'frontdesk.db')).mode & 0o777).toBe(0o600)
     await call('removeFromWatchlist', { personUuid: entry.personUuid })
     await call('removeVisitor', { userId: 'listed@kiosk.example' })
   })
@@ -183,7 +184,7 @@ describe('kiosk services on the embedded engine', () => {
       }
     }
     walk(dataDir)
-    expect(files).toEqual(expect.arrayContaining([join(dataDir, 'audit.db'), join(dataDir, 'accounts.db')]))
+    expect(files).toEqual(expect.arrayContaining([join(dataDir, 'audit.db'), join(dataDir, 'frontdesk.db')]))
     expect(logLines.length).toBeGreaterThan(0)
     const logText = Buffer.from(logLines.join('\n'))
     // JPEG as FF D8 FF + a segment marker: three random bytes turn up in ciphertext now and then.

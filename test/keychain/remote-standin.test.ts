@@ -46,7 +46,7 @@ const LOCAL_METHODS = new Set([
   'getAuditLog', 'verifyAuditLog', 'exportAuditLog',
   // The offline replica lives in the kiosk's own engine (test/keychain/offline-replica.test.ts).
   'getReplicaStatus', 'syncReplica', 'confirmReplicaRemovals', 'wipeReplica',
-  // Staff sessions and accounts live in the kiosk's own data folder.
+  // Staff sessions and accounts: against a vendor's servers the front desk stays on the kiosk (frontdesk.db).
   'getSession', 'keepSession', 'signIn', 'signOut', 'createFirstAdmin', 'listAccounts', 'createAccount', 'setAccountDisabled',
   // Host notifications: a queue in the kiosk's data folder, secrets in its keychain (test/keychain/host-notifications.test.ts).
   'getHostNotices', 'retryHostNotice', 'getNotificationSettings', 'saveNotificationSettings', 'setNotificationSecrets',
@@ -54,8 +54,10 @@ const LOCAL_METHODS = new Set([
   'listHostNames', 'listOnSite', 'visitLog', 'exportVisitsCsv', 'endVisit', 'listHosts', 'addHost', 'updateHost', 'removeHost',
   // Invites: invites.db and a key in the keychain (test/integration/invites.test.ts).
   'createInvite', 'listInvites', 'revokeInvite', 'checkInvite',
-  // The watchlist's entries and alerts: watchlist.db (test/integration/watchlist.test.ts); only adding looks the person up.
+  // The watchlist's entries and alerts: the kiosk's frontdesk.db (test/integration/watchlist.test.ts); only adding looks the person up.
   'removeFromWatchlist', 'listWatchlist', 'getWatchlistAlerts', 'dismissWatchlistAlert',
+  // A site is our engines, not a vendor's servers (test/keychain/site-join.test.ts, site-frontdesk.test.ts).
+  'joinSite', 'createPairingCode', 'listKiosks', 'removeKiosk',
 ])
 
 describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_name, variant) => {

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { openLocalFrontDesk } from '../../electron/records/frontdesk/local'
 import { KioskError } from '../../electron/shared/errors'
 import type { EngineStatus } from '../../electron/shared/contract'
 import type { AuditLog } from '../../electron/services/audit'
@@ -17,6 +18,8 @@ import { outboxHandlers } from '../../electron/services/features/outbox'
 import { persons } from '../../electron/services/features/persons'
 import { replicaFeature } from '../../electron/services/features/replica'
 import { savedSettings, settingsFeature } from '../../electron/services/features/settings'
+import { siteFeature } from '../../electron/services/features/site'
+import { ownDesk } from '../../electron/services/front-desk/own-desk'
 import { staffFeature, type StaffFeature } from '../../electron/services/features/staff'
 import { tenantAdmin } from '../../electron/services/features/tenant-admin'
 import { verification } from '../../electron/services/features/verification'
@@ -35,11 +38,16 @@ const noAudit = (): never => {
   throw new KioskError('AUDIT_UNAVAILABLE', 'No audit trail in this test.')
 }
 
-/** Real staff accounts (in a fresh folder) and sessions, as the services compose them. */
-export function testStaff(): StaffFeature {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-staff-'))
+/** The kiosk's own front desk (by default in a fresh folder, as kiosk 'test-kiosk'). */
+export function testFrontDesk(options: { dataDir?: string; kioskId?: string } = {}) {
+  const { dataDir = mkdtempSync(join(tmpdir(), 'kiosk-frontdesk-')), kioskId = 'test-kiosk' } = options
+  return { dataDir, ...ownDesk(() => openLocalFrontDesk({ dataDir }), () => kioskId) }
+}
+
+/** Real staff accounts (on a front desk of its own, in a fresh folder) and sessions, as the services compose them. */
+export function testStaff(frontDesk = testFrontDesk()): StaffFeature {
   return staffFeature({
-    dataDir,
+    desk: async () => frontDesk.desk,
     kiosk: async () => ({ idleTimeoutSeconds: 90, templateType: 'Face:HumanFaceRes' }),
     idleMs: () => 90_000,
     audit: auditTrail({ open: noAudit, settings: notConfigured, log: () => {} }),
@@ -56,7 +64,7 @@ export interface ServicesInTest {
   outbox?: Outbox
   /** Makes the visits feature from these handlers' parts (by default: one in a fresh folder, retention off). */
   visits?: (parts: Pick<VisitsDeps, 'backend' | 'liveness' | 'decisions' | 'audit' | 'log' | 'invites'>) => VisitsFeature
-  /** The watchlist (by default one in a fresh folder, with nobody on it). */
+  /** The watchlist (by default the staff's front desk's, with nobody on it). */
   watchlist?: WatchlistFeature
 }
 
@@ -83,7 +91,8 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
   const outbox = async () => given.outbox ?? notConfigured()
   // A throwaway folder and key: invites need no server.
   const invites = invitesFeature({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-invites-')), key: async () => Buffer.alloc(32, 7), hosts: null, now: Date.now, log })
-  const watchlist = given.watchlist ?? watchlistFeature({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-watchlist-')), kioskId: () => 'test-kiosk', backend, audit, emit: () => {}, log })
+  const staff = given.staff ?? testStaff()
+  const watchlist = given.watchlist ?? watchlistFeature({ desk: staff.desk, staffDesk: staff.staffDesk, backend, audit, emit: () => {}, log })
   const engine = { getStatus: engineStatus, onChange: () => () => {}, stop: async () => {} }
   const settings = settingsFeature({
     saved: savedSettings({ file: '', load: notConfigured, save: notConfigured, update: notConfigured }),
@@ -119,7 +128,9 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       // A queue in a folder of its own, its sender never started; no keychain behind it.
       { handlers: hostNotifications({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-notices-')), keychain: { get: notConfigured, set: notConfigured, delete: notConfigured }, log }).handlers },
       settings,
-      given.staff ?? testStaff(),
+      // A kiosk on its own: joining a site reaches for one (none answers here).
+      siteFeature({ settings: async () => ({ ...defaultSettings }), desk: staff.desk, staffDesk: staff.staffDesk, credentials: { setServerCredentials: notConfigured }, saveSettings: notConfigured, events: null }),
+      staff,
       enrollment({ backend, templateType: async () => 'Face:HumanFaceRes', liveness, outbox, replica, reachable: () => {}, audit, watchlist }),
       verification({ liveness, decisions }),
       faceMatch({ liveness, decisions }),

@@ -48,6 +48,7 @@ describe('settings schema', () => {
       organisationName: 'Identity Kiosk',
       welcomeLine: '',
       accentColour: '#0b5cad',
+      kioskName: '',
     })
     expect(settingsSchema.parse({})).toEqual(defaultSettings)
   })
@@ -102,6 +103,7 @@ describe('settings store (real files)', () => {
       organisationName: 'City Library',
       welcomeLine: 'Welcome to the lending desk.',
       accentColour: '#1e5a2b',
+      kioskName: 'Lending desk',
     }
     expect(await store.save(settings)).toEqual(settings)
     expect(await store.load()).toEqual(settings)
@@ -138,6 +140,10 @@ describe('settings store (real files)', () => {
     const cases: Array<[unknown, RegExp[]]> = [
       [{ mode: 'remote' }, [/is required in remote mode\s+→ at personServerUrl/, /is required in remote mode\s+→ at bioEngineUrl/]],
       [{ mode: 'remote', personServerUrl: remote.personServerUrl }, [/→ at bioEngineUrl/]],
+      // On a site the servers are the site's: its address is needed as in remote mode.
+      [{ mode: 'site' }, [/is required in site mode\s+→ at personServerUrl/, /is required in site mode\s+→ at bioEngineUrl/]],
+      [{ kioskName: 'Lobby\nWest' }, [/one line without control characters\s+→ at kioskName/]],
+      [{ kioskName: 'x'.repeat(65) }, [/at most 64 characters\s+→ at kioskName/]],
       [{ verifyThresholdOverride: 100.5 }, [/must be from 0 to 100\s+→ at verifyThresholdOverride/]],
       [{ identifyThresholdOverride: -1 }, [/must be from 0 to 100\s+→ at identifyThresholdOverride/]],
       [{ connectTimeoutSeconds: 0 }, [/must be from 1 to 60\s+→ at connectTimeoutSeconds/]],

@@ -10,8 +10,9 @@ export class ApiError extends KioskError {
     message: string,
     readonly status: number | null,
     readonly serverCode: number | null = null,
+    options: { retryAfterSeconds?: number | undefined } = {},
   ) {
-    super(code, message)
+    super(code, message, options)
     this.name = 'ApiError'
   }
 

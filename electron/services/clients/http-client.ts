@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import { errors, Pool, type FormData } from 'undici'
 import type { z } from 'zod'
 import { ApiError, codeForStatus } from './api-error'
@@ -28,7 +29,12 @@ export interface RawReply {
   body: Buffer
 }
 
+/** A reply read as it arrives (an event stream): its body, or the whole reply when it was not 2xx. */
+export type StreamReply = { ok: true; status: number; headers: RawReply['headers']; body: Readable } | { ok: false; reply: RawReply }
+
 const MAX_REPLY_BYTES = 64 * 1024 * 1024
+/** An error reply to a stream request is read whole, up to this much. */
+const MAX_ERROR_BYTES = 64 * 1024
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000
 const DEFAULT_REQUEST_TIMEOUT_MS = 20_000
 
@@ -93,10 +99,14 @@ export class HttpClient {
     })
   }
 
-  async request(call: string, options: RequestOptions): Promise<RawReply> {
+  private pathOf(options: RequestOptions): string {
     const query = new URLSearchParams()
     for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) query.set(key, String(value))
-    const path = `${this.basePath}${options.path}${query.size ? `?${query}` : ''}`
+    return `${this.basePath}${options.path}${query.size ? `?${query}` : ''}`
+  }
+
+  async request(call: string, options: RequestOptions): Promise<RawReply> {
+    const path = this.pathOf(options)
     // The whole call, however the server trickles its reply, ends within connect + request time.
     const budget = (this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) + (this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS)
     const signal = AbortSignal.any([AbortSignal.timeout(budget), ...(options.signal ? [options.signal] : [])])
@@ -116,6 +126,38 @@ export class HttpClient {
       const stranger = notTheApi(raw)
       if (stranger) throw new ApiError('UNREACHABLE', `${this.name} could not be reached for ${call}: something else answered (${stranger}), as a gateway, a proxy or a sign-in page does.`, null)
       return raw
+    } catch (error) {
+      throw this.transportError(call, error)
+    }
+  }
+
+  /**
+   * A reply that stays open (a server's event stream): the headers must come within the request
+   * timeout, then the body may run as long as it is never silent for more than `idleMs` (the
+   * server's keep-alive comments keep it from being). Cancelled by `options.signal`. A reply that
+   * is not 2xx is read whole, for the caller's error.
+   */
+  async stream(call: string, options: RequestOptions, idleMs: number): Promise<StreamReply> {
+    try {
+      const reply = await this.pool.request({
+        method: options.method,
+        path: this.pathOf(options),
+        headers: options.headers,
+        body: options.body,
+        signal: options.signal,
+        headersTimeout: this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        bodyTimeout: idleMs,
+      })
+      if (reply.statusCode >= 200 && reply.statusCode < 300) return { ok: true, status: reply.statusCode, headers: reply.headers, body: reply.body }
+      const chunks: Buffer[] = []
+      let size = 0
+      for await (const chunk of reply.body) {
+        size += (chunk as Buffer).length
+        if (size > MAX_ERROR_BYTES) break
+        chunks.push(chunk as Buffer)
+      }
+      reply.body.destroy()
+      return { ok: false, reply: { status: reply.statusCode, headers: reply.headers, body: Buffer.concat(chunks) } }
     } catch (error) {
       throw this.transportError(call, error)
     }

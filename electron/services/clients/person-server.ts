@@ -39,6 +39,8 @@ export interface PersonServerOptions {
   connectTimeoutMs?: number | undefined
   requestTimeoutMs?: number | undefined
   basicAuthEncoding?: BasicAuthEncoding | undefined
+  /** The scopes the token is asked for (space-separated); SCOPE_TENANT_ADMIN unless said (a site's kiosk also asks for its front desk's). */
+  scope?: string | undefined
 }
 
 /**
@@ -65,15 +67,16 @@ export class PersonServerClient {
   constructor(baseUrl: string, credentials: () => Promise<ClientCredentials>, options: PersonServerOptions = {}) {
     this.http = new HttpClient({ baseUrl, name: 'The person server', connectTimeoutMs: options.connectTimeoutMs, requestTimeoutMs: options.requestTimeoutMs })
     const encoding = options.basicAuthEncoding ?? 'form-urlencoded'
-    this.tokens = new TokenProvider(async () => this.requestToken(await credentials(), encoding), { isRefusal: isTokenRefusal })
+    const scope = options.scope ?? SCOPE_TENANT_ADMIN
+    this.tokens = new TokenProvider(async () => this.requestToken(await credentials(), encoding, scope), { isRefusal: isTokenRefusal })
   }
 
   /** POST /v2/oauth2/oauth/token with HTTP Basic client credentials (§4.1). */
-  async requestToken(credentials: ClientCredentials, encoding: BasicAuthEncoding = 'form-urlencoded'): Promise<IssuedToken> {
+  async requestToken(credentials: ClientCredentials, encoding: BasicAuthEncoding = 'form-urlencoded', scope: string = SCOPE_TENANT_ADMIN): Promise<IssuedToken> {
     const reply = await this.http.json('the token request', tokenResponseSchema, {
       method: 'POST',
       path: '/v2/oauth2/oauth/token',
-      query: { scope: SCOPE_TENANT_ADMIN, grant_type: 'client_credentials' },
+      query: { scope, grant_type: 'client_credentials' },
       headers: { authorization: basicCredentials(credentials, encoding), 'content-type': 'application/x-www-form-urlencoded' },
       body: '',
     })

@@ -28,7 +28,9 @@ export function kioskEngine(deps: KioskEngineDeps): Feature {
   const { own, backend } = deps
   const startedAt = new Date().toISOString()
   const admin = async () => engineAdmin(await backend())
-  own.supervisor.onChange((status) => deps.emit({ type: 'engine', status }))
+  // The kiosk's mode, as getEngineStatus says it: a screen told "stopped" must know whether that matters (remote and site mode need no engine of their own).
+  const withMode = (status: EngineStatus): EngineStatus => ({ ...status, mode: deps.known()?.mode ?? 'embedded' })
+  own.supervisor.onChange((status) => deps.emit({ type: 'engine', status: withMode(status) }))
   return {
     handlers: {
       getAppInfo: async () => ({
@@ -39,7 +41,7 @@ export function kioskEngine(deps: KioskEngineDeps): Feature {
         nodeVersion: process.versions.node,
         startedAt,
       }),
-      getEngineStatus: async (): Promise<EngineStatus> => ({ ...own.supervisor.getStatus(), mode: deps.known()?.mode ?? 'embedded' }),
+      getEngineStatus: async (): Promise<EngineStatus> => withMode(own.supervisor.getStatus()),
       getTemplateTypes: async () => (await admin()).templateTypes(),
       rebuildCaches: async (input) => (await admin()).rebuildCaches(input.pluginName),
       getEngineLogs: async () => (await admin()).logs(),

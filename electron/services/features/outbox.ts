@@ -1,6 +1,6 @@
 import type { EngineStatus } from '../../shared/contract'
 import type { KioskEvent } from '../../shared/events'
-import type { KioskSettings } from '../../shared/settings'
+import { usesRemoteServers, type KioskSettings } from '../../shared/settings'
 import type { Backend } from '../backend'
 import { backendProbe, openOutbox, type DeliverFn, type Outbox } from '../outbox'
 import type { CredentialStore } from '../secrets/credentials'
@@ -60,7 +60,7 @@ export function outboxFeature(deps: OutboxDeps): OutboxFeature {
     fresh.onChange((state) => deps.emit({ type: 'outbox', state }))
     // The sender waits for the kiosk's own engine: probing one that is still starting would only
     // report "offline" (it starts when the engine runs, below).
-    if (deps.known()?.mode === 'remote' || deps.engine.getStatus().state === 'running') fresh.start()
+    if (usesRemoteServers(deps.known()?.mode ?? 'embedded') || deps.engine.getStatus().state === 'running') fresh.start()
     outbox = fresh
     return fresh
   }

@@ -1,4 +1,4 @@
-import type { KioskSettings } from '../../shared/settings'
+import { usesRemoteServers, type KioskSettings } from '../../shared/settings'
 import { syncWords } from '../audited-handlers'
 import type { Backend } from '../backend'
 import type { ownEngine } from '../own-engine'
@@ -46,7 +46,7 @@ export function replicaFeature(deps: ReplicaDeps): ReplicaFeature {
   })
   return {
     replica,
-    decisions: offlineDecisions({ backend: deps.backend, remoteMode: async () => (await deps.settings()).mode === 'remote', replica, localEngine: deps.own.backend, reachable: deps.reachable }),
+    decisions: offlineDecisions({ backend: deps.backend, remoteMode: async () => usesRemoteServers((await deps.settings()).mode), replica, localEngine: deps.own.backend, reachable: deps.reachable }),
     syncAfterOffline: () =>
       void deps.audit
         .systemAct({ action: 'replica-sync', detail: 'the servers answer again' }, () => replica.sync(), (o) => ({ detail: `the servers answer again: ${syncWords(o)}` }))

@@ -1,5 +1,5 @@
 import { ApiError } from '../clients/api-error'
-import type { KioskSettings } from '../../shared/settings'
+import { usesRemoteServers, type KioskSettings, type SettingsPatch } from '../../shared/settings'
 import type { Backend } from '../backend'
 import type { BrandingService } from '../branding/branding'
 import type { EngineSupervisor } from '../engine-supervisor'
@@ -48,7 +48,7 @@ export interface SettingsDeps {
  * servers the kiosk talks to, its own engine running only in embedded mode, the replica kept only
  * for the servers it was made from.
  */
-export function settingsFeature(deps: SettingsDeps): Feature {
+export function settingsFeature(deps: SettingsDeps): Feature & { save(patch: SettingsPatch): Promise<KioskSettings> } {
   const { saved, own, log } = deps
   const engine = own.supervisor
   const startEngine = (settings: KioskSettings) => own.start(settings).catch((error: Error) => log(`embedded engine failed to start: ${error.message}`))
@@ -57,10 +57,10 @@ export function settingsFeature(deps: SettingsDeps): Feature {
   async function apply(next: KioskSettings): Promise<void> {
     const previous = saved.replace(next)
     // The replica holds one server's tenant: turned off, or pointed elsewhere, it goes.
-    const kept = (s: KioskSettings | null) => s?.mode === 'remote' && s.offlineReplica && `${s.personServerUrl}|${s.bioEngineUrl}|${s.tenantCode}`
+    const kept = (s: KioskSettings | null) => s && usesRemoteServers(s.mode) && s.offlineReplica && `${s.personServerUrl}|${s.bioEngineUrl}|${s.tenantCode}`
     if (kept(previous) && kept(previous) !== kept(next)) await deps.replica.wipe()
     await deps.resetServers()
-    if (next.mode === 'remote' && previous?.mode !== 'remote') {
+    if (usesRemoteServers(next.mode) && !(previous && usesRemoteServers(previous.mode))) {
       await engine.stop()
       deps.sendOutbox()
     }
@@ -88,17 +88,21 @@ export function settingsFeature(deps: SettingsDeps): Feature {
     return status
   }
 
+  /** Saves and applies settings (saveSettings, and joining a site). */
+  async function save(patch: SettingsPatch): Promise<KioskSettings> {
+    const previous = await saved.current()
+    const next = await saved.store.update(patch)
+    await apply(next)
+    await deps.branding.settingsSaved(previous, next)
+    void deps.purgeExpired()
+    return next
+  }
+
   return {
+    save,
     handlers: {
       getSettings: () => saved.current(),
-      saveSettings: async (patch) => {
-        const previous = await saved.current()
-        const next = await saved.store.update(patch)
-        await apply(next)
-        await deps.branding.settingsSaved(previous, next)
-        void deps.purgeExpired()
-        return next
-      },
+      saveSettings: save,
       getCredentialStatus: () => deps.credentials.credentialStatus(),
       setCredentials: (input) => reconnecting(deps.credentials.setServerCredentials(input)),
       clearCredentials: (input) => reconnecting(deps.credentials.clearServerCredentials(input.names)),

@@ -2,30 +2,28 @@ import { KioskError } from '../../shared/errors'
 import type { KioskEvent } from '../../shared/events'
 import type { WatchlistPlace } from '../../shared/watchlist'
 import type { Backend } from '../backend'
-import { openWatchlist, type WatchlistStore } from '../watchlist/store'
+import type { Call } from '../dispatch'
+import type { KioskDesk, ScreeningSubject, StaffDesk } from '../front-desk/desk'
 import type { AuditTrail } from './audit'
 import type { Feature } from './feature'
 
 export type Screening = 'clear' | 'watchlisted'
+export type { ScreeningSubject }
 
-/** How long a dismissed alert stays in watchlist.db: the audit trail is the lasting record of the stop and the dismissal. */
+/** How long a dismissed alert stays in the kiosk's own front desk: the audit trail is the lasting record of the stop and the dismissal. */
 export const DISMISSED_ALERTS_KEPT_DAYS = 30
 
-/** Who is about to be admitted: the persons their face or e-mail points to, and the e-mail they gave. */
-export interface ScreeningSubject {
-  personUuids: readonly string[]
-  givenEmail: string | null
-  place: WatchlistPlace
-}
-
 export interface WatchlistDeps {
-  dataDir: string
-  kioskId: () => string
+  /** The front desk in use now: the kiosk's own list, or its site's (one list for every kiosk). */
+  desk: () => Promise<KioskDesk>
+  /** The front desk as the caller's staff session. */
+  staffDesk: (call: Call) => Promise<StaffDesk>
+  /** The kiosk's own front desk's upkeep (a site keeps its own). */
+  pruneDismissed?: (keepDays: number) => Promise<number>
   backend: () => Promise<Backend>
   audit: Pick<AuditTrail, 'log'>
   emit: (event: KioskEvent) => void
   log: (line: string) => void
-  now?: () => number
 }
 
 export interface WatchlistFeature extends Feature {
@@ -43,19 +41,15 @@ export interface WatchlistFeature extends Feature {
  * The watchlist: administrators put a person on it (with a reason) and take them off; operators
  * see it and its alerts. A listed person who enrolls or checks in is stopped, staff signed in
  * anywhere are told at once (a pushed event carrying only the alert's id), and the stop is audited.
+ * The list and its alerts are the front desk's: on a site, one list screens every kiosk, and the
+ * site announces each alert to all of them (this one too, by its event stream).
  */
 export function watchlistFeature(deps: WatchlistDeps): WatchlistFeature {
-  let opened: WatchlistStore | null = null
-  const store = (): WatchlistStore => (opened ??= openWatchlist({ dir: deps.dataDir, ...(deps.now && { now: deps.now }) }))
-
   async function screen(subject: ScreeningSubject): Promise<Screening> {
-    const entry = store().match(
-      subject.personUuids.map((uuid) => uuid.toLowerCase()),
-      subject.givenEmail,
-    )
-    if (!entry) return 'clear'
-    const givenEmail = subject.givenEmail && subject.givenEmail.toLowerCase() !== entry.email.toLowerCase() ? subject.givenEmail : null
-    const alert = store().raise({ kioskId: deps.kioskId(), place: subject.place, personUuid: entry.personUuid, email: entry.email, givenEmail, reason: entry.reason })
+    const desk = await deps.desk()
+    const found = await desk.screen({ personUuids: subject.personUuids.map((uuid) => uuid.toLowerCase()), givenEmail: subject.givenEmail, place: subject.place })
+    if (found.screening === 'clear') return 'clear'
+    const givenEmail = subject.givenEmail && subject.givenEmail.toLowerCase() !== found.email.toLowerCase() ? subject.givenEmail : null
     // The stop is recorded as the kiosk's own act; an audit that cannot be written does not let the person through.
     try {
       deps.audit.log().append({
@@ -63,13 +57,14 @@ export function watchlistFeature(deps: WatchlistDeps): WatchlistFeature {
         outcome: 'refused',
         role: 'system',
         account: null,
-        subject: { personUuid: entry.personUuid, userId: subject.givenEmail ?? entry.email },
-        detail: `${subject.place} stopped: on the watchlist${givenEmail ? ` (listed as ${entry.email})` : ''}; alert ${alert.id}`.slice(0, 256),
+        subject: { personUuid: found.personUuid, userId: subject.givenEmail ?? found.email },
+        detail: `${subject.place} stopped: on the watchlist${givenEmail ? ` (listed as ${found.email})` : ''}; alert ${found.alertId}`.slice(0, 256),
       })
     } catch (error) {
       deps.log(`audit: a watchlist stop was not recorded: ${error instanceof Error ? error.message : 'unknown error'}`)
     }
-    deps.emit({ type: 'watchlist-alert', alertId: alert.id })
+    // On a site the alert comes back by the site's events, to this kiosk as to every other: told once.
+    if (!desk.onSite) deps.emit({ type: 'watchlist-alert', alertId: found.alertId })
     return 'watchlisted'
   }
 
@@ -81,29 +76,27 @@ export function watchlistFeature(deps: WatchlistDeps): WatchlistFeature {
         const backend = await deps.backend()
         const person = input.personUuid ? await backend.persons.getPerson(input.personUuid) : await backend.persons.findPersonByUserId(input.email!)
         if (!person) throw new KioskError('NOT_FOUND', 'No enrolled person has this id or e-mail: enroll them first, or check the address.')
-        return store().add({ personUuid: person.uuid, email: person.userId, reason: input.reason, addedBy: call.actor.account ?? call.actor.role })
+        return (await deps.staffDesk(call)).addToWatchlist({ personUuid: person.uuid.toLowerCase(), email: person.userId, reason: input.reason })
       },
-      async removeFromWatchlist(input) {
-        if (!store().remove(input.personUuid)) throw new KioskError('NOT_FOUND', 'This person is not on the watchlist (someone may have just removed them).')
+      async removeFromWatchlist(input, call) {
+        if (!(await (await deps.staffDesk(call)).removeFromWatchlist(input.personUuid.toLowerCase()))) {
+          throw new KioskError('NOT_FOUND', 'This person is not on the watchlist (someone may have just removed them).')
+        }
         return { ok: true }
       },
-      listWatchlist: async () => store().list(),
-      getWatchlistAlerts: async () => store().openAlerts(),
+      listWatchlist: async (_input, call) => (await deps.staffDesk(call)).listWatchlist(),
+      getWatchlistAlerts: async (_input, call) => (await deps.staffDesk(call)).watchlistAlerts(),
       async dismissWatchlistAlert(input, call) {
-        if (!store().dismiss(input.id, call.actor.account ?? call.actor.role)) throw new KioskError('NOT_FOUND', 'This alert was already dismissed.')
+        if (!(await (await deps.staffDesk(call)).dismissAlert(input.id))) throw new KioskError('NOT_FOUND', 'This alert was already dismissed.')
         return { ok: true }
       },
     },
-    start() {
+    async start() {
       try {
-        store().pruneDismissed(DISMISSED_ALERTS_KEPT_DAYS)
+        await deps.pruneDismissed?.(DISMISSED_ALERTS_KEPT_DAYS)
       } catch (error) {
         deps.log(`watchlist not opened yet: ${error instanceof Error ? error.message : 'unknown error'}`)
       }
-    },
-    stop() {
-      opened?.close()
-      opened = null
     },
   }
 }

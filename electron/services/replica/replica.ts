@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path'
 import type { z } from 'zod'
 import { KioskError } from '../../shared/errors'
-import type { KioskSettings } from '../../shared/settings'
+import { usesRemoteServers, type KioskSettings } from '../../shared/settings'
 import type { identifyVisitorInput, IdentifyVisitorResult, OfflineCheck, ReplicaHeldRemovals, ReplicaStatus, ReplicaSyncResult, verifyVisitorInput, VerifyVisitorResult } from '../../shared/workflows'
 import type { Backend } from '../backend'
 import { enrollVisitor } from '../workflows/enroll-visitor'
@@ -54,7 +54,7 @@ export function createReplica(deps: ReplicaDeps) {
   }
   const active = async () => {
     const s = await deps.settings()
-    return s.mode === 'remote' && s.offlineReplica
+    return usesRemoteServers(s.mode) && s.offlineReplica
   }
   const stored = () => existsSync(deps.dir)
   // When the replica was last checked against the servers: kept beside it, so a wipe forgets it too.
@@ -102,7 +102,7 @@ export function createReplica(deps: ReplicaDeps) {
     record(userId: string, samples: string[], how: 'confirmed' | 'offline'): Promise<void> {
       return serial(async () => {
         const s = await deps.settings()
-        if (s.mode !== 'remote' || !s.offlineReplica) return
+        if (!usesRemoteServers(s.mode) || !s.offlineReplica) return
         const local = await deps.local()
         if (how === 'offline') {
           const verdict = identityVerdict(await checkIdentity(local, userId, samples), { staff: false })

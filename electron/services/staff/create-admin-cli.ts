@@ -3,17 +3,18 @@ import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Writable } from 'node:stream'
 import { parseArgs } from 'node:util'
+import { openLocalFrontDesk } from '../../records/frontdesk/local'
 import { KioskError } from '../../shared/errors'
 import { firstAdminInput } from '../../shared/staff'
 import { openAuditLog, type AuditLog } from '../audit'
 import { audited } from '../audited-handlers'
 import { defaultDataDir } from '../data-dir'
 import { kioskId } from '../kiosk-id'
-import { openAccounts } from './accounts'
 
 /**
- * npm run create-admin -- --name NAME [--data DIR] < secret: the first administrator without a
- * screen, for unattended installs and tests. The secret comes from stdin only: an argument or an
+ * npm run create-admin -- --name NAME [--data DIR] < secret: the first administrator of the kiosk's
+ * own front desk (frontdesk.db, as the first-run screen makes it) without a screen, for unattended
+ * installs and tests. The secret comes from stdin only: an argument or an
  * environment variable would show in the process list, shell history or a CI log. Audited like
  * the first-run screen, as the system acting from the command line.
  */
@@ -72,11 +73,15 @@ async function main(): Promise<number> {
   mkdirSync(flags.data, { recursive: true, mode: 0o700 })
   let auditLog: AuditLog | null = null
   const audit = () => (auditLog ??= openAuditLog({ dir: flags.data, kioskId: kioskId(flags.data) }))
-  const accounts = openAccounts({ dir: flags.data })
+  const local = await openLocalFrontDesk({ dataDir: flags.data })
   try {
     const { name } = input.data
     const detail = 'first administrator created (command line)'
-    await audited(audit, (line) => console.error(line), { role: 'system', account: null }, { action: 'account-change', account: name, detail }, () => accounts.createFirst(name, input.data.secret))
+    await audited(audit, (line) => console.error(line), { role: 'system', account: null }, { action: 'account-change', account: name, detail }, async () => {
+      const made = await local.frontDesk.createFirstAdmin(name, input.data.secret, kioskId(flags.data))
+      // Nobody sits at a screen here: the session that comes with the first administrator ends at once.
+      await local.frontDesk.signOut(made.session)
+    })
     console.log(`first administrator "${name}" created in ${flags.data}`)
     return 0
   } catch (error) {
@@ -84,7 +89,7 @@ async function main(): Promise<number> {
     else console.error(`the administrator was not created: ${error instanceof Error ? error.message : String(error)}`)
     return 1
   } finally {
-    accounts.close()
+    await local.close()
     ;(auditLog as AuditLog | null)?.close()
   }
 }

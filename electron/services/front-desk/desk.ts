@@ -1,0 +1,60 @@
+import type { PairingCodeResult, ScreenResult, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
+import type { AccountView, StaffRole } from '../../shared/staff'
+import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
+
+/** Who is about to be admitted: the persons their face or e-mail points to, and the e-mail they gave. */
+export interface ScreeningSubject {
+  personUuids: readonly string[]
+  givenEmail: string | null
+  place: WatchlistPlace
+}
+
+/** A staff session the front desk issued, as this kiosk holds it for one window or tab. */
+export interface HeldSession {
+  /** The front desk's opaque token: sent with that session's calls, never to a renderer. */
+  token: string
+  account: string
+}
+
+/**
+ * The front desk as a kiosk reaches it (issue 43): its own, in-process on frontdesk.db, when the
+ * kiosk is on its own; its site's, over HTTP, when it joined one. The features see only this, so
+ * staff and the watchlist take one path whichever it is.
+ *
+ * Calls without a session are what anyone at the screen may cause (sign in, screen a visitor). A
+ * staff session's calls go through `as(session)`: the object it returns carries that session and
+ * no other, so a call made for one window cannot be sent with another window's token.
+ */
+export interface KioskDesk {
+  /** Which front desk: a session it issued is good only at the same desk. */
+  readonly id: string
+  /** On a site: its alerts come back to every kiosk (this one too) by the site's events. */
+  readonly onSite: boolean
+  accountCount(): Promise<number>
+  createFirstAdmin(name: string, secret: string): Promise<StaffSessionResult>
+  signIn(name: string, secret: string): Promise<StaffSessionResult>
+  /** The session's account and role as they are now; UNAUTHORIZED once it ended. */
+  session(token: string): Promise<StaffWho>
+  signOut(token: string): Promise<void>
+  screen(subject: ScreeningSubject): Promise<ScreenResult>
+  as(session: HeldSession): StaffDesk
+}
+
+/** One staff session's calls at the front desk (the desk checks the role again: the kiosk's check is a first filter). */
+export interface StaffDesk {
+  listAccounts(): Promise<AccountView[]>
+  createAccount(name: string, role: StaffRole, secret: string): Promise<AccountView>
+  setAccountDisabled(name: string, disabled: boolean): Promise<AccountView>
+  listWatchlist(): Promise<WatchlistEntry[]>
+  /** The person was looked up on the person server first; the entry names the session's account. */
+  addToWatchlist(entry: { personUuid: string; email: string; reason: string }): Promise<WatchlistEntry>
+  /** False when the person was not on the list. */
+  removeFromWatchlist(personUuid: string): Promise<boolean>
+  watchlistAlerts(): Promise<WatchlistAlert[]>
+  /** False when no open alert has this id. */
+  dismissAlert(id: string): Promise<boolean>
+  createPairingCode(): Promise<PairingCodeResult>
+  listKiosks(): Promise<SiteKiosk[]>
+  /** False when the site has no such kiosk. */
+  removeKiosk(id: string): Promise<boolean>
+}

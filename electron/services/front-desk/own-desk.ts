@@ -1,0 +1,65 @@
+import type { FrontDesk } from '../../records/frontdesk/front-desk'
+import { notOnSite } from '../backend-resolver'
+import type { KioskDesk } from './desk'
+
+/** The kiosk's own front desk once opened, and how to close it. */
+export interface OpenedFrontDesk {
+  frontDesk: FrontDesk
+  close(): Promise<void>
+}
+
+export interface OwnDesk {
+  desk: KioskDesk
+  /** Forgets alerts dismissed more than `keepDays` ago (the audit trail keeps the record of each stop). */
+  pruneDismissed(keepDays: number): Promise<number>
+  close(): Promise<void>
+}
+
+/**
+ * A kiosk on its own is a site of one: the front desk's rules, in-process, on its own frontdesk.db,
+ * opened on first use. Sessions it issues are checked by the same `session` call a site answers,
+ * so staff take one path; it has no other kiosks, so the site's calls answer NOT_CONFIGURED.
+ */
+export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => string): OwnDesk {
+  let opening: Promise<OpenedFrontDesk> | null = null
+  const local = async (): Promise<FrontDesk> => {
+    // A failed open is not kept: the next call tries again.
+    opening ??= open().catch((error: unknown) => {
+      opening = null
+      throw error
+    })
+    return (await opening).frontDesk
+  }
+  const desk: KioskDesk = {
+    id: 'own',
+    onSite: false,
+    accountCount: async () => (await local()).accountCount(),
+    createFirstAdmin: async (name, secret) => (await local()).createFirstAdmin(name, secret, kioskId()),
+    signIn: async (name, secret) => (await local()).signIn(name, secret, kioskId()),
+    session: async (token) => (await local()).session(token),
+    signOut: async (token) => (await local()).signOut(token),
+    screen: async (subject) => (await local()).screen({ ...subject, kioskId: kioskId() }),
+    as: ({ account }) => ({
+      listAccounts: async () => (await local()).listAccounts(),
+      createAccount: async (name, role, secret) => (await local()).createAccount(name, role, secret),
+      setAccountDisabled: async (name, disabled) => (await local()).setAccountDisabled(name, disabled),
+      listWatchlist: async () => (await local()).listWatchlist(),
+      addToWatchlist: async (entry) => (await local()).addToWatchlist({ ...entry, addedBy: account }),
+      removeFromWatchlist: async (personUuid) => (await local()).removeFromWatchlist(personUuid),
+      watchlistAlerts: async () => (await local()).watchlistAlerts(),
+      dismissAlert: async (id) => (await local()).dismissAlert(id, account),
+      createPairingCode: async () => Promise.reject(notOnSite()),
+      listKiosks: async () => Promise.reject(notOnSite()),
+      removeKiosk: async () => Promise.reject(notOnSite()),
+    }),
+  }
+  return {
+    desk,
+    pruneDismissed: async (keepDays) => (await local()).pruneDismissed(keepDays),
+    async close() {
+      const opened = opening
+      opening = null
+      await (await opened?.catch(() => null))?.close()
+    },
+  }
+}

@@ -1,0 +1,51 @@
+import { KioskError } from '../../shared/errors'
+import type { SiteConnection } from '../clients/connect'
+import type { KioskDesk, StaffDesk } from '../front-desk/desk'
+import { siteCall, type SiteCallOptions } from './site-http'
+
+/**
+ * The site's front desk over HTTP (FRONTDESK_PREFIX on the site's engines): the same rules as a
+ * kiosk's own, applied by the site, which also checks every staff call's session and role. Each
+ * call asks `connection()` for the site's client and token, so a credential or settings change
+ * takes effect on the next call.
+ */
+export function siteDesk(id: string, connection: () => Promise<SiteConnection>): KioskDesk {
+  const call = async <R extends Parameters<typeof siteCall>[1]>(name: R, options?: SiteCallOptions) => siteCall(await connection(), name, options)
+  /** DELETE-like calls answer nothing; the site's NOT_FOUND means "there was none". */
+  const found = (done: Promise<unknown>) =>
+    done.then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof KioskError && error.code === 'NOT_FOUND') return false
+        throw error
+      },
+    )
+
+  return {
+    id,
+    onSite: true,
+    accountCount: async () => (await call('staffStatus')).accounts,
+    createFirstAdmin: (name, secret) => call('createFirstAdmin', { body: { name, secret } }),
+    signIn: (name, secret) => call('signIn', { body: { name, secret } }),
+    session: (token) => call('session', { session: token }),
+    signOut: (token) => call('signOut', { session: token }),
+    screen: ({ personUuids, givenEmail, place }) => call('screen', { body: { personUuids: [...personUuids], givenEmail, place } }),
+    as({ token }): StaffDesk {
+      // Every call below carries this session's token, and only it.
+      const staff = <R extends Parameters<typeof siteCall>[1]>(name: R, options: Omit<SiteCallOptions, 'session'> = {}) => call(name, { ...options, session: token })
+      return {
+        listAccounts: () => staff('listAccounts'),
+        createAccount: (name, role, secret) => staff('createAccount', { body: { name, role, secret } }),
+        setAccountDisabled: (name, disabled) => staff('setAccountDisabled', { body: { name, disabled } }),
+        listWatchlist: () => staff('listWatchlist'),
+        addToWatchlist: ({ personUuid, email, reason }) => staff('addToWatchlist', { body: { personUuid, email, reason } }),
+        removeFromWatchlist: (personUuid) => found(staff('removeFromWatchlist', { params: { personUuid } })),
+        watchlistAlerts: () => staff('watchlistAlerts'),
+        dismissAlert: (alertId) => found(staff('dismissAlert', { params: { id: alertId } })),
+        createPairingCode: () => staff('createPairingCode'),
+        listKiosks: () => staff('listKiosks'),
+        removeKiosk: (kioskId) => found(staff('removeKiosk', { params: { id: kioskId } })),
+      }
+    },
+  }
+}

@@ -1,0 +1,257 @@
+import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { request } from 'undici'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { launchEngineFromSource } from '../../electron/services/engine-launch'
+import { createKioskServices, type KioskServices } from '../../electron/services/kiosk-services'
+import { createCredentialStore } from '../../electron/services/secrets/credentials'
+import { createKeychain } from '../../electron/services/secrets/keychain'
+import { CONSENT } from '../../electron/shared/consent'
+import type { KioskEvent } from '../../electron/shared/events'
+import { FRONTDESK_PREFIX, STAFF_SESSION_HEADER } from '../../electron/shared/frontdesk-api'
+import { startTestPostgres, type TestPostgres } from '../support/postgres'
+import { projectRoot, tsxArgs } from '../support/process'
+import { SITE_CLI, SITE_TENANT, startSite, stopSiteCleanly, type RunningSite } from '../support/site'
+
+// Issue 43: a site is one front desk. A real site (`npm run site`: two engines on a PostgreSQL this
+// suite starts, haproxy in front) and two kiosks' services (each with its own data folder and
+// keychain scope, as installed) that join it by pairing code. Staff and the watchlist are then the
+// site's, every staff call carries the caller's own site session, and the site's alerts reach staff
+// at every kiosk by its event stream, whichever engine raised them.
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 300_000 })
+
+const run = promisify(execFile)
+const photo = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
+// a1 and a2 are the same woman; e is another person.
+const [ANA, ANA_OTHER_PHOTO, EVE] = ['person-a1.jpg', 'person-a2.jpg', 'person-e.jpg'].map(photo) as [string, string, string]
+const enroll = (userId: string, sample: string) => ({ userId, samples: [sample], consent: true, consentVersion: CONSENT.version })
+const ADMIN = { name: 'Site Admin', secret: 'site-admin-secret-1' }
+const OPERATOR = { name: 'Olga Desk', secret: 'olga-secret-123' }
+
+interface Kiosk {
+  keychainService: string
+  services: KioskServices
+  /** Log lines: the event stream says when it listens. */
+  lines: string[]
+  /** Events pushed to each window key that listens. */
+  events: Map<string, KioskEvent[]>
+  call(method: string, input?: unknown, key?: string): Promise<any>
+  failure(method: string, input?: unknown, key?: string): Promise<{ code: string; message: string }>
+  listen(key: string): KioskEvent[]
+  close(): Promise<void>
+}
+
+/** A fresh kiosk as installed: no settings, no accounts, every call from a window key. */
+async function freshKiosk(): Promise<Kiosk> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-site-join-'))
+  const keychainService = `identity-kiosk-site-join-${randomBytes(4).toString('hex')}`
+  const lines: string[] = []
+  const services = createKioskServices({
+    shell: 'web',
+    version: '0.0.0-test',
+    dataDir,
+    // Installed, a kiosk starts on its own engine; joining a site stops it.
+    launchEngine: launchEngineFromSource(projectRoot),
+    keychain: createKeychain(keychainService),
+    log: (line) => lines.push(line),
+  })
+  await services.start()
+  const events = new Map<string, KioskEvent[]>()
+  const stops: Array<() => void> = []
+  return {
+    keychainService,
+    services,
+    lines,
+    events,
+    async call(method, input = {}, key = 'tab:staff') {
+      const reply = await services.dispatch(method, input, key)
+      if (!reply.ok) throw Object.assign(new Error(`${method}: ${reply.error.code} ${reply.error.message}`), { code: reply.error.code })
+      return reply.value as any
+    },
+    async failure(method, input = {}, key = 'tab:staff') {
+      const reply = await services.dispatch(method, input, key)
+      if (reply.ok) throw new Error(`${method} unexpectedly succeeded`)
+      return reply.error
+    },
+    listen(key) {
+      const seen: KioskEvent[] = []
+      events.set(key, seen)
+      stops.push(services.onEvent(key, (event) => seen.push(event)))
+      return seen
+    },
+    async close() {
+      for (const stop of stops) stop()
+      await services.stop()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+const alerts = (events: KioskEvent[]) => events.filter((e) => e.type === 'watchlist-alert')
+
+describe('two kiosks joined to one site', () => {
+  let db: TestPostgres
+  let site: RunningSite
+  let a: Kiosk
+  let b: Kiosk
+  let joinedB: { kioskId: string; name: string }
+
+  /** `npm run site -- pair --data DIR`, as an operator at the site's machine runs it. */
+  const pairFromCli = async (): Promise<{ code: string; expiresAt: string }> => {
+    const { stdout } = await run(...tsxArgs(SITE_CLI, ['pair', '--data', site.data, '--database', db.url]), { cwd: projectRoot, env: { ...process.env, PGPASSFILE: db.passfile } })
+    const printed = /^pairing code (\S+) expires (\S+)$/.exec(stdout.trim())
+    expect(printed, stdout).not.toBeNull()
+    return { code: printed![1]!, expiresAt: printed![2]! }
+  }
+
+  beforeAll(async () => {
+    db = await startTestPostgres()
+    site = await startSite({ engines: 2, database: { url: db.url, passfile: db.passfile } })
+    a = await freshKiosk()
+    b = await freshKiosk()
+  })
+  afterAll(async () => {
+    for (const kiosk of [a, b]) await kiosk?.close().catch(() => undefined)
+    try {
+      await stopSiteCleanly(site)
+    } finally {
+      await db?.close()
+    }
+  })
+
+  it('joins from the first-run screen by pairing code, makes the site’s first administrator, and pairs the next kiosk', async () => {
+    expect(await a.call('getSession', {}, 'tab:first-run')).toMatchObject({ role: 'visitor', firstRun: true })
+    // The first code, as the site's operator makes it.
+    const first = await pairFromCli()
+    const expiresIn = Date.parse(first.expiresAt) - Date.now()
+    expect(expiresIn).toBeGreaterThan(14 * 60_000)
+    expect(expiresIn).toBeLessThanOrEqual(15 * 60_000)
+    // Typed as a person would: lower case, with a dash.
+    const joined = await a.call('joinSite', { url: site.url, code: `${first.code.slice(0, 4).toLowerCase()}-${first.code.slice(4)}`, name: 'Lobby' }, 'tab:first-run')
+    expect(joined).toEqual({ kioskId: expect.any(String), name: 'Lobby', url: site.url })
+    // The site has no staff yet: the first administrator made here is the site's.
+    expect(await a.call('getSession', {}, 'tab:first-run')).toMatchObject({ firstRun: true })
+    expect(await a.call('createFirstAdmin', ADMIN)).toMatchObject({ role: 'admin', account: ADMIN.name, firstRun: false })
+    expect(await a.call('getSettings')).toMatchObject({ mode: 'site', personServerUrl: site.url, bioEngineUrl: `${site.url}/bioengine`, tenantCode: SITE_TENANT, kioskName: 'Lobby' })
+    // The site's engines are its servers now: the kiosk's own engine stops.
+    await expect.poll(async () => (await a.call('getEngineStatus')).state, { timeout: 30_000 }).toBe('stopped')
+    expect(await a.call('getEngineStatus')).toMatchObject({ mode: 'site' })
+    // The pairing gave the kiosk its own client on the site, kept in its keychain; the code is in no audit entry.
+    expect((await createCredentialStore(createKeychain(a.keychainService)).personServerClient()).clientId).toBe(`kiosk-${joined.kioskId}`)
+    const audited = (await a.call('getAuditLog', { actions: ['settings-change'] })).entries
+    expect(audited.find((e: { outcome: string }) => e.outcome === 'ok')).toMatchObject({ role: 'visitor', detail: `joined the site ${site.url} as Lobby (kiosk ${joined.kioskId})` })
+    expect(JSON.stringify(audited)).not.toContain(first.code)
+
+    // An administrator signed in at A makes the next code; B's first-run screen joins with it.
+    const second = await a.call('createPairingCode')
+    expect(second).toEqual({ code: expect.stringMatching(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/), expiresAt: expect.any(String) })
+    // The installer at B's first-run screen reads the site's own words for a wrong code.
+    const wrong = second.code === 'ABCDEFGH' ? 'ABCDEFGJ' : 'ABCDEFGH'
+    expect(await b.failure('joinSite', { url: site.url, code: wrong, name: 'Side door' }, 'tab:first-run')).toMatchObject({ code: 'REJECTED', message: expect.stringMatching(/wrong/) })
+    joinedB = await b.call('joinSite', { url: site.url, code: second.code, name: 'Side door' }, 'tab:first-run')
+    // B is on a site whose staff exist: its screen offers a sign-in, not a first run.
+    expect(await b.call('getSession', {}, 'tab:visitor')).toMatchObject({ role: 'visitor', firstRun: false })
+    // A used code is refused in the site's words; a visitor at a kiosk on a site may not join it elsewhere.
+    expect(await a.failure('joinSite', { url: site.url, code: second.code }, 'tab:visitor')).toMatchObject({ code: 'FORBIDDEN' })
+    expect(await a.failure('joinSite', { url: site.url, code: second.code })).toMatchObject({ code: 'REJECTED', message: expect.stringMatching(/used/i) })
+    expect((await a.call('listKiosks')).map((k: { name: string }) => k.name).sort()).toEqual(['Lobby', 'Side door'])
+  })
+
+  it('keeps staff on the site: made at A, signs in at B; disabled at A, refused at B on its next call', async () => {
+    await a.call('createAccount', { ...OPERATOR, role: 'operator' })
+    expect(await b.call('signIn', OPERATOR, 'tab:olga')).toMatchObject({ role: 'operator', account: OPERATOR.name })
+    expect(await b.call('listWatchlist', {}, 'tab:olga')).toEqual([])
+    // The site checks the role too: an operator's session does not list accounts.
+    expect(await b.failure('listAccounts', {}, 'tab:olga')).toMatchObject({ code: 'FORBIDDEN' })
+
+    await a.call('setAccountDisabled', { name: OPERATOR.name, disabled: true })
+    expect(await b.failure('listWatchlist', {}, 'tab:olga')).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/sign in/) })
+    expect(await b.call('getSession', {}, 'tab:olga')).toMatchObject({ role: 'visitor', account: null })
+    expect(await b.failure('signIn', OPERATOR, 'tab:olga')).toMatchObject({ code: 'UNAUTHORIZED' })
+    const ended = (await a.call('listAccounts')).find((x: { name: string }) => x.name === OPERATOR.name)
+    expect(ended).toMatchObject({ disabled: true })
+  })
+
+  it('refuses a visitor’s staff call at B, and the site refuses B’s credential without a staff session', async () => {
+    expect(await b.failure('listAccounts', {}, 'tab:visitor')).toMatchObject({ code: 'FORBIDDEN' })
+    // Forged: B's own credential from its keychain, straight to the site, with no staff session or a made-up one.
+    const client = await createCredentialStore(createKeychain(b.keychainService)).personServerClient()
+    const issued = await request(`${site.url}/v2/oauth2/oauth/token?grant_type=client_credentials&scope=${encodeURIComponent('SCOPE_TENANT_ADMIN frontdesk-kiosk')}`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    })
+    expect(issued.statusCode).toBe(200)
+    const { access_token: token } = (await issued.body.json()) as { access_token: string }
+    const status = async (method: 'GET' | 'POST', path: string, headers: Record<string, string> = {}) => {
+      const reply = await request(`${site.url}${FRONTDESK_PREFIX}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...headers } })
+      await reply.body.dump()
+      return reply.statusCode
+    }
+    for (const [method, path] of [['GET', '/accounts'], ['GET', '/watchlist'], ['POST', '/pairing-codes'], ['GET', '/kiosks']] as const) {
+      expect(await status(method, path), `${method} ${path}`).toBe(401)
+      expect(await status(method, path, { [STAFF_SESSION_HEADER]: 'forged-session-token' }), `${method} ${path}, forged session`).toBe(401)
+    }
+    expect(await status('GET', '/staff/status')).toBe(200)
+  })
+
+  it('screens at B a person listed at A, and the alert reaches staff at A (and once at B) by the site’s events', async () => {
+    const atA = a.listen('tab:staff')
+    await b.call('signIn', ADMIN, 'tab:admin-b')
+    const atB = b.listen('tab:admin-b')
+    const visitorAtA = a.listen('tab:visitor')
+    // Both kiosks hold the site's event stream before anything is raised.
+    for (const kiosk of [a, b]) await expect.poll(() => kiosk.lines.some((line) => line.startsWith('site: listening')), { timeout: 30_000 }).toBe(true)
+
+    expect(await a.call('enrollVisitor', enroll('ana@site-join.example', ANA))).toMatchObject({ outcome: 'enrolled' })
+    const entry = await a.call('addToWatchlist', { email: 'ana@site-join.example', reason: 'Banned after an incident' })
+    expect(entry).toMatchObject({ email: 'ana@site-join.example', addedBy: ADMIN.name })
+    expect(await b.call('listWatchlist', {}, 'tab:admin-b')).toEqual([entry])
+
+    // Her face under another e-mail, at the other kiosk: the visitor reads only "see the front desk".
+    expect(await b.call('enrollVisitor', enroll('ana.new@site-join.example', ANA_OTHER_PHOTO), 'tab:visitor')).toEqual({ outcome: 'needs-staff', reason: 'see-front-desk' })
+    await expect.poll(() => alerts(atA).length, { timeout: 30_000 }).toBe(1)
+    await expect.poll(() => alerts(atB).length, { timeout: 30_000 }).toBe(1)
+    const [alert] = await a.call('getWatchlistAlerts')
+    expect(alert).toMatchObject({ id: (alerts(atA)[0] as { alertId: string }).alertId, place: 'enrollment', email: 'ana@site-join.example', givenEmail: 'ana.new@site-join.example', kioskId: joinedB.kioskId, kioskName: 'Side door' })
+    // The stop is B's act in B's own trail; nothing of it reaches a visitor's screen.
+    expect((await b.call('getAuditLog', { actions: ['watchlist-hit'] }, 'tab:admin-b')).entries[0]).toMatchObject({ outcome: 'refused', detail: expect.stringContaining(`alert ${alert.id}`) })
+    expect(alerts(visitorAtA)).toEqual([])
+
+    // By e-mail, with another face.
+    expect(await b.call('enrollVisitor', enroll('ana@site-join.example', EVE), 'tab:visitor')).toMatchObject({ outcome: 'needs-staff' })
+    await expect.poll(() => alerts(atA).length, { timeout: 30_000 }).toBe(2)
+    // Told once at B, though B raised it: by the site's events, not a second time locally.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(alerts(atB)).toHaveLength(2)
+
+    // Dismissed once, for every kiosk.
+    await a.call('dismissWatchlistAlert', { id: alert.id })
+    expect((await b.call('getWatchlistAlerts', {}, 'tab:admin-b')).map((x: { id: string }) => x.id)).not.toContain(alert.id)
+  })
+
+  it('refuses a removed kiosk at once, mid-session', async () => {
+    expect(await b.call('getWatchlistAlerts', {}, 'tab:admin-b')).toEqual(expect.any(Array))
+    expect(await a.call('removeKiosk', { id: joinedB.kioskId })).toEqual({ ok: true })
+    expect(await b.failure('getWatchlistAlerts', {}, 'tab:admin-b')).toMatchObject({ code: expect.stringMatching(/^(FORBIDDEN|UNAUTHORIZED)$/) })
+    expect(await b.failure('signIn', ADMIN, 'tab:admin-b')).toMatchObject({ code: 'UNAUTHORIZED' })
+    expect(await a.failure('removeKiosk', { id: joinedB.kioskId })).toMatchObject({ code: 'NOT_FOUND' })
+    expect((await a.call('listKiosks')).map((k: { name: string }) => k.name)).toEqual(['Lobby'])
+  })
+
+  it('lets a removed kiosk be paired again from its first-run screen, with a new code', async () => {
+    // The site no longer knows B: its screen offers the first run (join a site) again.
+    await expect.poll(async () => (await b.call('getSession', {}, 'tab:first-run')).firstRun, { timeout: 60_000, interval: 500 }).toBe(true)
+    const again = await a.call('createPairingCode')
+    const rejoined = await b.call('joinSite', { url: site.url, code: again.code, name: 'Side door' }, 'tab:first-run')
+    expect(rejoined.kioskId).not.toBe(joinedB.kioskId)
+    expect(await b.call('signIn', ADMIN, 'tab:admin-b')).toMatchObject({ role: 'admin' })
+    expect((await b.call('listKiosks', {}, 'tab:admin-b')).map((k: { name: string }) => k.name).sort()).toEqual(['Lobby', 'Side door'])
+    // A kiosk the site still knows is not re-paired by a visitor.
+    expect(await a.failure('joinSite', { url: site.url, code: again.code }, 'tab:visitor')).toMatchObject({ code: 'FORBIDDEN' })
+  })
+})
