@@ -86,6 +86,8 @@ ${servers(config, () => 'check')}
 
 backend events
   balance leastconn
+  # An event is a few bytes: send it on at once (haproxy otherwise holds small writes ~200 ms).
+  option http-no-delay
   # As many as an engine streams (HTTP_LIMITS.maxEventStreams); the same engines, up and down as
   # the checks above say. A stream quiet for 65 s is gone (the engine writes a keep-alive every 15 s).
   default-server maxconn 64

@@ -25,6 +25,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   replica: async () => (await import('./sections/replica')).replica,
   site: async () => (await import('./sections/site')).site,
   visits: async () => (await import('./sections/visits')).visits,
+  frontdesk: async () => (await import('./sections/frontdesk')).frontdesk,
 }
 
 const args = process.argv.slice(2)

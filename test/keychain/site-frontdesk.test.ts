@@ -1,13 +1,9 @@
 import { execFile } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { launchEngineFromSource } from '../../electron/services/engine-launch'
-import { createKioskServices, type KioskServices } from '../../electron/services/kiosk-services'
 import { createCredentialStore } from '../../electron/services/secrets/credentials'
 import { createKeychain } from '../../electron/services/secrets/keychain'
 import { CONSENT } from '../../electron/shared/consent'
@@ -16,6 +12,7 @@ import { FRONTDESK_PREFIX, STAFF_SESSION_HEADER } from '../../electron/shared/fr
 import { startTestPostgres, type TestPostgres } from '../support/postgres'
 import { projectRoot, tsxArgs } from '../support/process'
 import { SITE_CLI, SITE_TENANT, startSite, stopSiteCleanly, type RunningSite } from '../support/site'
+import { freshKiosk, type FreshKiosk } from '../support/site-kiosk'
 
 // Issue 43: a site is one front desk. A real site (`npm run site`: two engines on a PostgreSQL this
 // suite starts, haproxy in front) and two kiosks' services (each with its own data folder and
@@ -33,72 +30,13 @@ const enroll = (userId: string, sample: string) => ({ userId, samples: [sample],
 const ADMIN = { name: 'Site Admin', secret: 'site-admin-secret-1' }
 const OPERATOR = { name: 'Olga Desk', secret: 'olga-secret-123' }
 
-interface Kiosk {
-  keychainService: string
-  services: KioskServices
-  /** Log lines: the event stream says when it listens. */
-  lines: string[]
-  /** Events pushed to each window key that listens. */
-  events: Map<string, KioskEvent[]>
-  call(method: string, input?: unknown, key?: string): Promise<any>
-  failure(method: string, input?: unknown, key?: string): Promise<{ code: string; message: string }>
-  listen(key: string): KioskEvent[]
-  close(): Promise<void>
-}
-
-/** A fresh kiosk as installed: no settings, no accounts, every call from a window key. */
-async function freshKiosk(): Promise<Kiosk> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-site-join-'))
-  const keychainService = `identity-kiosk-site-join-${randomBytes(4).toString('hex')}`
-  const lines: string[] = []
-  const services = createKioskServices({
-    shell: 'web',
-    version: '0.0.0-test',
-    dataDir,
-    // Installed, a kiosk starts on its own engine; joining a site stops it.
-    launchEngine: launchEngineFromSource(projectRoot),
-    keychain: createKeychain(keychainService),
-    log: (line) => lines.push(line),
-  })
-  await services.start()
-  const events = new Map<string, KioskEvent[]>()
-  const stops: Array<() => void> = []
-  return {
-    keychainService,
-    services,
-    lines,
-    events,
-    async call(method, input = {}, key = 'tab:staff') {
-      const reply = await services.dispatch(method, input, key)
-      if (!reply.ok) throw Object.assign(new Error(`${method}: ${reply.error.code} ${reply.error.message}`), { code: reply.error.code })
-      return reply.value as any
-    },
-    async failure(method, input = {}, key = 'tab:staff') {
-      const reply = await services.dispatch(method, input, key)
-      if (reply.ok) throw new Error(`${method} unexpectedly succeeded`)
-      return reply.error
-    },
-    listen(key) {
-      const seen: KioskEvent[] = []
-      events.set(key, seen)
-      stops.push(services.onEvent(key, (event) => seen.push(event)))
-      return seen
-    },
-    async close() {
-      for (const stop of stops) stop()
-      await services.stop()
-      rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
-}
-
 const alerts = (events: KioskEvent[]) => events.filter((e) => e.type === 'watchlist-alert')
 
 describe('two kiosks joined to one site', () => {
   let db: TestPostgres
   let site: RunningSite
-  let a: Kiosk
-  let b: Kiosk
+  let a: FreshKiosk
+  let b: FreshKiosk
   let joinedB: { kioskId: string; name: string }
 
   /** `npm run site -- pair --data DIR`, as an operator at the site's machine runs it. */
