@@ -190,6 +190,10 @@ test(`every screen fits every size: ${kioskSizes.map((size) => size.name).join('
       await nav(page, 'Accounts')
       await expect(page.getByTestId('accounts')).toBeVisible()
       await checkEverySize(page, 'accounts', { buttons: ['Add account'] })
+      // A kiosk on its own: Kiosks says so, and where to join a site (its site view is toured in site-join.spec.ts).
+      await nav(page, 'Kiosks')
+      await expect(page.getByTestId('not-on-site')).toBeVisible()
+      await checkEverySize(page, 'kiosks', { buttons: ['Open Settings'] })
     })
   } finally {
     await browser.close()
@@ -329,12 +333,32 @@ test('first run at every size: the brand in the header, and the heading focused 
     await expect(title).toBeFocused()
     const ring = () => title.evaluate((h) => (getComputedStyle(h).outlineStyle === 'none' ? 0 : parseFloat(getComputedStyle(h).outlineWidth)))
     expect(await ring(), 'a ring on the heading on load').toBe(0)
+    const tiles = page.locator('.first-run-choice .tile')
     for (const size of kioskSizes) {
       await resize(page, size)
       // The header is never an empty bar: the brand stays at every width.
       await expect(page.locator('header .brand'), `${size.name}: the brand`).toBeVisible()
-      await check(page, size, 'first-run', { buttons: ['Create administrator'], axe: axeSizes.has(size) })
+      await check(page, size, 'first-run-choice', { inView: [tiles.first(), tiles.last()], axe: axeSizes.has(size) })
     }
+    await resize(page, kioskSizes[0])
+    // On its own: the kiosk's first administrator.
+    await page.getByRole('button', { name: /^Set up this kiosk on its own/ }).click()
+    for (const size of kioskSizes) {
+      await resize(page, size)
+      await check(page, size, 'first-run', { buttons: ['Create administrator', 'Back'], axe: axeSizes.has(size) })
+    }
+    // Joining a site: the form, then a site that cannot be reached, its error beside the button that tries again.
+    await resize(page, kioskSizes[0])
+    await page.getByRole('button', { name: 'Back' }).click()
+    await page.getByRole('button', { name: /^Join a site/ }).click()
+    await checkEverySize(page, 'first-run-join', { buttons: ['Join the site', 'Back'] })
+    await page.getByLabel('Site address').fill('http://127.0.0.1:9')
+    await page.getByLabel('Pairing code').fill('abcd-efgh')
+    await page.getByRole('button', { name: 'Join the site' }).click()
+    const refusal = page.locator('form.join-site').getByRole('alert')
+    await expect(refusal).toContainText('The site could not be reached', untilDone)
+    await checkEverySize(page, 'first-run-join-error', { buttons: ['Join the site', 'Back'], inView: [refusal] })
+    await page.getByRole('button', { name: 'Back' }).click()
     // Someone using the keyboard sees where focus is when it comes back to the heading.
     await page.keyboard.press('Tab')
     await title.focus()
@@ -349,7 +373,7 @@ test('each screen names itself in the page title', async ({ browser }) => {
   await withKiosk(browser, kioskSizes[2], async (page) => {
     await expect(page).toHaveTitle('Home — Identity Kiosk')
     await signInAs(page)
-    for (const title of ['Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Invites', 'Admin', 'Settings', 'Accounts', 'Home']) {
+    for (const title of ['Enroll visitor', 'Verify identity', 'Who is this?', 'Face match', 'Persons', 'Outbox', 'Audit', 'Invites', 'Admin', 'Settings', 'Accounts', 'Kiosks', 'Home']) {
       await nav(page, title)
       await expect(page).toHaveTitle(`${title} — Identity Kiosk`)
     }

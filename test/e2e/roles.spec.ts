@@ -52,6 +52,10 @@ test('first run: the kiosk asks for its first administrator, who is then signed 
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Set up the kiosk')
     // Nowhere else to go yet.
     await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0)
+    await checkScreen(page, 'first-run-choice')
+    // On its own: today's path, the kiosk's own first administrator.
+    await page.getByRole('button', { name: /^Set up this kiosk on its own/ }).click()
+    await expect(page.getByRole('heading', { level: 2, name: 'Set up this kiosk on its own' })).toBeFocused()
     await checkScreen(page, 'first-run')
 
     // Mistakes are named under their fields.

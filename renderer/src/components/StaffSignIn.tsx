@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { KioskError } from '@shared/errors'
 import { useSession } from '../store/session'
-import { Button, Field, visitorMessage } from './ui'
+import { Button, Field, Notice, visitorMessage } from './ui'
 
 /** What to say when a sign-in fails: the services' own words where they speak to the person. */
 function signInFailure(error: unknown): string {
@@ -18,7 +18,7 @@ function signInFailure(error: unknown): string {
  * Staff sign-in: name and PIN or password, checked by the services. The inputs are uncontrolled
  * and emptied after each try, so a typed secret never lingers in the page's state.
  */
-export function StaffSignIn({ onSignedIn, onCancel }: { onSignedIn: () => void; onCancel: () => void }) {
+export function StaffSignIn({ onSignedIn, onCancel, joinedSite = null }: { onSignedIn: () => void; onCancel: () => void; joinedSite?: { url: string; name: string } | null }) {
   const signIn = useSession((s) => s.signIn)
   const form = useRef<HTMLFormElement>(null)
   const [busy, setBusy] = useState(false)
@@ -74,6 +74,13 @@ export function StaffSignIn({ onSignedIn, onCancel }: { onSignedIn: () => void; 
   return (
     <section className="sign-in" aria-labelledby="sign-in-title">
       <h2 id="sign-in-title">Staff sign-in</h2>
+      {joinedSite ? (
+        <Notice kind="success" title="This kiosk joined the site">
+          <p data-testid="joined-site">
+            It is {joinedSite.name} on the site at {joinedSite.url}. Its staff are the site’s: sign in with an account of the site.
+          </p>
+        </Notice>
+      ) : null}
       <form ref={form} onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
         <Field label="Name" name="name" autoComplete="off" autoCapitalize="off" spellCheck={false} error={missing.name ?? null} />
         <Field label="PIN or password" name="secret" type="password" autoComplete="off" error={missing.secret ?? null} />

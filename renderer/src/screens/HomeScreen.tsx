@@ -23,7 +23,11 @@ export function HomeScreen() {
   }
   const go = useNavigation((s) => s.go)
   const role = useSession((s) => s.role)
-  const [signingIn, setSigningIn] = useState(false)
+  // Just joined a site: its staff sign in next, so the sign-in is open (whenever the join's answer lands).
+  const joinedSite = useSession((s) => s.joinedSite)
+  const forgetJoined = useSession((s) => s.forgetJoined)
+  const [signInChosen, setSigningIn] = useState(false)
+  const signingIn = signInChosen || joinedSite !== null
   const entry = useRef<HTMLButtonElement>(null)
   const cancelled = useRef(false)
   // Until the kiosk's engine runs, every task would fail: say so instead of offering them.
@@ -64,8 +68,13 @@ export function HomeScreen() {
       {role === 'visitor' ? (
         signingIn ? (
           <StaffSignIn
-            onSignedIn={() => go('persons')}
+            joinedSite={joinedSite}
+            onSignedIn={() => {
+              forgetJoined()
+              go('persons')
+            }}
             onCancel={() => {
+              forgetJoined()
               cancelled.current = true
               setSigningIn(false)
             }}

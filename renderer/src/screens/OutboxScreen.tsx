@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { OutboxItem, OutboxItemState, OutboxRetryResult, OutboxState } from '@shared/outbox'
+import { usesRemoteServers } from '@shared/settings'
 import { kiosk } from '../bridge/kiosk'
 import { DataTable } from '../components/DataTable'
 import { Busy, Button, ErrorNotice, Notice, LoadError } from '../components/ui'
@@ -88,7 +89,7 @@ export function OutboxScreen() {
   }
 
   const counts = state?.counts
-  const remote = useLive((s) => s.settings?.mode === 'remote')
+  const remote = useLive((s) => (s.settings ? usesRemoteServers(s.settings.mode) : false))
   return (
     <ScreenFrame staff title="Outbox" purpose="Enrollments taken while the servers could not be reached wait here and are sent automatically once they can be.">
 

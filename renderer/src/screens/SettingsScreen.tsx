@@ -12,24 +12,36 @@ import { ConnectionTestSection, CredentialsSection } from './staff/SettingsParts
 import { HostNotificationSettings } from './staff/HostNotificationSettings'
 import { OrganisationFieldset } from './staff/OrganisationFields'
 import { ScreenFrame } from './ScreenFrame'
+import { JoinSiteSection, SiteFacts } from './staff/SiteSettings'
 import { TemplateTypeChange } from './staff/TemplateTypeChange'
 import './staff/staff.css'
 
 /** The kiosk's settings, its credentials (write-only) and a connection test. */
 export function SettingsScreen() {
   const settings = useLoad(() => kiosk.getSettings({}))
+  // Joining a site changes the servers: the form starts again from what the services say now.
+  const [joins, setJoins] = useState(0)
   return (
     <ScreenFrame staff title="Settings" purpose="Where the kiosk’s servers are, which tenant and template type it uses, how strictly faces must match, and the organisation’s look.">
       {settings.loading && !settings.data ? <Busy label="Loading the settings…" /> : null}
       {settings.error && !settings.data ? (
         <LoadError error={settings.error} title="The settings could not be loaded" onRetry={() => void settings.reload()} />
       ) : null}
-      {settings.data ? <SettingsForm initial={settings.data} /> : null}
+      {settings.data ? (
+        <SettingsForm
+          key={joins}
+          initial={settings.data}
+          onJoined={() => {
+            useLive.getState().loadSettings()
+            void settings.reload().then(() => setJoins((n) => n + 1))
+          }}
+        />
+      ) : null}
     </ScreenFrame>
   )
 }
 
-function SettingsForm({ initial }: { initial: KioskSettings }) {
+function SettingsForm({ initial, onJoined }: { initial: KioskSettings; onJoined: () => void }) {
   const [saved, setSaved] = useState(initial)
   const [draft, setDraft] = useState<Draft>(() => toDraft(initial))
   const [localErrors, setLocalErrors] = useState<Partial<Record<SettingKey, string>>>({})
@@ -88,17 +100,21 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
         </h2>
         <fieldset className="staff-fieldset">
           <legend>Servers</legend>
-          <RadioGroup<KioskMode>
-            legend="Which servers"
-            name="mode"
-            value={draft.mode}
-            onChange={set('mode')}
-            error={errorOf('mode')}
-            options={[
-              { value: 'embedded', label: 'Embedded engine', hint: 'Runs on this computer; nothing else to set up.' },
-              { value: 'remote', label: 'Remote servers', hint: 'A person server and a BioEngine on the network.' },
-            ]}
-          />
+          {draft.mode === 'site' ? (
+            <SiteFacts settings={saved} />
+          ) : (
+            <RadioGroup<KioskMode>
+              legend="Which servers"
+              name="mode"
+              value={draft.mode}
+              onChange={set('mode')}
+              error={errorOf('mode')}
+              options={[
+                { value: 'embedded', label: 'Embedded engine', hint: 'Runs on this computer; nothing else to set up. Staff and the watchlist are kept on this kiosk.' },
+                { value: 'remote', label: 'Remote servers', hint: 'A person server and a BioEngine on the network, such as a vendor’s. Staff and the watchlist stay on this kiosk.' },
+              ]}
+            />
+          )}
           {draft.mode === 'remote' ? (
             <>
               <Field
@@ -137,7 +153,7 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
           <NumberField label="Request timeout (seconds)" value={draft.requestTimeoutSeconds} onChange={set('requestTimeoutSeconds')} hint="2–300. How long to wait for a server’s answer once connected; face work on a busy server can take a while." error={errorOf('requestTimeoutSeconds')} />
         </fieldset>
 
-        {draft.mode === 'remote' ? (
+        {draft.mode !== 'embedded' ? (
           <fieldset className="staff-fieldset">
             <legend>Offline replica</legend>
             <CheckField
@@ -157,7 +173,8 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
 
         <fieldset className="staff-fieldset">
           <legend>Tenant and app</legend>
-          <Field label="Tenant code" value={draft.tenantCode} onChange={(e) => set('tenantCode')(e.target.value)} error={errorOf('tenantCode')} autoComplete="off" />
+          {/* On a site the tenant is the site's, given at pairing. */}
+          {draft.mode === 'site' ? null : <Field label="Tenant code" value={draft.tenantCode} onChange={(e) => set('tenantCode')(e.target.value)} error={errorOf('tenantCode')} autoComplete="off" />}
           <Field label="App code" value={draft.appCode} onChange={(e) => set('appCode')(e.target.value)} error={errorOf('appCode')} autoComplete="off" />
         </fieldset>
 
@@ -188,6 +205,17 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
 
         <fieldset className="staff-fieldset">
           <legend>Kiosk</legend>
+          {draft.mode === 'site' ? null : (
+            <Field
+              label="Kiosk name"
+              value={draft.kioskName}
+              onChange={(e) => set('kioskName')(e.target.value)}
+              maxLength={64}
+              hint="The name this kiosk joins a site with, e.g. Main entrance: the site’s list of kiosks and its alerts say where something happened. Empty: this computer’s name."
+              error={errorOf('kioskName')}
+              autoComplete="off"
+            />
+          )}
           <NumberField label="Idle timeout (seconds)" value={draft.idleTimeoutSeconds} onChange={set('idleTimeoutSeconds')} hint="15–3600. With nobody touching it for this long, the kiosk returns to its start screen and forgets the visitor." error={errorOf('idleTimeoutSeconds')} />
           <NumberField label="Time for each liveness step (seconds)" value={draft.livenessStepSeconds} onChange={set('livenessStepSeconds')} hint="3–30. Where the tenant asks for a liveness check: how long a person has to blink or turn their head before the capture sends what it has." error={errorOf('livenessStepSeconds')} />
           <NumberField label="Audit retention (days)" value={draft.auditRetentionDays} onChange={set('auditRetentionDays')} hint="30–3650. Audit entries older than this are removed when the kiosk starts; the rest stays verifiable." error={errorOf('auditRetentionDays')} />
@@ -222,7 +250,9 @@ function SettingsForm({ initial }: { initial: KioskSettings }) {
         </div>
       </form>
 
-      <CredentialsSection />
+      {saved.mode === 'site' ? null : <JoinSiteSection onJoined={onJoined} />}
+      {/* On a site the credentials are the ones pairing gave: changed by hand, the kiosk would lose its site. */}
+      {saved.mode === 'site' ? null : <CredentialsSection />}
       <ConnectionTestSection unsaved={dirty} />
       <HostNotificationSettings />
     </>

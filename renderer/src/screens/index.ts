@@ -10,6 +10,7 @@ import { FaceMatchScreen } from './FaceMatchScreen'
 import { HomeScreen } from './HomeScreen'
 import { IdentifyScreen } from './IdentifyScreen'
 import { InvitesScreen } from './InvitesScreen'
+import { KiosksScreen } from './KiosksScreen'
 import { OutboxScreen } from './OutboxScreen'
 import { PersonsScreen } from './PersonsScreen'
 import { SettingsScreen } from './SettingsScreen'
@@ -34,5 +35,6 @@ export const screenComponents: Record<ScreenId, ComponentType> = {
   invites: InvitesScreen,
   settings: SettingsScreen,
   accounts: AccountsScreen,
+  kiosks: KiosksScreen,
   watchlist: WatchlistScreen,
 }

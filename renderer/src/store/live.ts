@@ -3,7 +3,7 @@ import type { Branding } from '@shared/branding'
 import type { AppInfo, EngineStatus } from '@shared/contract'
 import { KioskError } from '@shared/errors'
 import type { OutboxState } from '@shared/outbox'
-import type { KioskSettings } from '@shared/settings'
+import { usesRemoteServers, type KioskSettings } from '@shared/settings'
 import { kiosk } from '../bridge/kiosk'
 import { t } from '../i18n'
 
@@ -87,7 +87,7 @@ export type Readiness = 'unknown' | 'starting' | 'ready' | 'failed'
 
 export function readinessOf(engine: EngineStatus | null): Readiness {
   if (!engine) return 'unknown'
-  if (engine.mode === 'remote' || engine.state === 'running') return 'ready'
+  if (usesRemoteServers(engine.mode) || engine.state === 'running') return 'ready'
   if (engine.state === 'failed') return 'failed'
   return 'starting'
 }

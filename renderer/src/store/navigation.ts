@@ -20,6 +20,7 @@ export const screens = [
   { id: 'admin', role: 'admin' },
   { id: 'settings', role: 'admin' },
   { id: 'accounts', role: 'admin' },
+  { id: 'kiosks', role: 'admin' },
 ] as const satisfies ReadonlyArray<{ id: string; role: Role }>
 
 export type ScreenId = (typeof screens)[number]['id']

@@ -31,6 +31,16 @@ interface SessionState {
   signIn: (name: string, secret: string) => Promise<void>
   /** Creates the first administrator, who is then signed in; throws the services' KioskError. */
   createFirstAdmin: (name: string, secret: string) => Promise<void>
+  /**
+   * Joins the site at `url` with a pairing code; throws the services' KioskError (the site's
+   * refusal, or that it cannot be reached). The session is read again: the site's staff sign in
+   * next (Home opens its sign-in), or, when the site has none yet, its first administrator is made.
+   */
+  joinSite: (input: { url: string; code: string; name?: string }) => Promise<void>
+  /** The site this kiosk just joined, and its name there, until someone signs in or leaves the sign-in. */
+  joinedSite: { url: string; name: string } | null
+  /** Done with the just-joined sign-in (signed in, cancelled, or reset). */
+  forgetJoined: () => void
   /** Ends the staff session in the services; the screen stays where it is allowed to. */
   signOut: () => Promise<void>
   /** Sign-out, back to Home as a visitor, every screen's state (e-mails, photos, results) forgotten. */
@@ -68,6 +78,7 @@ export const useSession = create<SessionState>((set, get) => ({
   loaded: false,
   loadError: null,
   generation: 0,
+  joinedSite: null,
   apply: (view) => {
     const before = get()
     const droppedToVisitor = before.role !== 'visitor' && view.role === 'visitor'
@@ -102,6 +113,12 @@ export const useSession = create<SessionState>((set, get) => ({
     const view = await ordered(() => kiosk.createFirstAdmin({ name, secret }))
     if (view) get().apply(view)
   },
+  joinSite: async (input) => {
+    const joined = await kiosk.joinSite(input)
+    set({ joinedSite: { url: joined.url, name: joined.name } })
+    await get().load()
+  },
+  forgetJoined: () => set({ joinedSite: null }),
   signOut: async () => {
     try {
       const view = await ordered(() => kiosk.signOut({}))
@@ -116,7 +133,7 @@ export const useSession = create<SessionState>((set, get) => ({
     useNavigation.getState().go('home')
     // The next person starts in the kiosk's own language.
     resetLanguage()
-    set((state) => ({ generation: state.generation + 1 }))
+    set((state) => ({ generation: state.generation + 1, joinedSite: null }))
     // Only a staff session is ended in the services (each sign-out is audited); a visitor's reset
     // is the screen's alone. The session poll keeps the page's idea of its role current.
     if (staff) void get().signOut()

@@ -17,7 +17,7 @@ export const numberKeys = [
   'offlineReplicaDays',
   'offlineReplicaMaxPersons',
 ] as const
-export const textKeys = ['mode', 'personServerUrl', 'bioEngineUrl', 'tenantCode', 'appCode', 'templateType', 'bioEngineAuth', 'basicAuthEncoding', 'organisationName', 'welcomeLine', 'accentColour'] as const
+export const textKeys = ['mode', 'personServerUrl', 'bioEngineUrl', 'tenantCode', 'appCode', 'templateType', 'bioEngineAuth', 'basicAuthEncoding', 'organisationName', 'welcomeLine', 'accentColour', 'kioskName'] as const
 export const booleanKeys = ['offlineReplica'] as const
 export const settingKeys = [...textKeys, ...booleanKeys, ...numberKeys, ...overrideKeys, ...optionalNumberKeys] as const
 export type SettingKey = (typeof settingKeys)[number]
