@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs'
 import { openLocalFrontDesk } from '../records/frontdesk/local'
 import type { KioskEvent } from '../shared/events'
+import type { SiteEvent } from '../shared/frontdesk-api'
 import { openAuditLog } from './audit'
 import { auditedHandlers } from './audited-handlers'
 import { BackendResolver } from './backend-resolver'
 import { brandingService } from './branding/branding'
 import { createLogoStore } from './branding/logo-store'
+import { siteLook } from './branding/site-look'
 import { createDispatch, type Dispatch } from './dispatch'
 import type { LaunchEngine } from './engine-launch'
 import { auditTrail } from './features/audit'
@@ -91,8 +93,12 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const resolver = new BackendResolver(credentials, own.target)
   const backend = async () => resolver.backend(await settings())
   const site = async () => resolver.site(await settings())
-  // On a site, its alerts reach this kiosk's staff by the site's events (the only kind a kiosk is told of yet).
-  const events = siteEvents({ settings, tokens: async () => (await site()).tokens, onEvent: (event) => event.type === 'watchlist-alert' && emit(event), log })
+  // On a site, its alerts reach this kiosk's staff by the site's events, and a new look every screen.
+  const onSiteEvent = (event: SiteEvent) => {
+    if (event.type === 'watchlist-alert') emit(event)
+    else if (event.type === 'look') branding.siteLookChanged().catch((error: unknown) => log(`kiosk: branding: the site's new look was not shown: ${error instanceof Error ? error.message : 'unknown error'}`))
+  }
+  const events = siteEvents({ settings, tokens: async () => (await site()).tokens, onEvent: onSiteEvent, onConnected: () => onSiteEvent({ type: 'look' }), log })
   // New servers or credentials: the clients go, and the event stream follows (or stops, off a site).
   const resetServers = async () => {
     await resolver.reset()
@@ -110,6 +116,9 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     () => kioskId(dataDir),
   )
   const desk = frontDesks({ settings, own: ownFrontDesk.desk, site: (id) => siteDesk(id, site) })
+  // The organisation's look (and the visitor retention) are the site's on a site; the retention applies the site's days or none.
+  const look = siteLook({ settings, desk, log })
+  const retentionSettings = () => look.settings({ strict: true })
 
   // Created in this order: the engine's listeners (status, retention, outbox sender) run in it.
   const engine = kioskEngine({ shell, version, own, known: saved.known, backend, resetServers, emit })
@@ -145,7 +154,11 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     backend,
     liveness: liveness.gate,
     decisions: replica.decisions,
-    retentionDays: async () => (await settings()).visitorRetentionDays,
+    retentionDays: async () =>
+      (await retentionSettings().catch((error: unknown) => {
+        log(`visits: retention not applied this time: ${error instanceof Error ? error.message : 'unknown error'}`)
+        return { visitorRetentionDays: null }
+      })).visitorRetentionDays,
     audit,
     now,
     log,
@@ -161,7 +174,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     },
     purge: () => replica.replica.purge(),
   }
-  const purge = retention({ settings, backend, replica: forgetting, engine: own.supervisor, audit, now, log })
+  const purge = retention({ settings: retentionSettings, backend, replica: forgetting, engine: own.supervisor, audit, now, log })
   const purgeExpired = async () => {
     await purge.purgeExpired()
     await visits.purgeExpired()
@@ -177,8 +190,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     watchlist,
   })
   const outbox = outboxFeature({ dataDir, credentials, deliver: enroll.deliver, backend, known: saved.known, engine: own.supervisor, emit, log })
-  const branding = brandingService({ settings, logo: createLogoStore({ dataDir, log }), emit: (look) => emit({ type: 'branding', branding: look }), log })
-  const settingsOwner = settingsFeature({ saved, credentials, backend, resetServers, own, replica: replica.replica, sendOutbox: outbox.send, branding, purgeExpired, log })
+  const branding = brandingService({ settings, site: look, logo: createLogoStore({ dataDir, log }), emit: (shown) => emit({ type: 'branding', branding: shown }), log })
+  const settingsOwner = settingsFeature({ saved, credentials, backend, resetServers, own, replica: replica.replica, sendOutbox: outbox.send, branding, site: look, staffDesk: staff.staffDesk, purgeExpired, log })
   const onSite = siteFeature({ settings, desk, staffDesk: staff.staffDesk, credentials, saveSettings: settingsOwner.save, events })
 
   // Started in this order, stopped in reverse: the audit trail before the outbox that audits its

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { LOGO_MAX_STORED_BYTES } from './branding'
+import { lookSettingFields } from './settings'
 import { accountViewSchema, createAccountInput, firstAdminInput, setAccountDisabledInput, signInInput, staffRoles } from './staff'
 import { watchlistAlertSchema, watchlistEntrySchema, watchlistPlaces } from './watchlist'
 
@@ -96,10 +98,34 @@ export type ScreenResult = z.infer<typeof screenResult>
 export const alertIdParams = z.object({ id: z.uuid() })
 export { watchlistAlertSchema, watchlistEntrySchema }
 
+/**
+ * The organisation's look, the site's for every kiosk (issue 43 item 7): the look settings and the
+ * logo, the services' own re-encoded PNG (electron/services/branding/logo-image.ts) as base64. The
+ * site keeps only a PNG of at most LOGO_MAX_SIDE per side and LOGO_MAX_STORED_BYTES
+ * (electron/records/frontdesk/look-rules.ts checks the bytes themselves).
+ */
+export const lookLogo = z
+  .string()
+  .max(Math.ceil(LOGO_MAX_STORED_BYTES / 3) * 4, `the logo must be at most ${LOGO_MAX_STORED_BYTES / 1024} KB`)
+  .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'the logo must be a PNG sent as base64')
+export const lookSchema = z.object({
+  organisationName: z.string(),
+  welcomeLine: z.string(),
+  accentColour: z.string(),
+  visitorRetentionDays: z.number().int().nullable(),
+  logo: lookLogo.nullable(),
+})
+export type Look = z.infer<typeof lookSchema>
+/** What an administrator changes: only the fields given; `logo: null` removes it. */
+export const lookPatch = z.strictObject({ ...lookSettingFields, logo: lookLogo.nullable() }).partial()
+export type LookPatch = z.infer<typeof lookPatch>
+
 /** What the site pushes to its kiosks on GET /events (text/event-stream, one JSON object per `data:` line). */
 export const siteEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('watchlist-alert'), alertId: z.uuid() }),
   z.object({ type: z.literal('watchlist-alert-dismissed'), alertId: z.uuid() }),
+  /** The look changed: kiosks read it again (GET /look); the logo is too large for a notification. */
+  z.object({ type: z.literal('look') }),
 ])
 export type SiteEvent = z.infer<typeof siteEventSchema>
 
@@ -130,7 +156,14 @@ export const frontDeskRoutes = {
   watchlistAlerts: { method: 'GET', path: '/watchlist/alerts', auth: 'operator', response: z.array(watchlistAlertSchema) },
   dismissAlert: { method: 'POST', path: '/watchlist/alerts/:id/dismiss', auth: 'operator', params: alertIdParams },
 
+  /** The organisation's look, as every kiosk of the site shows it. */
+  look: { method: 'GET', path: '/look', auth: 'kiosk', response: lookSchema },
+  /** Changes the look; told to every kiosk (a `look` event). The body carries the logo: up to LOOK_BODY_LIMIT. */
+  setLook: { method: 'PUT', path: '/look', auth: 'admin', body: lookPatch, response: lookSchema },
+
   /** text/event-stream of SiteEvent; a comment line every 15 s keeps proxies from closing it. */
   events: { method: 'GET', path: '/events', auth: 'kiosk' },
-} as const satisfies Record<string, { method: 'GET' | 'POST' | 'DELETE'; path: string; auth: FrontDeskAuth; body?: z.ZodType; params?: z.ZodType; response?: z.ZodType }>
+} as const satisfies Record<string, { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; auth: FrontDeskAuth; body?: z.ZodType; params?: z.ZodType; response?: z.ZodType }>
 export type FrontDeskRouteName = keyof typeof frontDeskRoutes
+/** The largest body PUT /look takes: the logo's base64 and the rest of the look. */
+export const LOOK_BODY_LIMIT = Math.ceil(LOGO_MAX_STORED_BYTES / 3) * 4 + 4096

@@ -156,6 +156,20 @@ const fields = {
   kioskName: displayLine(64),
 }
 
+/**
+ * The organisation's look (issue 43): on a site these are the site's, the same at every kiosk;
+ * a kiosk on its own keeps them in its settings. Everything else is one kiosk's own.
+ */
+export const lookSettingKeys = ['organisationName', 'welcomeLine', 'accentColour', 'visitorRetentionDays'] as const
+export type LookSettingKey = (typeof lookSettingKeys)[number]
+/** The look's setting fields, with the settings' own rules (the site checks a look with these). */
+export const lookSettingFields = {
+  organisationName: fields.organisationName,
+  welcomeLine: fields.welcomeLine,
+  accentColour: fields.accentColour,
+  visitorRetentionDays: fields.visitorRetentionDays,
+} satisfies { [K in LookSettingKey]: (typeof fields)[K] }
+
 export const defaultSettings = Object.freeze({
   mode: 'embedded',
   personServerUrl: '',

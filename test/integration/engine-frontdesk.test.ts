@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import sharp from 'sharp'
 import { request, type Dispatcher } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SCOPE_TENANT_ADMIN } from '../../electron/shared/api-requests'
@@ -360,6 +361,63 @@ describe.each(BACKENDS)("the site's front desk on %s", (backend) => {
     expect((await call(a, 'GET', fd('/accounts'), { token, session: admin })).body.map((x: { name: string }) => x.name).sort()).toEqual([ADMIN, OPERATOR])
   })
 
+  it("keeps the organisation's look: any paired kiosk reads it, only an administrator sets it, and every engine announces it", async () => {
+    const token = lobby.token
+    const operator = (await call(a, 'POST', fd('/staff/sign-in'), { token, body: { name: OPERATOR, secret: 'operator-secret-1' } })).body.session as string
+    // Nothing set yet: the kiosk's defaults.
+    const initial = await call(b, 'GET', fd('/look'), { token })
+    expect(initial.status, JSON.stringify(initial.body)).toBe(200)
+    expect(initial.body).toEqual({ organisationName: 'Identity Kiosk', welcomeLine: '', accentColour: '#0b5cad', logo: null, visitorRetentionDays: null })
+
+    const look = { organisationName: 'Harbour Offices', welcomeLine: 'Welcome to the harbour', accentColour: '#1F5F3A', visitorRetentionDays: 30 }
+    // A kiosk's own token, or an operator's session, is not an administrator's.
+    expect((await call(a, 'PUT', fd('/look'), { token, body: look })).status).toBe(401)
+    const byOperator = await call(a, 'PUT', fd('/look'), { token, session: operator, body: look })
+    expect(byOperator.status).toBe(403)
+    expect(byOperator.body.code).toBe('FORBIDDEN')
+    expect((await call(a, 'GET', fd('/look'), { token })).body).toEqual(initial.body)
+
+    const stream = await openStream(b, token)
+    try {
+      const set = await call(a, 'PUT', fd('/look'), { token, session: admin, body: look })
+      expect(set.status, JSON.stringify(set.body)).toBe(200)
+      // The accent as the settings keep it: lower case.
+      expect(set.body).toEqual({ ...look, accentColour: '#1f5f3a', logo: null })
+      await stream.next((event) => event.type === 'look')
+    } finally {
+      stream.close()
+    }
+    // A patch changes only what it carries; the logo is the services' re-encoded PNG, as base64.
+    const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#1f5f3a' } }).png().toBuffer()
+    const withLogo = await call(b, 'PUT', fd('/look'), { token, session: admin, body: { logo: png.toString('base64'), welcomeLine: '' } })
+    expect(withLogo.status, JSON.stringify(withLogo.body)).toBe(200)
+    expect(withLogo.body).toEqual({ ...look, accentColour: '#1f5f3a', welcomeLine: '', logo: png.toString('base64') })
+    expect((await call(a, 'GET', fd('/look'), { token })).body).toEqual(withLogo.body)
+
+    const tooBig = await sharp({ create: { width: 600, height: 20, channels: 3, background: '#000000' } }).png().toBuffer()
+    for (const body of [
+      { organisationName: '' },
+      { organisationName: 'Two\nlines' },
+      { accentColour: 'green' },
+      // An accent that would leave the buttons' text unreadable.
+      { accentColour: '#ffff00' },
+      { visitorRetentionDays: 0 },
+      { visitorRetentionDays: 1.5 },
+      { logo: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64') },
+      { logo: 'not base64!' },
+      { logo: tooBig.toString('base64') },
+      { kioskName: 'Not the site’s' },
+      { idleTimeoutSeconds: 60 },
+    ]) {
+      const refused = await call(a, 'PUT', fd('/look'), { token, session: admin, body })
+      expect(refused.status, `${JSON.stringify(body).slice(0, 80)}: ${JSON.stringify(refused.body)}`).toBe(400)
+      expect(refused.body).toMatchObject({ status: 400, code: 'INVALID_INPUT' })
+    }
+    expect((await call(b, 'GET', fd('/look'), { token })).body).toEqual(withLogo.body)
+    // Removing the logo.
+    expect((await call(a, 'PUT', fd('/look'), { token, session: admin, body: { logo: null } })).body.logo).toBeNull()
+  })
+
   it("refuses a disabled account's session on its next call, at any engine", async () => {
     const token = lobby.token
     const operator = (await call(a, 'POST', fd('/staff/sign-in'), { token, body: { name: OPERATOR, secret: 'operator-secret-1' } })).body.session as string
@@ -400,7 +458,7 @@ describe.each(BACKENDS)("the site's front desk on %s", (backend) => {
       // Once for all kiosks: a second dismissal finds no open alert.
       expect((await call(a, 'POST', fd(`/watchlist/alerts/${alertId}/dismiss`), { token: lobby.token, session: admin })).status).toBe(404)
       // Each engine delivered each event once.
-      expect(stream.events.filter((event) => event.alertId === alertId)).toHaveLength(2)
+      expect(stream.events.filter((event) => 'alertId' in event && event.alertId === alertId)).toHaveLength(2)
       await until(() => stream.comments.includes('keep-alive'), 'a keep-alive comment')
     } finally {
       stream.close()

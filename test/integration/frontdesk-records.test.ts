@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createFrontDesk } from '../../electron/records/frontdesk/create-front-desk'
 import type { FrontDesk, FrontDeskOptions } from '../../electron/records/frontdesk/front-desk'
@@ -513,6 +514,59 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
     })
   })
 
+  describe("the organisation's look", () => {
+    const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#0b5cad' } }).png().toBuffer()
+
+    it('is the defaults until set; a patch changes only what it carries, announced after it is committed', async () => {
+      const heard: SiteEvent[] = []
+      const { desk } = await open({ announce: (event) => void heard.push(event) })
+      expect(await desk.getLook()).toEqual({ organisationName: 'Identity Kiosk', welcomeLine: '', accentColour: '#0b5cad', visitorRetentionDays: null, logo: null })
+      const logo = (await png(30, 10)).toString('base64')
+      expect(await desk.setLook({ organisationName: ' Harbour Offices ', accentColour: '#1F5F3A', logo })).toEqual({
+        organisationName: 'Harbour Offices',
+        welcomeLine: '',
+        accentColour: '#1f5f3a',
+        visitorRetentionDays: null,
+        logo,
+      })
+      expect(heard).toEqual([{ type: 'look' }])
+      const after = await desk.setLook({ visitorRetentionDays: 30, welcomeLine: 'Welcome' })
+      expect(after).toMatchObject({ organisationName: 'Harbour Offices', accentColour: '#1f5f3a', visitorRetentionDays: 30, welcomeLine: 'Welcome', logo })
+      expect(await desk.getLook()).toEqual(after)
+      expect((await desk.setLook({ logo: null, visitorRetentionDays: null })).logo).toBeNull()
+    })
+
+    it('refuses what the settings would refuse, and a logo that is not a small PNG, changing nothing', async () => {
+      const heard: SiteEvent[] = []
+      const { desk } = await open({ announce: (event) => void heard.push(event) })
+      const before = await desk.setLook({ organisationName: 'Harbour Offices' })
+      heard.length = 0
+      const jpeg = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000000' } }).jpeg().toBuffer()
+      for (const patch of [
+        { organisationName: '' },
+        { welcomeLine: 'two\nlines' },
+        { accentColour: '#ffff00' },
+        { visitorRetentionDays: 0 },
+        { logo: jpeg.toString('base64') },
+        { logo: (await png(600, 10)).toString('base64') },
+        { logo: Buffer.from('not a png at all').toString('base64') },
+        { organisationName: 'Fine', idleTimeoutSeconds: 30 } as never,
+      ]) {
+        const refused = await refusal(desk.setLook(patch))
+        expect(refused, JSON.stringify(patch).slice(0, 60)).toMatchObject({ code: 'INVALID_INPUT' })
+      }
+      expect(await desk.getLook()).toEqual(before)
+      expect(heard).toEqual([])
+    })
+
+    it('keeps both changes when two kiosks set different fields at once', async () => {
+      const a = await open()
+      const b = await open({}, await peerOf(a.db))
+      await Promise.all([a.desk.setLook({ organisationName: 'From A' }), b.desk.setLook({ welcomeLine: 'From B' }), a.desk.setLook({ visitorRetentionDays: 7 })])
+      expect(await b.desk.getLook()).toMatchObject({ organisationName: 'From A', welcomeLine: 'From B', visitorRetentionDays: 7 })
+    })
+  })
+
   describe('migrations', () => {
     /** A set whose steps would fail if applied twice (CREATE TABLE without IF NOT EXISTS), counting each run. */
     const counted = (name: string, steps = 3): MigrationSet => ({
@@ -573,7 +627,7 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
       const b = await peerOf(a)
       await Promise.all([migrate(a, counted('race', 5)), migrate(b, counted('race', 5)), migrate(a, frontDeskMigrations), migrate(b, frontDeskMigrations)])
       expect(await a.all('SELECT step FROM race_runs ORDER BY step')).toEqual([1, 2, 3, 4, 5].map((step) => ({ step })))
-      expect(await recordedVersion(b, 'frontdesk')).toBe(1)
+      expect(await recordedVersion(b, 'frontdesk')).toBe(frontDeskMigrations.steps.length)
     })
   })
 })

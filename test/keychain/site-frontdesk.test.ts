@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import sharp from 'sharp'
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createCredentialStore } from '../../electron/services/secrets/credentials'
@@ -170,6 +171,34 @@ describe('two kiosks joined to one site', () => {
     // Dismissed once, for every kiosk.
     await a.call('dismissWatchlistAlert', { id: alert.id })
     expect((await b.call('getWatchlistAlerts', {}, 'tab:admin-b')).map((x: { id: string }) => x.id)).not.toContain(alert.id)
+  })
+
+  it('shows at B the look set at A (getBranding), pushed live as a branding event at B; what is one kiosk’s stays its own', async () => {
+    const visitorAtB = b.listen('tab:visitor-look')
+    const brandings = () => visitorAtB.flatMap((e) => (e.type === 'branding' ? [e.branding] : []))
+    const logo = await sharp({ create: { width: 64, height: 32, channels: 3, background: '#1f5f3a' } }).png().toBuffer()
+
+    // An administrator at A sets the look, and A's own idle time, in one save.
+    await a.call('saveSettings', { organisationName: 'Harbour Offices', welcomeLine: 'Welcome to the harbour', accentColour: '#1f5f3a', visitorRetentionDays: 30, idleTimeoutSeconds: 120 })
+    const branded = await a.call('setLogo', { image: logo.toString('base64') })
+    expect(branded).toMatchObject({ organisationName: 'Harbour Offices', logo: expect.stringMatching(/^data:image\/png;base64,/) })
+
+    // B's visitor screen is told at once, by the site's event, without asking.
+    await expect.poll(() => brandings().some((x) => x.organisationName === 'Harbour Offices' && x.logo !== null), { timeout: 30_000 }).toBe(true)
+    const atB = await b.call('getBranding', {}, 'tab:visitor')
+    expect(atB).toEqual({ organisationName: 'Harbour Offices', welcomeLine: 'Welcome to the harbour', accentColour: '#1f5f3a', logo: branded.logo })
+    expect(brandings().at(-1)).toEqual(atB)
+    // B's settings show the site's look and retention; its idle time and name are its own.
+    expect(await b.call('getSettings', {}, 'tab:admin-b')).toMatchObject({ organisationName: 'Harbour Offices', visitorRetentionDays: 30, idleTimeoutSeconds: 90, kioskName: 'Side door' })
+    expect(await a.call('getSettings')).toMatchObject({ organisationName: 'Harbour Offices', visitorRetentionDays: 30, idleTimeoutSeconds: 120, kioskName: 'Lobby' })
+
+    // Set at B, shown at A; an operator may not set it.
+    await b.call('saveSettings', { welcomeLine: 'Please sign in at the desk' }, 'tab:admin-b')
+    await expect.poll(async () => (await a.call('getBranding', {}, 'tab:visitor')).welcomeLine, { timeout: 30_000 }).toBe('Please sign in at the desk')
+    expect(await b.failure('setLogo', { image: null }, 'tab:visitor')).toMatchObject({ code: 'FORBIDDEN' })
+    // Removing the logo at B removes it at A.
+    await b.call('setLogo', { image: null }, 'tab:admin-b')
+    expect((await a.call('getBranding', {}, 'tab:visitor')).logo).toBeNull()
   })
 
   it('refuses a removed kiosk at once, mid-session', async () => {

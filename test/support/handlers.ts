@@ -102,7 +102,9 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
     own: { start: notConfigured, supervisor: engine },
     replica,
     sendOutbox: () => {},
-    branding: { get: notConfigured, setLogo: notConfigured, settingsSaved: notConfigured },
+    branding: { get: notConfigured, setLogo: notConfigured, settingsSaved: notConfigured, siteLookChanged: notConfigured },
+    site: { current: async () => null, known: () => null, settings: notConfigured },
+    staffDesk: staff.staffDesk,
     purgeExpired: async () => {},
     log,
   })

@@ -1,6 +1,6 @@
 import type { FrontDesk } from '../../records/frontdesk/front-desk'
 import { KioskError } from '../../shared/errors'
-import { frontDeskRoutes as r, type FrontDeskAuth } from '../../shared/frontdesk-api'
+import { frontDeskRoutes as r, LOOK_BODY_LIMIT, type FrontDeskAuth } from '../../shared/frontdesk-api'
 import { FRONTDESK_AUTH, kioskClientId } from '../auth/front-desk-auth'
 import type { EngineApp } from '../http/zod-provider'
 import type { ClientRepository } from '../store/clients'
@@ -91,5 +91,12 @@ export async function frontDeskRoutes(app: EngineApp, options: FrontDeskRouteOpt
   app.post(r.dismissAlert.path, { config: as(r.dismissAlert.auth), schema: { params: r.dismissAlert.params} }, async (request, reply) => {
     if (!(await frontDesk.dismissAlert(request.params.id, staff(request)))) throw new KioskError('NOT_FOUND', 'No open alert has this id (it may have been dismissed at another kiosk).')
     return reply.code(204).send()
+  })
+
+  app.get(r.look.path, { config: as(r.look.auth), schema: { response: { 200: r.look.response } } }, async () => frontDesk.getLook())
+  app.put(r.setLook.path, { config: as(r.setLook.auth), bodyLimit: LOOK_BODY_LIMIT, schema: { body: r.setLook.body, response: { 200: r.setLook.response } } }, async (request) => {
+    const look = await frontDesk.setLook(request.body)
+    options.log(`the look (${Object.keys(request.body).sort().join(', ')}) set by ${staff(request)}`)
+    return look
   })
 }

@@ -1,6 +1,7 @@
 import type { Database } from '../sql/types'
 import type { FrontDesk, FrontDeskOptions } from './front-desk'
 import { kioskRules } from './kiosk-rules'
+import { lookRules } from './look-rules'
 import { rulesContext } from './records'
 import { staffRules } from './staff-rules'
 import { watchlistRules } from './watchlist-rules'
@@ -16,5 +17,6 @@ export function createFrontDesk(db: Database, options: FrontDeskOptions = {}): F
     ...staffRules(context, options),
     ...watchlistRules(context),
     ...kioskRules(context),
+    ...lookRules(context),
   }
 }

@@ -1,4 +1,4 @@
-import type { PairingCodeResult, ScreenResult, SiteEvent, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
+import type { Look, LookPatch, PairingCodeResult, ScreenResult, SiteEvent, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
 import type { AccountView, StaffRole } from '../../shared/staff'
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
 import type { Sql } from '../sql/types'
@@ -51,11 +51,20 @@ export interface FrontDesk {
   removeKiosk(id: string): Promise<boolean>
   /** The kiosk when it is paired and not removed (its last-seen time updated), else null. */
   seenKiosk(id: string): Promise<SiteKiosk | null>
+
+  // The organisation's look: the same at every kiosk of the site.
+  /** The look as set, or a kiosk's defaults before anyone set it. */
+  getLook(): Promise<Look>
+  /**
+   * Changes only the fields given (INVALID_INPUT by the settings' rules, or for a logo that is not
+   * a PNG within the size limits); announced as a `look` SiteEvent after the commit.
+   */
+  setLook(patch: LookPatch): Promise<Look>
 }
 
 export interface FrontDeskOptions {
   now?: () => number
-  /** Told after the commit of each change every kiosk should hear of at once (alerts). */
+  /** Told after the commit of each change every kiosk should hear of at once (alerts, the look). */
   announce?: (event: SiteEvent) => void
   /** Sign-in back-off: failures allowed before the first pause, the first pause, the longest. */
   freeFailures?: number

@@ -137,5 +137,30 @@ export const frontDeskMigrations: MigrationSet = {
         );
       `,
     },
+    {
+      // The organisation's look (issue 43 item 7): one row, the site's, for every kiosk. No row: the defaults.
+      sqlite: `
+        CREATE TABLE look (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          organisation_name TEXT NOT NULL,
+          welcome_line TEXT NOT NULL,
+          accent_colour TEXT NOT NULL,
+          visitor_retention_days INTEGER,
+          logo BLOB,
+          updated_at INTEGER NOT NULL
+        );
+      `,
+      postgres: `
+        CREATE TABLE look (
+          id integer PRIMARY KEY CHECK (id = 1),
+          organisation_name text NOT NULL,
+          welcome_line text NOT NULL,
+          accent_colour text NOT NULL,
+          visitor_retention_days integer,
+          logo bytea,
+          updated_at bigint NOT NULL
+        );
+      `,
+    },
   ],
 }

@@ -2,6 +2,7 @@ import type { SiteEvent } from '../../shared/frontdesk-api'
 import type { Database, Sql } from '../sql/types'
 import { AccountRepository } from './accounts-repository'
 import { KioskRepository } from './kiosks-repository'
+import { LookRepository } from './look-repository'
 import { PairingCodeRepository } from './pairing-codes-repository'
 import { StaffSessionRepository } from './staff-sessions-repository'
 import { WatchlistRepository } from './watchlist-repository'
@@ -13,6 +14,7 @@ export interface FrontDeskRecords {
   watchlist: WatchlistRepository
   kiosks: KioskRepository
   pairingCodes: PairingCodeRepository
+  look: LookRepository
 }
 
 export function recordsOn(sql: Sql): FrontDeskRecords {
@@ -22,6 +24,7 @@ export function recordsOn(sql: Sql): FrontDeskRecords {
     watchlist: new WatchlistRepository(sql),
     kiosks: new KioskRepository(sql),
     pairingCodes: new PairingCodeRepository(sql),
+    look: new LookRepository(sql),
   }
 }
 

@@ -2,6 +2,9 @@ import { ApiError } from '../clients/api-error'
 import { usesRemoteServers, type KioskSettings, type SettingsPatch } from '../../shared/settings'
 import type { Backend } from '../backend'
 import type { BrandingService } from '../branding/branding'
+import { splitLookPatch, type SiteLook } from '../branding/site-look'
+import type { Call } from '../dispatch'
+import type { StaffDesk } from '../front-desk/desk'
 import type { EngineSupervisor } from '../engine-supervisor'
 import type { Replica } from '../replica/replica'
 import type { CredentialStore } from '../secrets/credentials'
@@ -39,6 +42,10 @@ export interface SettingsDeps {
   /** Starts the outbox's sender (remote mode needs no engine of its own to send). */
   sendOutbox: () => void
   branding: BrandingService
+  /** On a site, the organisation's look is the site's (issue 43 item 7). */
+  site: SiteLook
+  /** The front desk as the caller's staff session (an administrator sets the site's look). */
+  staffDesk: (call: Call) => Promise<StaffDesk>
   purgeExpired: () => Promise<void>
   log: (line: string) => void
 }
@@ -98,17 +105,36 @@ export function settingsFeature(deps: SettingsDeps): Feature & { save(patch: Set
     return next
   }
 
+  /** On a site (and staying on it), the look's fields are the site's: only those that differ from its look go there, as the caller. */
+  const onSite = async (patch: SettingsPatch) => (await saved.current()).mode === 'site' && (patch.mode ?? 'site') === 'site'
+  async function saveSettings(patch: SettingsPatch, call: Call): Promise<KioskSettings> {
+    if (!(await onSite(patch))) return save(patch)
+    const { look, own: local } = splitLookPatch(patch)
+    if (Object.keys(look).length > 0) {
+      const current = await deps.site.current()
+      const changed = Object.fromEntries(Object.entries(look).filter(([key, value]) => !current || current[key as keyof typeof current] !== value))
+      // First the site's: when it refuses, nothing is saved here either.
+      if (Object.keys(changed).length > 0) await (await deps.staffDesk(call)).setLook(changed)
+    }
+    await save(local)
+    return deps.site.settings()
+  }
+
   return {
     save,
     handlers: {
-      getSettings: () => saved.current(),
-      saveSettings: save,
+      getSettings: () => deps.site.settings(),
+      saveSettings,
       getCredentialStatus: () => deps.credentials.credentialStatus(),
       setCredentials: (input) => reconnecting(deps.credentials.setServerCredentials(input)),
       clearCredentials: (input) => reconnecting(deps.credentials.clearServerCredentials(input.names)),
       testConnection: async () => testConnection(await saved.current(), deps.backend),
       getBranding: () => deps.branding.get(),
-      setLogo: (input) => deps.branding.setLogo(input.image),
+      async setLogo(input, call) {
+        if (!(await onSite({}))) return deps.branding.setLogo(input.image)
+        const desk = await deps.staffDesk(call)
+        return deps.branding.setLogo(input.image, (patch) => desk.setLook(patch))
+      },
     },
     // The saved settings applied at start (read now: settings saved while the kiosk started decide).
     async start() {

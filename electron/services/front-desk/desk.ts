@@ -1,4 +1,4 @@
-import type { PairingCodeResult, ScreenResult, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
+import type { Look, LookPatch, PairingCodeResult, ScreenResult, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
 import type { AccountView, StaffRole } from '../../shared/staff'
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
 
@@ -37,6 +37,8 @@ export interface KioskDesk {
   session(token: string): Promise<StaffWho>
   signOut(token: string): Promise<void>
   screen(subject: ScreeningSubject): Promise<ScreenResult>
+  /** The organisation's look, the site's (a kiosk on its own keeps its look in its settings: NOT_CONFIGURED). */
+  look(): Promise<Look>
   as(session: HeldSession): StaffDesk
 }
 
@@ -57,4 +59,6 @@ export interface StaffDesk {
   listKiosks(): Promise<SiteKiosk[]>
   /** False when the site has no such kiosk. */
   removeKiosk(id: string): Promise<boolean>
+  /** Changes the site's look (administrators); every kiosk is told by the site's `look` event. */
+  setLook(patch: LookPatch): Promise<Look>
 }

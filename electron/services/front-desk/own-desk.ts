@@ -39,6 +39,8 @@ export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => str
     session: async (token) => (await local()).session(token),
     signOut: async (token) => (await local()).signOut(token),
     screen: async (subject) => (await local()).screen({ ...subject, kioskId: kioskId() }),
+    // On its own the look stays in the kiosk's settings and logo file (electron/services/branding).
+    look: async () => Promise.reject(notOnSite()),
     as: ({ account }) => ({
       listAccounts: async () => (await local()).listAccounts(),
       createAccount: async (name, role, secret) => (await local()).createAccount(name, role, secret),
@@ -51,6 +53,7 @@ export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => str
       createPairingCode: async () => Promise.reject(notOnSite()),
       listKiosks: async () => Promise.reject(notOnSite()),
       removeKiosk: async () => Promise.reject(notOnSite()),
+      setLook: async () => Promise.reject(notOnSite()),
     }),
   }
   return {

@@ -30,6 +30,7 @@ export function siteDesk(id: string, connection: () => Promise<SiteConnection>):
     session: (token) => call('session', { session: token }),
     signOut: (token) => call('signOut', { session: token }),
     screen: ({ personUuids, givenEmail, place }) => call('screen', { body: { personUuids: [...personUuids], givenEmail, place } }),
+    look: () => call('look'),
     as({ token }): StaffDesk {
       // Every call below carries this session's token, and only it.
       const staff = <R extends Parameters<typeof siteCall>[1]>(name: R, options: Omit<SiteCallOptions, 'session'> = {}) => call(name, { ...options, session: token })
@@ -45,6 +46,7 @@ export function siteDesk(id: string, connection: () => Promise<SiteConnection>):
         createPairingCode: () => staff('createPairingCode'),
         listKiosks: () => staff('listKiosks'),
         removeKiosk: (kioskId) => found(staff('removeKiosk', { params: { id: kioskId } })),
+        setLook: (patch) => staff('setLook', { body: patch }),
       }
     },
   }

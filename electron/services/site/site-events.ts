@@ -9,6 +9,8 @@ export interface SiteEventsDeps {
   /** The token the site's calls carry (the kiosk's client from pairing). */
   tokens: () => Promise<TokenProvider>
   onEvent: (event: SiteEvent) => void
+  /** Each time the stream is (re)connected: events sent while it was away are not replayed, so what they would have said is read again. */
+  onConnected?: () => void
   log: (line: string) => void
   /** Reconnection back-off: the first wait, and the longest. */
   firstDelayMs?: number
@@ -54,6 +56,7 @@ export function siteEvents(deps: SiteEventsDeps): SiteEvents {
         throw new Error(`${call} came back as ${String(reply.headers['content-type'] ?? 'no content type')}, not an event stream`)
       }
       deps.log('site: listening to the site’s events')
+      deps.onConnected?.()
       await readEvents(reply.body, deps.onEvent, deps.log)
     } finally {
       await http.close().catch(() => undefined)

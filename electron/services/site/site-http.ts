@@ -61,7 +61,7 @@ export async function siteCall<R extends FrontDeskRouteName>(site: SiteConnectio
 
 /** One request of a route with these headers (the pairing call has no token: the code is its credential). */
 export async function sendRoute<R extends FrontDeskRouteName>(http: HttpClient, name: R, options: SiteCallOptions, auth: Record<string, string>): Promise<SiteReply<R>> {
-  const route: { method: 'GET' | 'POST' | 'DELETE'; response?: z.ZodType } = frontDeskRoutes[name]
+  const route: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; response?: z.ZodType } = frontDeskRoutes[name]
   const call = `the front desk's ${name}`
   const reply = await http.request(call, {
     method: route.method,
