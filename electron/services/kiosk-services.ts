@@ -96,7 +96,10 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   // On a site, its alerts reach this kiosk's staff by the site's events, and a new look every screen.
   const onSiteEvent = (event: SiteEvent) => {
     if (event.type === 'watchlist-alert') emit(event)
-    else if (event.type === 'look') branding.siteLookChanged().catch((error: unknown) => log(`kiosk: branding: the site's new look was not shown: ${error instanceof Error ? error.message : 'unknown error'}`))
+    else if (event.type === 'look') {
+      look.changed()
+      branding.siteLookChanged().catch((error: unknown) => log(`kiosk: branding: the site's new look was not shown: ${error instanceof Error ? error.message : 'unknown error'}`))
+    }
   }
   const events = siteEvents({ settings, tokens: async () => (await site()).tokens, onEvent: onSiteEvent, onConnected: () => onSiteEvent({ type: 'look' }), log })
   // New servers or credentials: the clients go, and the event stream follows (or stops, off a site).

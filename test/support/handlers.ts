@@ -103,7 +103,7 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
     replica,
     sendOutbox: () => {},
     branding: { get: notConfigured, setLogo: notConfigured, settingsSaved: notConfigured, siteLookChanged: notConfigured },
-    site: { current: async () => null, known: () => null, settings: notConfigured },
+    site: { current: async () => null, known: () => null, settings: notConfigured, changed: () => {} },
     staffDesk: staff.staffDesk,
     purgeExpired: async () => {},
     log,

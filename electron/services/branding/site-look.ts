@@ -13,7 +13,12 @@ export interface SiteLook {
    * none); otherwise the last look the site gave, else the kiosk's own values, logged.
    */
   settings(options?: { strict?: boolean }): Promise<KioskSettings>
+  /** The site's look changed (its event, a reconnection, this kiosk's own change): the next read asks the site. */
+  changed(): void
 }
+
+/** The look read from the site is kept this long at most, even without word of a change (a safety net: the site's event says when). */
+export const LOOK_KEPT_MS = 60_000
 
 /** The look's settings from a look. */
 export const lookSettingsOf = (look: Look): Pick<KioskSettings, (typeof lookSettingKeys)[number]> => ({
@@ -32,23 +37,36 @@ export function splitLookPatch(patch: SettingsPatch): { look: SettingsPatch; own
 }
 
 /**
- * The organisation's look on a site (issue 43 item 7) is the site's front-desk record: read from
- * the site's desk each time (the site tells every kiosk when it changes), never copied into the
- * kiosk's settings. A kiosk on its own keeps its look in its settings and logo file, as always.
+ * The organisation's look on a site (issue 43 item 7) is the site's front-desk record, never copied
+ * into the kiosk's settings. It is read from the site once and kept until the site says it changed
+ * (every screen polls the branding, and the logo is up to half a megabyte). A kiosk on its own keeps
+ * its look in its settings and logo file, as always.
  */
-export function siteLook(deps: { settings: () => Promise<KioskSettings>; desk: () => Promise<KioskDesk>; log: (line: string) => void }): SiteLook {
+export function siteLook(deps: { settings: () => Promise<KioskSettings>; desk: () => Promise<KioskDesk>; log: (line: string) => void; now?: () => number }): SiteLook {
+  const now = deps.now ?? Date.now
   let last: Look | null = null
+  let kept: { desk: string; until: number } | null = null
+  let changes = 0
   async function current(): Promise<Look | null> {
     const settings = await deps.settings()
     if (settings.mode !== 'site') return null
     const desk = await deps.desk()
     if (!desk.onSite) return null
+    if (last && kept && kept.desk === desk.id && kept.until > now()) return last
+    const heard = changes
+    const asked = now()
     last = await desk.look()
+    // A change heard while the site was being asked: this answer may predate it, so it is not kept.
+    kept = heard === changes ? { desk: desk.id, until: asked + LOOK_KEPT_MS } : null
     return last
   }
   return {
     current,
     known: () => last,
+    changed() {
+      changes++
+      kept = null
+    },
     async settings(options = {}) {
       const settings = await deps.settings()
       if (settings.mode !== 'site') return settings

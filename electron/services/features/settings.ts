@@ -114,7 +114,7 @@ export function settingsFeature(deps: SettingsDeps): Feature & { save(patch: Set
       const current = await deps.site.current()
       const changed = Object.fromEntries(Object.entries(look).filter(([key, value]) => !current || current[key as keyof typeof current] !== value))
       // First the site's: when it refuses, nothing is saved here either.
-      if (Object.keys(changed).length > 0) await (await deps.staffDesk(call)).setLook(changed)
+      if (Object.keys(changed).length > 0) await (await deps.staffDesk(call)).setLook(changed).finally(() => deps.site.changed())
     }
     await save(local)
     return deps.site.settings()
@@ -133,7 +133,7 @@ export function settingsFeature(deps: SettingsDeps): Feature & { save(patch: Set
       async setLogo(input, call) {
         if (!(await onSite({}))) return deps.branding.setLogo(input.image)
         const desk = await deps.staffDesk(call)
-        return deps.branding.setLogo(input.image, (patch) => desk.setLook(patch))
+        return deps.branding.setLogo(input.image, (patch) => desk.setLook(patch).finally(() => deps.site.changed()))
       },
     },
     // The saved settings applied at start (read now: settings saved while the kiosk started decide).
