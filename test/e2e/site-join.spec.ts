@@ -207,7 +207,7 @@ test('joined with the site’s code: the site’s first administrator, its Kiosk
     // Settings: on the site, under the name it joined with; the servers are not typed here.
     await nav.getByRole('button', { name: 'Settings', exact: true }).click()
     await expect(page.getByTestId('site-facts')).toContainText(`On the site ${ownSite.url} as Lobby.`)
-    await expect(page.getByTestId('site-facts')).toContainText('Staff accounts and the watchlist are kept by the site')
+    await expect(page.getByTestId('site-facts')).toContainText('the visitor retention are kept by the site')
     await expect(page.getByRole('radio', { name: 'Embedded engine' })).toHaveCount(0)
     await expect(page.getByLabel('Person server address')).toHaveCount(0)
     await expect(page.getByRole('heading', { name: 'Join a site' })).toHaveCount(0)

@@ -9,8 +9,9 @@ export function SiteFacts({ settings }: { settings: KioskSettings }) {
         On the site <span className="mono">{settings.personServerUrl}</span> as <strong>{settings.kioskName || 'this kiosk'}</strong>.
       </p>
       <p className="hint">
-        Staff accounts and the watchlist are kept by the site, the same at every one of its kiosks; faces are enrolled and checked on its servers (tenant{' '}
-        {settings.tenantCode}). The site’s address, tenant and this kiosk’s credential were set when it joined. What is below belongs to this kiosk alone.
+        Staff accounts, the watchlist, the organisation’s look (name, welcome line, accent colour, logo) and the visitor retention are kept by the site, the same
+        at every one of its kiosks: changed here, they change at every kiosk. Faces are enrolled and checked on its servers (tenant {settings.tenantCode}). The
+        site’s address, tenant and this kiosk’s credential were set when it joined. The other settings below belong to this kiosk alone.
       </p>
     </div>
   )
