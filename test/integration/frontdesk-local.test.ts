@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import BetterSqlite from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LegacyImport } from '../../electron/records/frontdesk/legacy-import'
+import { frontDeskMigrations } from '../../electron/records/frontdesk/migrations'
 import { FRONTDESK_FILE, openLocalFrontDesk, type LocalFrontDesk } from '../../electron/records/frontdesk/local'
 import { openAccounts, openWatchlist } from '../support/older-frontdesk-stores'
 
@@ -144,7 +145,7 @@ describe('a kiosk on its own: frontdesk.db', () => {
     const raw = new BetterSqlite(join(dir, FRONTDESK_FILE), { readonly: true })
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal')
-      expect(raw.prepare("SELECT version FROM schema_versions WHERE name = 'frontdesk'").get()).toEqual({ version: 1 })
+      expect(raw.prepare("SELECT version FROM schema_versions WHERE name = 'frontdesk'").get()).toEqual({ version: frontDeskMigrations.steps.length })
     } finally {
       raw.close()
     }
