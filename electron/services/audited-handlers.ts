@@ -181,7 +181,7 @@ export const auditSpecs: AuditSpecs = {
   },
   removeFromWatchlist: { action: 'watchlist-remove', subject: (i) => ({ personUuid: i.personUuid }) },
   dismissWatchlistAlert: { action: 'watchlist-dismiss', detail: (i) => `alert ${i.id}` },
-  // A site (issue 43). Never a pairing code: until it is used or expires, it lets a kiosk in.
+  // A site. Never a pairing code: until it is used or expires, it lets a kiosk in.
   joinSite: {
     action: 'settings-change',
     detail: (i) => `join the site ${i.url}${i.name ? ` as ${i.name}` : ''}`.slice(0, 256),

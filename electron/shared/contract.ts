@@ -44,7 +44,7 @@ export const engineStatusSchema = z.object({
 
 const done = z.object({ ok: z.literal(true) })
 
-/** Joining a site (issue 43): its address, the pairing code an administrator made there, and this kiosk's name on it (else the one in Settings, else the computer's). */
+/** Joining a site: its address, the pairing code an administrator made there, and this kiosk's name on it (else the one in Settings, else the computer's). */
 export const joinSiteInput = z.strictObject({ url: siteUrl, code: pairingCode, name: kioskName.optional() })
 /** The kiosk as the site now knows it; the kiosk's settings say mode 'site' from here on. */
 export const joinSiteResult = z.object({ kioskId: z.uuid(), name: z.string(), url: z.string() })
@@ -181,7 +181,7 @@ export const contract = {
   getWatchlistAlerts: { input: noInput, output: z.array(watchlistAlertSchema), role: 'operator', poll: true },
   dismissWatchlistAlert: { input: dismissWatchlistAlertInput, output: done, role: 'operator' },
 
-  // A site (issue 43): a kiosk joins one with a pairing code; administrators make codes, see the site's kiosks, remove one.
+  // A site: a kiosk joins one with a pairing code; administrators make codes, see the site's kiosks, remove one.
   /** Anyone while the kiosk has no staff account and is not on a site (the first-run screen); otherwise administrators only (checked in the services). */
   joinSite: { input: joinSiteInput, output: joinSiteResult, role: 'visitor' },
   /** A single-use code another kiosk joins this kiosk's site with (NOT_CONFIGURED on a kiosk on its own). */

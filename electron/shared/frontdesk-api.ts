@@ -5,7 +5,7 @@ import { accountViewSchema, createAccountInput, firstAdminInput, setAccountDisab
 import { watchlistAlertSchema, watchlistEntrySchema, watchlistPlaces } from './watchlist'
 
 /**
- * The site's front-desk API (issue 43): what a kiosk on a site asks the site's engines, under
+ * The site's front-desk API: what a kiosk on a site asks the site's engines, under
  * FRONTDESK_PREFIX. One wire model: the engine's routes declare these schemas, the kiosk's client
  * parses replies with them. Errors come back in the engine's person-server shape
  * `{timestamp, status, error, message, path}` plus `code` (a kiosk error code), so the kiosk can
@@ -99,7 +99,7 @@ export const alertIdParams = z.object({ id: z.uuid() })
 export { watchlistAlertSchema, watchlistEntrySchema }
 
 /**
- * The organisation's look, the site's for every kiosk (issue 43 item 7): the look settings and the
+ * The organisation's look, the site's for every kiosk: the look settings and the
  * logo, the services' own re-encoded PNG (electron/services/branding/logo-image.ts) as base64. The
  * site keeps only a PNG of at most LOGO_MAX_SIDE per side and LOGO_MAX_STORED_BYTES
  * (electron/records/frontdesk/look-rules.ts checks the bytes themselves).

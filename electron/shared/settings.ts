@@ -11,7 +11,7 @@ import { accentRefusal, isHexColour } from './contrast'
 /**
  * Where the kiosk's servers are: its own embedded engine; a person server and BioEngine elsewhere
  * (a vendor's, or our engine run apart), with the front desk's records kept on the kiosk; or a
- * site it joined with a pairing code (issue 43): remote servers that are the site's engines, which
+ * site it joined with a pairing code: remote servers that are the site's engines, which
  * also keep the front desk's records (staff, the watchlist) for every kiosk of the site.
  */
 export const kioskModes = ['embedded', 'remote', 'site'] as const
@@ -157,7 +157,7 @@ const fields = {
 }
 
 /**
- * The organisation's look (issue 43): on a site these are the site's, the same at every kiosk;
+ * The organisation's look: on a site these are the site's, the same at every kiosk;
  * a kiosk on its own keeps them in its settings. Everything else is one kiosk's own.
  */
 export const lookSettingKeys = ['organisationName', 'welcomeLine', 'accentColour', 'visitorRetentionDays'] as const

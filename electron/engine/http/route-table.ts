@@ -12,7 +12,7 @@ import { HttpError } from './errors'
  * Who may call a route, declared beside it and checked in onRequest, before any body is read:
  * 'tenant-admin' needs a token with SCOPE_TENANT_ADMIN (person server), 'bearer' any valid token
  * (BioEngine), 'basic' authenticates in its handler (the token call), 'none' is open (/match, and
- * pairing, which backs off wrong codes itself). The front desk's (issue 43): 'kiosk' needs a paired,
+ * pairing, which backs off wrong codes itself). The front desk's kinds: 'kiosk' needs a paired,
  * not removed kiosk's token with SCOPE_FRONTDESK_KIOSK; 'frontdesk-operator' / 'frontdesk-admin'
  * that and a staff session (STAFF_SESSION_HEADER) whose account holds the role.
  */

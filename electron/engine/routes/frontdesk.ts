@@ -21,7 +21,7 @@ export interface FrontDeskRouteOptions extends EventStreamLimits, PairingOptions
 const as = (auth: FrontDeskAuth) => ({ auth: FRONTDESK_AUTH[auth] })
 
 /**
- * The site's front desk (issue 43), registered under FRONTDESK_PREFIX: every route of the shared
+ * The site's front desk, registered under FRONTDESK_PREFIX: every route of the shared
  * table (electron/shared/frontdesk-api.ts), with its schemas and who may call it. The rules are the
  * FrontDesk's; here only who is asking: the kiosk is the token's, the staff member the session's
  * (`addedBy`, `by`, `createdBy` are never taken from a body). Replies are 200 with the route's

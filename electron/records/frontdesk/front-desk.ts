@@ -4,7 +4,7 @@ import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../share
 import type { Sql } from '../sql/types'
 
 /**
- * The front desk's rules over its records (issue 43), once: the site's engines serve them on
+ * The front desk's rules over its records, once: the site's engines serve them on
  * /frontdesk/v1 (on the site's PostgreSQL), and a kiosk on its own calls them in-process (on its
  * own SQLite): a site of one. Refusals are KioskErrors (electron/shared/errors) with the words
  * staff read; the engine maps their codes to HTTP statuses and back.

@@ -7,7 +7,7 @@ import type { AccountRow } from './accounts-repository'
 import { recordsOn } from './records'
 import type { AlertRow } from './watchlist-repository'
 
-/** The files a kiosk kept its staff and its watchlist in before the front desk's records (issue 43). */
+/** The files a kiosk kept its staff and its watchlist in before the front desk's records. */
 export const LEGACY_ACCOUNTS_FILE = 'accounts.db'
 export const LEGACY_WATCHLIST_FILE = 'watchlist.db'
 

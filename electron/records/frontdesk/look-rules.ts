@@ -45,7 +45,7 @@ function checkedLogo(base64: string): Buffer {
 }
 
 /**
- * The organisation's look, the site's (issue 43 item 7): the name, welcome line, accent, visitor
+ * The organisation's look, the site's: the name, welcome line, accent, visitor
  * retention and logo every kiosk shows and applies. Checked with the settings' own rules; a change
  * is announced (`look`) once committed, and kiosks read it again.
  */

@@ -138,7 +138,7 @@ export const frontDeskMigrations: MigrationSet = {
       `,
     },
     {
-      // The organisation's look (issue 43 item 7): one row, the site's, for every kiosk. No row: the defaults.
+      // The organisation's look: one row, the site's, for every kiosk. No row: the defaults.
       sqlite: `
         CREATE TABLE look (
           id INTEGER PRIMARY KEY CHECK (id = 1),

@@ -25,7 +25,7 @@ export interface BrandingService {
 /**
  * The organisation's look for the screens: on its own, name, welcome line and accent from the
  * settings and the logo from its own file (read each time: the desktop app and the web host share
- * the data folder); on a site, the site's look (issue 43 item 7), or, while the site cannot be
+ * the data folder); on a site, the site's look, or, while the site cannot be
  * reached, the last one it gave.
  */
 export function brandingService(options: { settings: () => Promise<KioskSettings>; site: SiteLook; logo: LogoStore; emit: (branding: Branding) => void; log: (line: string) => void }): BrandingService {

@@ -37,7 +37,7 @@ export function splitLookPatch(patch: SettingsPatch): { look: SettingsPatch; own
 }
 
 /**
- * The organisation's look on a site (issue 43 item 7) is the site's front-desk record, never copied
+ * The organisation's look on a site is the site's front-desk record, never copied
  * into the kiosk's settings. It is read from the site once and kept until the site says it changed
  * (every screen polls the branding, and the logo is up to half a megabyte). A kiosk on its own keeps
  * its look in its settings and logo file, as always.

@@ -42,7 +42,7 @@ export interface SettingsDeps {
   /** Starts the outbox's sender (remote mode needs no engine of its own to send). */
   sendOutbox: () => void
   branding: BrandingService
-  /** On a site, the organisation's look is the site's (issue 43 item 7). */
+  /** On a site, the organisation's look is the site's. */
   site: SiteLook
   /** The front desk as the caller's staff session (an administrator sets the site's look). */
   staffDesk: (call: Call) => Promise<StaffDesk>

@@ -38,7 +38,7 @@ function defaultName(): string {
 }
 
 /**
- * A kiosk on a site (issue 43): joining one with a pairing code (the kiosk becomes the site's OAuth
+ * A kiosk on a site: joining one with a pairing code (the kiosk becomes the site's OAuth
  * client, its settings say mode 'site'), and an administrator's pairing codes and list of the
  * site's kiosks. The site's events are followed from start to stop while the kiosk is on a site.
  */

@@ -17,7 +17,7 @@ export interface HeldSession {
 }
 
 /**
- * The front desk as a kiosk reaches it (issue 43): its own, in-process on frontdesk.db, when the
+ * The front desk as a kiosk reaches it: its own, in-process on frontdesk.db, when the
  * kiosk is on its own; its site's, over HTTP, when it joined one. The features see only this, so
  * staff and the watchlist take one path whichever it is.
  *
