@@ -109,7 +109,7 @@ export const contract = {
   retryOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: outboxRetryResultSchema, role: 'operator' },
   discardOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: done, role: 'operator' },
 
-  // Host notifications (issue 31): staff see the queue of arrival notices and retry a failed one; an
+  // Host notifications: staff see the queue of arrival notices and retry a failed one; an
   // administrator sets the SMTP server and the secrets (write-only: only whether each is stored comes back).
   getHostNotices: { input: noInput, output: hostNoticeQueueSchema, role: 'operator' },
   retryHostNotice: { input: retryHostNoticeInput, output: hostNoticeSchema, role: 'operator' },
@@ -142,7 +142,7 @@ export const contract = {
   verifyAuditLog: { input: noInput, output: auditVerdictSchema, role: 'operator' },
   exportAuditLog: { input: auditExportInput, output: auditExportResult, role: 'admin' },
 
-  // Visits (issue 31): a visitor checks in after enrolling or by face, and out by face; staff see who is
+  // Visits: a visitor checks in after enrolling or by face, and out by face; staff see who is
   // on site, the log, and end forgotten visits. Hosts: visitors pick a name, staff keep the directory.
   checkIn: { input: v.checkInInput, output: v.visitorCheckResult, role: 'visitor' },
   checkInByFace: { input: v.checkInByFaceInput, output: v.visitorCheckResult, role: 'visitor' },
@@ -157,7 +157,7 @@ export const contract = {
   addHost: { input: v.hostInput, output: v.hostSchema, role: 'operator' },
   updateHost: { input: v.updateHostInput, output: v.hostSchema, role: 'operator' },
   removeHost: { input: v.recordIdInput, output: done, role: 'operator' },
-  // Invites (issue 31): staff pre-register a visitor and get a signed, single-use code; a visitor's
+  // Invites: staff pre-register a visitor and get a signed, single-use code; a visitor's
   // kiosk checks a code to fill the form (the check-in uses it up, in the services).
   createInvite: { input: createInviteInput, output: createInviteResult, role: 'operator' },
   listInvites: { input: listInvitesInput, output: listInvitesResult, role: 'operator' },

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { email } from './email'
 
 /**
- * Invites (issue 31, item 5): staff pre-register a visitor; the visitor shows the invite's QR code
+ * Invites: staff pre-register a visitor; the visitor shows the invite's QR code
  * to the kiosk's camera, and the enrollment form fills itself. The code carries a signed token; the
  * services check it, and a check-in uses it up (once).
  */

@@ -4,7 +4,7 @@ import { INVITE_TOKEN_MAX, inviteRefusals } from './invites'
 import { livenessEvidenceInput, livenessOverrideInput } from './liveness'
 
 /**
- * The front desk's records (issue 31): hosts who receive visitors, and visits. One wire model for
+ * The front desk's records: hosts who receive visitors, and visits. One wire model for
  * the services, the renderer and the host notifications; each feature module extends it beside
  * its own methods.
  */
@@ -56,7 +56,7 @@ export const arrivalNoticeSchema = z.object({
 export type ArrivalNotice = z.infer<typeof arrivalNoticeSchema>
 
 /*
- * The visits feature's methods (issue 31, items 1–2): check-in and check-out at the kiosk, the
+ * The visits feature's methods: check-in and check-out at the kiosk, the
  * hosts directory, and staff's views of who is on site and the visit log.
  */
 

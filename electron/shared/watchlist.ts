@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { email } from './email'
 
 /**
- * The watchlist (issue 31, item 6): persons staff asked to be told about. A watchlisted face that
+ * The watchlist: persons staff asked to be told about. A watchlisted face that
  * enrolls or checks in is stopped with the visitor's plain "Please see the front desk", and staff
  * are alerted. These records are staff views only: nothing here ever reaches a visitor's result.
  */

@@ -19,6 +19,7 @@ import {
 import { FRONTDESK_AUTH } from '../../electron/engine/auth/front-desk-auth'
 import { BACKENDS, startBackend, type BackendHandle } from '../support/backends'
 import { basic, startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
+import { replyOf, type SiteReply } from '../support/site'
 
 /**
  * Issue 43: the site's front desk, served by the engine on /frontdesk/v1, over real HTTP, on SQLite
@@ -31,11 +32,7 @@ const PROXY = '127.0.0.1'
 const KEEP_ALIVE_MS = 200
 const MAX_STREAMS = 3
 
-interface Reply {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: any
-}
+type Reply = SiteReply
 
 interface Kiosk {
   kioskId: string
@@ -57,15 +54,7 @@ async function call(
   if (options.peer) headers['x-forwarded-for'] = options.peer
   const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
   if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json'
-  const reply = await request(`${engine.url}${path}`, { method: method as Dispatcher.HttpMethod, headers, body })
-  const text = await reply.body.text()
-  let parsed: unknown = text
-  try {
-    parsed = text ? JSON.parse(text) : undefined
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: reply.statusCode, headers: reply.headers, body: parsed }
+  return replyOf(await request(`${engine.url}${path}`, { method: method as Dispatcher.HttpMethod, headers, body }))
 }
 
 const fd = (path: string) => `${FRONTDESK_PREFIX}${path}`

@@ -154,6 +154,18 @@ export interface SiteReply {
   body: any
 }
 
+/** A reply as tests read it: its status, headers, and its body parsed as JSON where it is JSON. */
+export async function replyOf(reply: Dispatcher.ResponseData): Promise<SiteReply> {
+  const text = await reply.body.text()
+  let parsed: unknown = text
+  try {
+    parsed = text ? JSON.parse(text) : undefined
+  } catch {
+    // not JSON (haproxy's own pages, an event stream): keep the text
+  }
+  return { status: reply.statusCode, headers: reply.headers, body: parsed }
+}
+
 /**
  * The site's API as a kiosk calls it (person server at `url`, BioEngine under `/bioengine`), with
  * the test client's token, fetched on first use and again after a 401. Any engine's token is good
@@ -181,14 +193,7 @@ export function siteApi(url: string, dispatcher: Dispatcher = new Agent({ connec
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     })
-    const text = await reply.body.text()
-    let parsed: unknown = text
-    try {
-      parsed = text ? JSON.parse(text) : undefined
-    } catch {
-      // not JSON (haproxy's own pages): keep the text
-    }
-    return { status: reply.statusCode, headers: reply.headers, body: parsed }
+    return replyOf(reply)
   }
   const call = async (method: string, path: string, body?: unknown, timeoutMs = 20_000): Promise<SiteReply> => {
     const reply = await once(method, path, body, timeoutMs)
