@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,7 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LegacyImport } from '../../electron/records/frontdesk/legacy-import'
 import { frontDeskMigrations } from '../../electron/records/frontdesk/migrations'
 import { FRONTDESK_FILE, openLocalFrontDesk, type LocalFrontDesk } from '../../electron/records/frontdesk/local'
+import { singleKeyring } from '../../electron/records/frontdesk/invite-keyring'
 import { openAccounts, openWatchlist } from '../support/older-frontdesk-stores'
+import { openOldInvites, openOldVisits } from '../support/older-visit-stores'
 
 /**
  * A kiosk on its own (issue 43): its front desk on frontdesk.db in its data folder, and the staff
@@ -66,7 +69,7 @@ describe('a kiosk on its own: frontdesk.db', () => {
     const imported: LegacyImport[] = []
     local = await openLocalFrontDesk({ dataDir: dir, now, onImported: (counts) => imported.push(counts) })
     const desk = local.frontDesk
-    expect(imported).toEqual([{ accounts: 2, entries: 1, alerts: 2 }])
+    expect(imported).toEqual([{ accounts: 2, entries: 1, alerts: 2, visits: 0, hosts: 0, invites: 0 }])
     for (const file of [...databaseFiles(dir, 'accounts.db'), ...databaseFiles(dir, 'watchlist.db')]) expect(existsSync(file), file).toBe(false)
 
     expect(await desk.listAccounts()).toEqual(before.accountsBefore)
@@ -96,6 +99,86 @@ describe('a kiosk on its own: frontdesk.db', () => {
     expect(imported).toHaveLength(1)
     expect(await local.frontDesk.listAccounts()).toHaveLength(2)
     await expect(local.frontDesk.signIn('Ada', 'old-pin-1', null)).resolves.toMatchObject({ account: { name: 'Ada' } })
+  })
+
+  it('brings the old visits, hosts and invites over: who is on site still is, and an old code still works once', async () => {
+    const key = randomBytes(32)
+    const DAY = 86_400_000
+    const visits = openOldVisits({ dir, now })
+    const hana = visits.addHost({ name: 'Hana', email: 'hana@example.com', webhookUrl: 'https://hooks.example.com/h' })
+    clock.now += 1000
+    const left = visits.checkIn({ personUuid: OTHER, email: 'o@example.com', firstName: null, host: null, purpose: '', kioskId: 'old-kiosk' })
+    visits.checkOut(left, 'staff')
+    const queued = visits.checkIn({ personUuid: PERSON, email: 'Vera@Example.com', firstName: 'Vera', host: hana, purpose: 'Interview', kioskId: 'old-kiosk' })
+    visits.arrivalQueued(queued)
+    clock.now += 1000
+    const third = '11111111-1111-4111-8111-111111111111'
+    // Stored, then the kiosk stopped before the arrival was handed to the host notices.
+    const missed = visits.checkIn({ personUuid: third, email: 't@example.com', firstName: null, host: hana, purpose: 'Delivery', kioskId: 'old-kiosk' })
+    visits.close()
+    const invites = openOldInvites({ dir, now, key })
+    const open = invites.add({ email: 'Guest@Example.com', hostId: hana.id, hostName: 'Hana', date: '2026-11-02', expiresAt: clock.now + DAY, createdBy: 'Ada' })
+    clock.now -= 1000
+    const used = invites.add({ email: 'o@example.com', hostId: null, hostName: null, date: '2026-11-01', expiresAt: clock.now + DAY, createdBy: 'Ada' })
+    clock.now += 1000
+    invites.use(used.id, left)
+    invites.close()
+
+    const imported: LegacyImport[] = []
+    local = await openLocalFrontDesk({ dataDir: dir, now, inviteKeys: singleKeyring(async () => key), onImported: (counts) => imported.push(counts) })
+    const desk = local.frontDesk
+    expect(imported).toEqual([{ accounts: 0, entries: 0, alerts: 0, visits: 3, hosts: 1, invites: 2 }])
+    for (const file of [...databaseFiles(dir, 'visits.db'), ...databaseFiles(dir, 'invites.db')]) expect(existsSync(file), file).toBe(false)
+
+    expect(await desk.listHosts()).toEqual([hana])
+    expect((await desk.onSite()).map((v) => [v.id, v.personUuid, v.kioskId, v.kioskName, v.hostName])).toEqual([
+      [queued, PERSON, 'old-kiosk', null, 'Hana'],
+      [missed, third, 'old-kiosk', null, 'Hana'],
+    ])
+    expect((await desk.arrivalsNotQueued('old-kiosk', 0)).map((v) => v.id)).toEqual([missed])
+    expect((await desk.visitLog({ onSite: false }, 0, 10)).visits).toEqual([expect.objectContaining({ id: left, checkedOutBy: 'staff' })])
+    // Still on site: checking in again gives the open visit back.
+    const again = await desk.checkIn({ person: { personUuid: PERSON, email: 'vera@example.com', firstName: null }, hostId: null, purpose: null, inviteToken: null, asLastTime: true, kioskId: 'old-kiosk' })
+    expect(again).toMatchObject({ outcome: 'checked-in', alreadyOnSite: true, visit: { id: queued } })
+    // Found by e-mail in any case: the e-mail was folded on the way in.
+    expect((await desk.visitLog({ search: 'vera@example' }, 0, 10)).total).toBe(1)
+
+    expect((await desk.listInvites()).invites.map((i) => [i.id, i.state, i.visitId])).toEqual([
+      [open.id, 'open', null],
+      [used.id, 'used', left],
+    ])
+    expect(await desk.checkInvite(open.token)).toEqual({ status: 'valid', email: 'Guest@Example.com', hostId: hana.id, hostName: 'Hana', date: '2026-11-02' })
+    expect(await desk.checkInvite(used.token)).toEqual({ status: 'refused', reason: 'used' })
+    const guest = await desk.checkIn({ person: { personUuid: '22222222-2222-4222-8222-222222222222', email: 'guest@example.com', firstName: 'Gus' }, hostId: null, purpose: null, inviteToken: open.token, asLastTime: false, kioskId: 'old-kiosk' })
+    expect(guest).toMatchObject({ outcome: 'checked-in', alreadyOnSite: false, host: hana, visit: { inviteId: open.id } })
+    expect(await desk.checkInvite(open.token)).toEqual({ status: 'refused', reason: 'used' })
+    // The person removed: their old invites go with their visits.
+    expect(await desk.forgetPerson({ userId: 'O@example.com' })).toEqual({ visitIds: [left], invites: 1 })
+
+    await local.close()
+    local = await openLocalFrontDesk({ dataDir: dir, now, inviteKeys: singleKeyring(async () => key), onImported: (counts) => imported.push(counts) })
+    expect(imported).toHaveLength(1)
+    expect(await local.frontDesk.onSite()).toHaveLength(3)
+  })
+
+  it('takes in a visits.db from before arrivals were marked, and keeps one open visit per person', async () => {
+    const visits = openOldVisits({ dir, now, migrations: 1 })
+    const hana = visits.addHost({ name: 'Hana', email: null, webhookUrl: null })
+    const withHost = visits.checkIn({ personUuid: OTHER, email: 'o@example.com', firstName: null, host: hana, purpose: '', kioskId: 'old-kiosk' })
+    // Two open visits of one person (two windows of one kiosk racing, before the records refused it).
+    const older = visits.checkIn({ personUuid: PERSON, email: 'v@example.com', firstName: null, host: null, purpose: '', kioskId: 'old-kiosk' })
+    clock.now += 1000
+    const newer = visits.checkIn({ personUuid: PERSON, email: 'v@example.com', firstName: null, host: null, purpose: '', kioskId: 'old-kiosk' })
+    visits.close()
+
+    const imported: LegacyImport[] = []
+    local = await openLocalFrontDesk({ dataDir: dir, now, onImported: (counts) => imported.push(counts) })
+    expect(imported).toEqual([{ accounts: 0, entries: 0, alerts: 0, visits: 3, hosts: 1, invites: 0 }])
+    // As the old file's second migration would have: an arrival with a host counts as handed over.
+    expect(await local.frontDesk.arrivalsNotQueued('old-kiosk', 0)).toEqual([])
+    expect((await local.frontDesk.onSite()).map((v) => v.id)).toEqual([withHost, newer])
+    const log = await local.frontDesk.visitLog({ onSite: false }, 0, 10)
+    expect(log.visits).toEqual([expect.objectContaining({ id: older, checkedOutAt: new Date(clock.now).toISOString(), checkedOutBy: null })])
   })
 
   it('reads what the old files still held in their WAL (a kiosk stopped without a checkpoint)', async () => {
@@ -128,7 +211,7 @@ describe('a kiosk on its own: frontdesk.db', () => {
     copyFileSync(join(root, 'accounts.db'), join(dir, 'accounts.db'))
     const imported: LegacyImport[] = []
     local = await openLocalFrontDesk({ dataDir: dir, now, onImported: (counts) => imported.push(counts) })
-    expect(imported).toEqual([{ accounts: 0, entries: 0, alerts: 0 }])
+    expect(imported).toEqual([{ accounts: 0, entries: 0, alerts: 0, visits: 0, hosts: 0, invites: 0 }])
     expect(await local.frontDesk.listAccounts()).toEqual(after)
     expect(existsSync(join(dir, 'accounts.db'))).toBe(false)
   })

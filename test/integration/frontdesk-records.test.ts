@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, createHmac, randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,6 +6,8 @@ import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createFrontDesk } from '../../electron/records/frontdesk/create-front-desk'
 import type { FrontDesk, FrontDeskOptions } from '../../electron/records/frontdesk/front-desk'
+import { singleKeyring } from '../../electron/records/frontdesk/invite-keyring'
+import { VISIT_EXPORT_MAX, type CheckInOutcome, type CheckInRequest, type NewInviteRequest } from '../../electron/records/frontdesk/visit-types'
 import { frontDeskMigrations } from '../../electron/records/frontdesk/migrations'
 import { migrate, recordedVersion, SchemaTooNewError, type MigrationSet } from '../../electron/records/sql/migrate'
 import { openPostgres } from '../../electron/records/sql/postgres'
@@ -13,6 +15,8 @@ import { openSqlite } from '../../electron/records/sql/sqlite'
 import type { Database } from '../../electron/records/sql/types'
 import type { SiteEvent } from '../../electron/shared/frontdesk-api'
 import { PAIRING_ALPHABET, PAIRING_CODE_LENGTH, PAIRING_CODE_TTL_MS } from '../../electron/shared/frontdesk-api'
+import { INVITE_TOKEN_MAX, type InviteState } from '../../electron/shared/invites'
+import type { Visit, VisitFilter } from '../../electron/shared/visits'
 import { emptyDatabase, postgresClient, startTestPostgres, type TestPostgres } from '../support/postgres'
 import { eventually } from '../support/until'
 
@@ -94,6 +98,10 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
     } finally {
       await blocker.end()
     }
+  }
+  const checkedIn = (outcome: CheckInOutcome) => {
+    if (outcome.outcome !== 'checked-in') throw new Error(`refused: ${outcome.reason}`)
+    return outcome
   }
   const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as { code: string; message: string })
 
@@ -564,6 +572,436 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
       const b = await open({}, await peerOf(a.db))
       await Promise.all([a.desk.setLook({ organisationName: 'From A' }), b.desk.setLook({ welcomeLine: 'From B' }), a.desk.setLook({ visitorRetentionDays: 7 })])
       expect(await b.desk.getLook()).toMatchObject({ organisationName: 'From A', welcomeLine: 'From B', visitorRetentionDays: 7 })
+    })
+  })
+
+  describe('hosts', () => {
+    const fields = (name: string) => ({ name, email: `${name.toLowerCase()}@example.com`, webhookUrl: null })
+
+    it('adds, lists by name in any case, reads, updates and removes hosts', async () => {
+      const { desk } = await open()
+      const zoe = await desk.addHost(fields('Zoe'))
+      const adam = await desk.addHost({ name: 'adam', email: null, webhookUrl: 'https://hooks.example.com/a' })
+      const bea = await desk.addHost({ ...fields('Bea'), id: 'sneaked-in' } as never)
+      expect(zoe).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Zoe', email: 'zoe@example.com', webhookUrl: null })
+      expect(bea.id).not.toBe('sneaked-in')
+      expect(await desk.listHosts()).toEqual([adam, bea, zoe])
+      expect(await desk.getHost(adam.id)).toEqual(adam)
+      expect(await desk.getHost('no-such-host')).toBeNull()
+      const renamed = await desk.updateHost(zoe.id, { name: 'Aaron', email: null, webhookUrl: null })
+      expect(renamed).toEqual({ id: zoe.id, name: 'Aaron', email: null, webhookUrl: null })
+      expect(await desk.updateHost('no-such-host', fields('X'))).toBeNull()
+      expect((await desk.listHosts()).map((h) => h.name)).toEqual(['Aaron', 'adam', 'Bea'])
+      expect(await desk.removeHost(adam.id)).toBe(true)
+      expect(await desk.removeHost(adam.id)).toBe(false)
+      expect((await desk.listHosts()).map((h) => h.name)).toEqual(['Aaron', 'Bea'])
+    })
+  })
+
+  describe('visits', () => {
+    const visitor = (personUuid = PERSON, email = 'Visitor@Example.com', firstName: string | null = 'Vera') => ({ personUuid, email, firstName })
+    const request = (over: Partial<CheckInRequest> = {}): CheckInRequest => ({
+      person: visitor(),
+      hostId: null,
+      purpose: null,
+      inviteToken: null,
+      asLastTime: false,
+      kioskId: 'kiosk-a',
+      ...over,
+    })
+
+    it('checks a person in once, naming the kiosk, and gives back the open visit on a second check-in', async () => {
+      const { desk, db } = await open()
+      const lobby = await desk.redeemPairingCode((await desk.createPairingCode('Ada')).code, 'Lobby')
+      const host = await desk.addHost({ name: 'Hana', email: 'hana@example.com', webhookUrl: 'https://hooks.example.com/h' })
+      const first = checkedIn(await desk.checkIn(request({ person: visitor(PERSON.toUpperCase()), hostId: host.id, purpose: 'Interview', kioskId: lobby.id })))
+      expect(first).toEqual({
+        outcome: 'checked-in',
+        alreadyOnSite: false,
+        host,
+        visit: {
+          id: expect.any(String),
+          personUuid: PERSON,
+          email: 'Visitor@Example.com',
+          firstName: 'Vera',
+          hostId: host.id,
+          hostName: 'Hana',
+          purpose: 'Interview',
+          checkedInAt: new Date(clock.now).toISOString(),
+          checkedOutAt: null,
+          checkedOutBy: null,
+          kioskId: lobby.id,
+          kioskName: 'Lobby',
+          inviteId: null,
+        },
+      })
+      clock.now += 1000
+      const again = await desk.checkIn(request({ hostId: host.id, purpose: 'Something else', kioskId: 'kiosk-b' }))
+      expect(again).toEqual({ outcome: 'checked-in', alreadyOnSite: true, host: null, visit: first.visit })
+      expect(await db.all('SELECT id FROM visits')).toEqual([{ id: first.visit.id }])
+      // A visit keeps its host's name as it was; no host, no one to tell.
+      await desk.updateHost(host.id, { ...host, name: 'Hana B.' })
+      expect((await desk.lastVisitOf(PERSON))?.hostName).toBe('Hana')
+      const alone = checkedIn(await desk.checkIn(request({ person: visitor(OTHER, 'o@example.com', null), kioskId: null })))
+      expect(alone).toMatchObject({ alreadyOnSite: false, host: null, visit: { hostId: null, hostName: null, purpose: '', firstName: null, kioskId: '', kioskName: null } })
+    })
+
+    it('refuses a chosen host that left the directory, storing nothing', async () => {
+      const { desk, db } = await open()
+      const host = await desk.addHost({ name: 'Hana', email: null, webhookUrl: null })
+      await desk.removeHost(host.id)
+      await expect(desk.checkIn(request({ hostId: host.id }))).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'That host is not in the directory any more: choose another.' })
+      expect(await db.all('SELECT id FROM visits')).toEqual([])
+    })
+
+    it('brings a returning visitor who names no host to whom they saw last time, for the same reason', async () => {
+      const { desk } = await open()
+      const host = await desk.addHost({ name: 'Hana', email: 'hana@example.com', webhookUrl: null })
+      const other = await desk.addHost({ name: 'Otis', email: null, webhookUrl: null })
+      const first = checkedIn(await desk.checkIn(request({ hostId: host.id, purpose: 'Audit' })))
+      await desk.checkOut(PERSON)
+      clock.now += DAY
+
+      const back = checkedIn(await desk.checkIn(request({ person: visitor(PERSON, 'visitor@example.com', null), asLastTime: true })))
+      expect(back).toMatchObject({ alreadyOnSite: false, host, visit: { hostId: host.id, hostName: 'Hana', purpose: 'Audit', firstName: 'Vera' } })
+      expect(back.visit.id).not.toBe(first.visit.id)
+      await desk.checkOut(PERSON)
+      clock.now += DAY
+      // Naming a host: that host, and no purpose unless given.
+      const chose = checkedIn(await desk.checkIn(request({ person: visitor(PERSON, 'visitor@example.com', null), asLastTime: true, hostId: other.id })))
+      expect(chose.visit).toMatchObject({ hostId: other.id, purpose: '' })
+      await desk.checkOut(PERSON)
+      clock.now += DAY
+      // Last time's host gone from the directory: nobody to see, the reason still kept.
+      await desk.removeHost(other.id)
+      const gone = checkedIn(await desk.checkIn(request({ person: visitor(PERSON, 'visitor@example.com', null), asLastTime: true, purpose: 'Delivery' })))
+      expect(gone).toMatchObject({ host: null, visit: { hostId: null, purpose: 'Delivery' } })
+      // Not asLastTime: nothing carried over.
+      await desk.checkOut(PERSON)
+      clock.now += DAY
+      const fresh = checkedIn(await desk.checkIn(request({ person: visitor(PERSON, 'visitor@example.com', null) })))
+      expect(fresh.visit).toMatchObject({ hostId: null, purpose: '', firstName: null })
+    })
+
+    it('checks out by person (the visitor) and lets staff end a visit, each once', async () => {
+      const { desk } = await open()
+      expect(await desk.checkOut(PERSON)).toBeNull()
+      const visit = checkedIn(await desk.checkIn(request())).visit
+      clock.now += 60_000
+      const out = await desk.checkOut(PERSON.toUpperCase())
+      expect(out).toEqual({ ...visit, checkedOutAt: new Date(clock.now).toISOString(), checkedOutBy: 'visitor' })
+      expect(await desk.checkOut(PERSON)).toBeNull()
+      await expect(desk.endVisit(visit.id)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'That visit has already ended.' })
+      await expect(desk.endVisit('no-such-visit')).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'There is no such visit.' })
+
+      const next = checkedIn(await desk.checkIn(request())).visit
+      clock.now += 1000
+      expect(await desk.endVisit(next.id)).toMatchObject({ id: next.id, checkedOutBy: 'staff', checkedOutAt: new Date(clock.now).toISOString() })
+      expect(await desk.onSite()).toEqual([])
+    })
+
+    it('checks one person in once when two kiosks do it at the same moment', async () => {
+      const a = await open()
+      const b = await open({}, await peerOf(a.db))
+      const start = () => [a.desk.checkIn(request({ kioskId: 'kiosk-a' })), b.desk.checkIn(request({ kioskId: 'kiosk-b' }))]
+      const results = cluster ? await overlapping('visits', start) : await Promise.allSettled(start())
+      const outcomes = results.map((r) => {
+        if (r.status === 'rejected') throw r.reason
+        return checkedIn(r.value)
+      })
+      expect(outcomes.map((o) => o.alreadyOnSite).sort()).toEqual([false, true])
+      expect(new Set(outcomes.map((o) => o.visit.id)).size).toBe(1)
+      expect(outcomes.find((o) => o.alreadyOnSite)?.host).toBeNull()
+      expect(await a.db.all('SELECT id FROM visits')).toHaveLength(1)
+    })
+
+    it('lists who is on site oldest first, with the kiosk each came through', async () => {
+      const { desk } = await open()
+      const lobby = await desk.redeemPairingCode((await desk.createPairingCode('Ada')).code, 'Lobby')
+      const early = checkedIn(await desk.checkIn(request({ person: visitor(OTHER, 'o@example.com'), kioskId: lobby.id }))).visit
+      clock.now += 1000
+      const late = checkedIn(await desk.checkIn(request({ kioskId: 'own-kiosk' }))).visit
+      const third = '11111111-1111-4111-8111-111111111111'
+      checkedIn(await desk.checkIn(request({ person: visitor(third, 't@example.com') })))
+      await desk.checkOut(third)
+      // A kiosk removed since is still named.
+      await desk.removeKiosk(lobby.id)
+      expect((await desk.onSite()).map((v) => [v.id, v.kioskName])).toEqual([
+        [early.id, 'Lobby'],
+        [late.id, null],
+      ])
+    })
+
+    it('pages the log newest first by search, dates, host and presence, and exports what matches', async () => {
+      const { desk } = await open()
+      const hana = await desk.addHost({ name: 'Hana', email: null, webhookUrl: null })
+      const people = ['aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 'cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'dddddddd-dddd-4ddd-8ddd-dddddddddddd']
+      const ids: string[] = []
+      for (const [i, uuid] of people.entries()) {
+        clock.now += 1000
+        const purpose = ['Interview', '100% sure', 'Delivery', 'interview round 2'][i]!
+        ids.push(checkedIn(await desk.checkIn(request({ person: visitor(uuid, `p${i}@Example.com`, `Name${i}`), hostId: i % 2 === 0 ? hana.id : null, purpose }))).visit.id)
+      }
+      await desk.checkOut(people[0]!)
+      const log = (filter: VisitFilter, pageNo = 0, pageSize = 50) => desk.visitLog(filter, pageNo, pageSize)
+      const idsOf = (result: { visits: Visit[] }) => result.visits.map((v) => ids.indexOf(v.id))
+
+      expect(idsOf(await log({}))).toEqual([3, 2, 1, 0])
+      expect(await log({}, 1, 3)).toMatchObject({ total: 4 })
+      expect(idsOf(await log({}, 1, 3))).toEqual([0])
+      expect(idsOf(await log({ search: 'INTERVIEW' }))).toEqual([3, 0])
+      // The search is literal: % and _ are not wildcards.
+      expect(idsOf(await log({ search: '0%' }))).toEqual([1])
+      expect(idsOf(await log({ search: 'p_@' }))).toEqual([])
+      expect(idsOf(await log({ search: 'Hana' }))).toEqual([2, 0])
+      expect(idsOf(await log({ hostId: hana.id, onSite: true }))).toEqual([2])
+      expect(idsOf(await log({ onSite: false }))).toEqual([0])
+      const start = Date.UTC(2026, 10, 1)
+      expect(await log({ from: new Date(start + 2000).toISOString(), to: new Date(start + 3000).toISOString() })).toMatchObject({ total: 2 })
+      expect((await desk.exportVisits({ search: 'name' })).map((v) => ids.indexOf(v.id))).toEqual([3, 2, 1, 0])
+    })
+
+    it(`refuses an export of more than ${VISIT_EXPORT_MAX} visits, saying to narrow the filter`, async () => {
+      const { desk, db } = await open()
+      const many = VISIT_EXPORT_MAX + 1
+      await db.run(
+        backend === 'postgres'
+          ? `INSERT INTO visits (id, person_uuid, email, email_key, purpose, checked_in_at, checked_out_at, kiosk_id)
+             SELECT 'v' || n, 'p' || n, 'e@x.com', 'e@x.com', '', n, n, 'k' FROM generate_series(1, ${many}) AS n`
+          : `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${many})
+             INSERT INTO visits (id, person_uuid, email, email_key, purpose, checked_in_at, checked_out_at, kiosk_id) SELECT 'v' || n, 'p' || n, 'e@x.com', 'e@x.com', '', n, n, 'k' FROM s`,
+      )
+      await expect(desk.exportVisits({})).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('narrow the filter') })
+      expect(await desk.exportVisits({ to: new Date(VISIT_EXPORT_MAX).toISOString() })).toHaveLength(VISIT_EXPORT_MAX)
+    })
+
+    it('forgets a person: their visits by e-mail (any case) and by id, and their invites', async () => {
+      const { desk } = await open()
+      const mine = checkedIn(await desk.checkIn(request())).visit
+      await desk.checkOut(PERSON)
+      // The same person under another id (enrolled again), and someone else.
+      const again = checkedIn(await desk.checkIn(request({ person: visitor('22222222-2222-4222-8222-222222222222', 'visitor@example.COM') }))).visit
+      const theirs = checkedIn(await desk.checkIn(request({ person: visitor(OTHER, 'o@example.com') }))).visit
+      const expiresAt = clock.now + DAY
+      await desk.createInvite({ email: 'VISITOR@example.com', hostId: null, date: '2026-11-02', expiresAt, createdBy: 'Ada' })
+      await desk.createInvite({ email: 'o@example.com', hostId: null, date: '2026-11-02', expiresAt, createdBy: 'Ada' })
+
+      const forgotten = await desk.forgetPerson({ userId: ' Visitor@Example.com ' })
+      expect(forgotten.visitIds.sort()).toEqual([mine.id, again.id].sort())
+      expect(forgotten.invites).toBe(1)
+      expect((await desk.visitLog({}, 0, 50)).visits.map((v) => v.id)).toEqual([theirs.id])
+      // By id alone: their visits, and the invites made out to the e-mail they came under.
+      expect(await desk.forgetPerson({ personUuid: OTHER.toUpperCase() })).toEqual({ visitIds: [theirs.id], invites: 1 })
+      expect((await desk.listInvites()).invites).toEqual([])
+      expect(await desk.forgetPerson({})).toEqual({ visitIds: [], invites: 0 })
+    })
+
+    it('purges visits that ended, or still open began, before the cutoff', async () => {
+      const { desk } = await open()
+      const start = clock.now
+      const ended = checkedIn(await desk.checkIn(request())).visit
+      clock.now += 10 * DAY
+      await desk.checkOut(PERSON)
+      const open_ = checkedIn(await desk.checkIn(request({ person: visitor(OTHER, 'o@example.com') }))).visit
+      clock.now += DAY
+      const recent = checkedIn(await desk.checkIn(request())).visit
+      expect(await desk.purgeVisitsBefore(start + 5 * DAY)).toEqual([])
+      expect((await desk.purgeVisitsBefore(start + 10 * DAY + 1)).sort()).toEqual([ended.id, open_.id].sort())
+      expect((await desk.onSite()).map((v) => v.id)).toEqual([recent.id])
+    })
+
+    it('tells which arrivals of a kiosk were never handed to its host notices', async () => {
+      const { desk } = await open()
+      const host = await desk.addHost({ name: 'Hana', email: 'hana@example.com', webhookUrl: null })
+      const since = clock.now
+      const queued = checkedIn(await desk.checkIn(request({ hostId: host.id }))).visit
+      await desk.arrivalQueued(queued.id)
+      const missed = checkedIn(await desk.checkIn(request({ person: visitor(OTHER, 'o@example.com'), hostId: host.id }))).visit
+      checkedIn(await desk.checkIn(request({ person: visitor('33333333-3333-4333-8333-333333333333', 't@example.com') })))
+      checkedIn(await desk.checkIn(request({ person: visitor('44444444-4444-4444-8444-444444444444', 'f@example.com'), hostId: host.id, kioskId: 'kiosk-b' })))
+      const left = checkedIn(await desk.checkIn(request({ person: visitor('55555555-5555-4555-8555-555555555555', 'l@example.com'), hostId: host.id }))).visit
+      await desk.checkOut(left.personUuid)
+      expect((await desk.arrivalsNotQueued('kiosk-a', since)).map((v) => v.id)).toEqual([missed.id])
+      expect(await desk.arrivalsNotQueued('kiosk-a', since + 1)).toEqual([])
+    })
+  })
+
+  describe('invites', () => {
+    const TOKEN = /^KI1\.([a-z0-9]{4,12})\.([A-Za-z0-9_-]{22})\.([0-9a-z]+)\.[A-Za-z0-9_-]{43}$/
+    const invite = (over: Partial<NewInviteRequest> = {}): NewInviteRequest => ({ email: 'Guest@Example.com', hostId: null, date: '2026-11-02', expiresAt: clock.now + DAY, createdBy: 'Ada', ...over })
+    const guest = (personUuid = PERSON, email = 'guest@example.com') => ({ personUuid, email, firstName: 'Gus' })
+    const checkIn = (desk: FrontDesk, token: string | null, over: Partial<CheckInRequest> = {}) =>
+      desk.checkIn({ person: guest(), hostId: null, purpose: null, inviteToken: token, asLastTime: false, kioskId: 'kiosk-a', ...over })
+
+    it('makes a signed code naming its key, for a host in the directory, on a day ahead', async () => {
+      const { desk } = await open()
+      const host = await desk.addHost({ name: 'Hana', email: null, webhookUrl: null })
+      // The code carries whole seconds: the invite keeps the same.
+      const made = await desk.createInvite(invite({ hostId: host.id, expiresAt: clock.now + DAY + 999 }))
+      expect(made.token).toMatch(TOKEN)
+      expect(made.token.length).toBeLessThanOrEqual(INVITE_TOKEN_MAX)
+      expect(made.invite).toEqual({
+        id: made.token.match(TOKEN)![2],
+        email: 'Guest@Example.com',
+        hostId: host.id,
+        hostName: 'Hana',
+        date: '2026-11-02',
+        createdAt: clock.now,
+        expiresAt: clock.now + DAY,
+        createdBy: 'Ada',
+        state: 'open',
+        usedAt: null,
+        visitId: null,
+        revokedAt: null,
+      })
+      expect(await desk.checkInvite(made.token)).toEqual({ status: 'valid', email: 'Guest@Example.com', hostId: host.id, hostName: 'Hana', date: '2026-11-02' })
+
+      const refused = [
+        await refusal(desk.createInvite(invite({ expiresAt: clock.now }))),
+        await refusal(desk.createInvite(invite({ expiresAt: clock.now + 367 * DAY }))),
+        await refusal(desk.createInvite(invite({ hostId: 'no-such-host' }))),
+      ]
+      expect(refused).toEqual([
+        expect.objectContaining({ code: 'INVALID_INPUT', message: 'The visit date is in the past: choose today or a later day.' }),
+        expect.objectContaining({ code: 'INVALID_INPUT', message: 'Invite at most 366 days ahead.' }),
+        expect.objectContaining({ code: 'NOT_FOUND', message: 'No host with that id in the hosts directory.' }),
+      ])
+      expect(await desk.createInvite(invite({ expiresAt: clock.now + 366 * DAY }))).toMatchObject({ invite: { state: 'open' } })
+    })
+
+    it('refuses a code that is not ours, altered, used, revoked or expired, each as the visitor reads it', async () => {
+      const { desk } = await open()
+      const used = await desk.createInvite(invite())
+      checkedIn(await checkIn(desk, used.token))
+      const revoked = await desk.createInvite(invite())
+      await desk.revokeInvite(revoked.invite.id)
+      const expiring = await desk.createInvite(invite({ expiresAt: clock.now + 60_000 }))
+      const good = await desk.createInvite(invite())
+      const [, kid, id, expiry] = good.token.match(TOKEN)!
+      const lastChar = good.token.at(-1) === 'A' ? 'B' : 'A'
+      const codes = {
+        garbage: 'KI1.not-a-code',
+        notPrefixed: good.token.slice(4),
+        altered: `${good.token.slice(0, -1)}${lastChar}`,
+        longer: `KI1.${kid}.${id}.${(parseInt(expiry!, 36) + 86_400).toString(36)}.${good.token.split('.').at(-1)}`,
+        unknownKey: good.token.replace(`.${kid}.`, '.zzzz9999.'),
+        // The older form, which names no key: a site has no key for it.
+        olderForm: good.token.replace(`.${kid}.`, '.'),
+      }
+      clock.now += 60_000
+      for (const [name, code] of Object.entries(codes)) expect([name, await desk.checkInvite(code)]).toEqual([name, { status: 'refused', reason: 'invalid' }])
+      expect(await desk.checkInvite(used.token)).toEqual({ status: 'refused', reason: 'used' })
+      expect(await desk.checkInvite(revoked.token)).toEqual({ status: 'refused', reason: 'revoked' })
+      expect(await desk.checkInvite(expiring.token)).toEqual({ status: 'refused', reason: 'expired' })
+      expect(await desk.checkInvite(good.token)).toMatchObject({ status: 'valid' })
+      // Forgotten with its visitor: the code names nothing any more.
+      await desk.forgetPerson({ userId: 'guest@example.com' })
+      expect(await desk.checkInvite(good.token)).toEqual({ status: 'refused', reason: 'invalid' })
+    })
+
+    it('is used up by the check-in it brings, with its host, once; another e-mail or a refused check-in leaves it good', async () => {
+      const { desk, db } = await open()
+      const host = await desk.addHost({ name: 'Hana', email: 'hana@example.com', webhookUrl: null })
+      const made = await desk.createInvite(invite({ hostId: host.id }))
+
+      expect(await checkIn(desk, made.token, { person: guest(PERSON, 'someone.else@example.com') })).toEqual({ outcome: 'invite-refused', reason: 'other-email' })
+      const gone = await desk.addHost({ name: 'Gone', email: null, webhookUrl: null })
+      await desk.removeHost(gone.id)
+      await expect(checkIn(desk, made.token, { hostId: gone.id })).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+      expect(await db.all('SELECT id FROM visits')).toEqual([])
+      expect(await desk.checkInvite(made.token)).toMatchObject({ status: 'valid' })
+
+      clock.now += 1000
+      const visit = checkedIn(await checkIn(desk, made.token, { person: guest(PERSON.toUpperCase(), 'GUEST@example.com') }))
+      expect(visit).toMatchObject({ alreadyOnSite: false, host, visit: { hostId: host.id, hostName: 'Hana', inviteId: made.invite.id } })
+      expect((await desk.listInvites('used')).invites).toEqual([{ ...made.invite, state: 'used', usedAt: clock.now, visitId: visit.visit.id }])
+      // Already on site: the open visit, the code not looked at again.
+      expect(await checkIn(desk, made.token)).toMatchObject({ outcome: 'checked-in', alreadyOnSite: true, visit: { id: visit.visit.id } })
+      await desk.checkOut(PERSON)
+      expect(await checkIn(desk, made.token)).toEqual({ outcome: 'invite-refused', reason: 'used' })
+      expect(await db.all('SELECT id FROM visits')).toHaveLength(1)
+    })
+
+    it('is used once when two kiosks check in with it at the same moment', async () => {
+      const a = await open()
+      const b = await open({}, await peerOf(a.db))
+      const made = await a.desk.createInvite(invite())
+      // One visitor enrolled twice (two ids, one e-mail), at two kiosks.
+      const start = () => [checkIn(a.desk, made.token, { person: guest(PERSON) }), checkIn(b.desk, made.token, { person: guest(OTHER), kioskId: 'kiosk-b' })]
+      const results = cluster ? await overlapping('invites', start) : await Promise.allSettled(start())
+      const outcomes = results.map((r) => (r.status === 'fulfilled' ? r.value : { outcome: 'failed', reason: String(r.reason) }))
+      expect(outcomes.map((o) => o.outcome).sort()).toEqual(['checked-in', 'invite-refused'])
+      expect(outcomes.find((o) => o.outcome === 'invite-refused')).toEqual({ outcome: 'invite-refused', reason: 'used' })
+      const stored = await a.db.all<{ id: string; invite_id: string }>('SELECT id, invite_id FROM visits')
+      expect(stored).toEqual([{ id: expect.any(String), invite_id: made.invite.id }])
+      expect((await a.desk.listInvites()).invites[0]).toMatchObject({ state: 'used', visitId: stored[0]!.id })
+    })
+
+    it('lists by state, newest first, revokes an unused one, and purges those that ended', async () => {
+      const { desk } = await open()
+      const first = await desk.createInvite(invite({ expiresAt: clock.now + 60_000 }))
+      clock.now += 1000
+      const second = await desk.createInvite(invite())
+      clock.now += 1000
+      const third = await desk.createInvite(invite({ email: 'other@example.com' }))
+      checkedIn(await checkIn(desk, third.token, { person: guest(OTHER, 'other@example.com') }))
+      clock.now += 60_000
+      const ids = async (state?: InviteState) => (await desk.listInvites(state)).invites.map((i) => i.id)
+      expect(await ids()).toEqual([third.invite.id, second.invite.id, first.invite.id])
+      expect(await ids('open')).toEqual([second.invite.id])
+      expect(await ids('expired')).toEqual([first.invite.id])
+      expect(await ids('used')).toEqual([third.invite.id])
+      expect((await desk.listInvites()).truncated).toBe(false)
+
+      expect(await desk.revokeInvite(second.invite.id)).toMatchObject({ id: second.invite.id, state: 'revoked', revokedAt: clock.now })
+      expect(await ids('revoked')).toEqual([second.invite.id])
+      await expect(desk.revokeInvite(third.invite.id)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'This invite was already used for a visit; there is nothing to revoke.' })
+      await expect(desk.revokeInvite('no-such-invite')).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'No such invite (it may have been removed after it ended).' })
+
+      expect(await desk.purgeInvitesBefore(first.invite.expiresAt)).toBe(0)
+      expect(await desk.purgeInvitesBefore(first.invite.expiresAt + 1)).toBe(1)
+      expect(await ids()).toEqual([third.invite.id, second.invite.id])
+    })
+
+    it('signs new codes with a rotated key, at every engine; codes of the older key stay good', async () => {
+      const a = await open()
+      const b = await open({}, await peerOf(a.db))
+      // Two engines making the site's first key at once make one.
+      const [one, two] = await Promise.all([a.desk.createInvite(invite()), b.desk.createInvite(invite())])
+      const kidOf = (token: string) => token.match(TOKEN)![1]!
+      expect(kidOf(one.token)).toBe(kidOf(two.token))
+      expect(await a.db.all('SELECT kid FROM invite_keys')).toEqual([{ kid: kidOf(one.token) }])
+
+      const rotated = await b.desk.rotateInviteKey()
+      expect(rotated).toMatch(/^[a-z0-9]{4,12}$/)
+      expect(rotated).not.toBe(kidOf(one.token))
+      const after = await a.desk.createInvite(invite())
+      expect(kidOf(after.token)).toBe(rotated)
+      for (const desk of [a.desk, b.desk]) {
+        for (const made of [one, after]) expect(await desk.checkInvite(made.token)).toMatchObject({ status: 'valid' })
+      }
+      // A rotation in the same millisecond still orders the keys.
+      const again = await a.desk.rotateInviteKey()
+      expect(kidOf((await b.desk.createInvite(invite())).token)).toBe(again)
+      checkedIn(await checkIn(b.desk, one.token))
+    })
+
+    it("checks a kiosk's own codes with its keychain's one key, the older form of code included", async () => {
+      const key = randomBytes(32)
+      const { desk } = await open({ inviteKeys: singleKeyring(async () => key) })
+      const made = await desk.createInvite(invite())
+      const [, kid, id, expiry] = made.token.match(TOKEN)!
+      expect(kid).toBe('kc00')
+      // A code as kiosks made them before codes named their key (services/invites/tokens.ts as it was).
+      const body = `KI1.${id}.${expiry}`
+      const older = `${body}.${createHmac('sha256', key).update(body, 'utf8').digest('base64url')}`
+      expect(await desk.checkInvite(older)).toEqual({ status: 'valid', email: 'Guest@Example.com', hostId: null, hostName: null, date: '2026-11-02' })
+      const forged = `${body}.${createHmac('sha256', randomBytes(32)).update(body, 'utf8').digest('base64url')}`
+      expect(await desk.checkInvite(forged)).toEqual({ status: 'refused', reason: 'invalid' })
+      expect(await desk.checkInvite(made.token.replace('.kc00.', '.kc01.'))).toEqual({ status: 'refused', reason: 'invalid' })
+      checkedIn(await checkIn(desk, older))
+      expect(await desk.checkInvite(made.token)).toEqual({ status: 'refused', reason: 'used' })
+      await expect(desk.rotateInviteKey()).rejects.toMatchObject({ code: 'NOT_CONFIGURED', message: 'A kiosk on its own keeps one invitation key in its keychain.' })
     })
   })
 

@@ -1,5 +1,8 @@
 import type { Look, LookPatch, PairingCodeResult, ScreenResult, SiteEvent, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
+import type { Invite, InviteState } from '../../shared/invites'
 import type { AccountView, StaffRole } from '../../shared/staff'
+import type { Host, Visit, VisitFilter } from '../../shared/visits'
+import type { CheckInOutcome, CheckInRequest, HostFields, InviteCheck, InviteKeyring, NewInviteRequest, PersonKeys } from './visit-types'
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
 import type { Sql } from '../sql/types'
 
@@ -60,6 +63,54 @@ export interface FrontDesk {
    * a PNG within the size limits); announced as a `look` SiteEvent after the commit.
    */
   setLook(patch: LookPatch): Promise<Look>
+
+  // Hosts: one directory for the site.
+  listHosts(): Promise<Host[]>
+  getHost(id: string): Promise<Host | null>
+  addHost(fields: HostFields): Promise<Host>
+  /** Null when there is no such host. A visit keeps the host's name as it was at check-in. */
+  updateHost(id: string, fields: HostFields): Promise<Host | null>
+  removeHost(id: string): Promise<boolean>
+
+  // Visits: one list of who is on site, whichever door they came through.
+  /**
+   * One transaction: the person's open visit given back (alreadyOnSite), or the invitation checked
+   * and used up and the visit stored together. Screening is the caller's, before. INVALID_INPUT when
+   * the chosen host is not in the directory.
+   */
+  checkIn(request: CheckInRequest): Promise<CheckInOutcome>
+  /** Ends the person's open visit (the visitor at a kiosk); null when they are not on site. */
+  checkOut(personUuid: string): Promise<Visit | null>
+  /** Staff end a visit: NOT_FOUND when there is none, INVALID_INPUT when it already ended. */
+  endVisit(id: string): Promise<Visit>
+  /** The person's latest visit (a returning visitor sees the same host for the same reason). */
+  lastVisitOf(personUuid: string): Promise<Visit | null>
+  /** Everyone on site, oldest check-in first (the evacuation list), each with the kiosk they came through. */
+  onSite(): Promise<Visit[]>
+  /** One page of the log, newest check-in first, with the count of all that match. */
+  visitLog(filter: VisitFilter, pageNo: number, pageSize: number): Promise<{ visits: Visit[]; total: number }>
+  /** Every visit that matches, newest first, up to VISIT_EXPORT_MAX (more is INVALID_INPUT: narrow the filter). */
+  exportVisits(filter: VisitFilter): Promise<Visit[]>
+  /** Removes the person's visits (by e-mail, any case, and by person id) and their invites. */
+  forgetPerson(person: PersonKeys): Promise<{ visitIds: string[]; invites: number }>
+  /** The visitor retention: visits that ended (or, still open, began) before `cutoff`; returns their ids. */
+  purgeVisitsBefore(cutoff: number): Promise<string[]>
+  /** A kiosk on its own hands arrivals to its host notices' queue itself: marks the visit's arrival as handed over. */
+  arrivalQueued(visitId: string): Promise<void>
+  /** Open visits with a host, checked in at `kioskId` since `since`, whose arrival was never handed over (the kiosk stopped in between). */
+  arrivalsNotQueued(kioskId: string, since: number): Promise<Visit[]>
+
+  // Invites: codes signed with the site's key, valid at every kiosk, used up once site-wide.
+  createInvite(request: NewInviteRequest): Promise<{ invite: Invite; token: string }>
+  listInvites(state?: InviteState): Promise<{ invites: Invite[]; truncated: boolean }>
+  /** NOT_FOUND when there is none; INVALID_INPUT when it was used. */
+  revokeInvite(id: string): Promise<Invite>
+  /** What the visitor's form needs from a code, or why it is refused; uses nothing up. */
+  checkInvite(token: string): Promise<InviteCheck>
+  /** Removes invites that ended before `cutoff`; returns how many. */
+  purgeInvitesBefore(cutoff: number): Promise<number>
+  /** A new signing key for new codes; codes signed with older keys stay good until they expire. Returns its id. */
+  rotateInviteKey(): Promise<string>
 }
 
 export interface FrontDeskOptions {
@@ -72,4 +123,6 @@ export interface FrontDeskOptions {
   maxPauseMs?: number
   /** A staff session unused this long ends (the kiosk's own idle timeout is shorter). */
   sessionIdleMs?: number
+  /** Where invitation codes' keys are kept: a kiosk on its own passes its keychain's; absent, the database's (a site). */
+  inviteKeys?: InviteKeyring
 }

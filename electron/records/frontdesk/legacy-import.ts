@@ -5,42 +5,60 @@ import type { WatchlistEntry } from '../../shared/watchlist'
 import type { Database } from '../sql/types'
 import type { AccountRow } from './accounts-repository'
 import { recordsOn } from './records'
-import type { AlertRow } from './watchlist-repository'
+import type { HostRow } from './hosts-repository'
+import type { InviteRow } from './invites-repository'
+import type { VisitRow } from './visits-repository'
+import { uuidKey, type AlertRow } from './watchlist-repository'
 
-/** The files a kiosk kept its staff and its watchlist in before the front desk's records. */
+/** The files a kiosk kept its staff, its watchlist, its visits and hosts, and its invites in before the front desk's records. */
 export const LEGACY_ACCOUNTS_FILE = 'accounts.db'
 export const LEGACY_WATCHLIST_FILE = 'watchlist.db'
+export const LEGACY_VISITS_FILE = 'visits.db'
+export const LEGACY_INVITES_FILE = 'invites.db'
 
 export interface LegacyImport {
   accounts: number
   entries: number
   alerts: number
+  visits: number
+  hosts: number
+  invites: number
 }
 
 type LegacyAccount = Omit<AccountRow, 'name_key'>
 type LegacyEntry = { person_uuid: string; email: string; reason: string; added_by: string; added_at: number }
 type LegacyAlert = Omit<AlertRow, 'kiosk_name'>
+/** A visits.db made before its second migration has no arrival_queued_at. */
+type LegacyVisit = Omit<VisitRow, 'arrival_queued_at'> & { arrival_queued_at?: number | null }
 
 /**
- * Brings a kiosk's old accounts.db and watchlist.db into the front desk's records, once: every row,
- * the PIN hashes (with their salts and parameters) and the back-off included, so staff sign in with
- * the PINs they had and no alert is lost. One transaction; the old files (and their -wal, -shm)
- * are removed only after it committed. A row the records already hold is kept as it is there, so
- * an import cut short between the commit and the removal is simply done again at the next open.
- * Returns what was added (null when there was nothing to import).
+ * Brings a kiosk's old accounts.db, watchlist.db, visits.db and invites.db into the front desk's
+ * records, once: every row, the PIN hashes (with their salts and parameters) and the back-off
+ * included, so staff sign in with the PINs they had, no alert is lost, whoever was on site still
+ * is, and an invitation made before still works (its code is checked with the keychain's key).
+ * One transaction; the old files (and their -wal, -shm) are removed only after it committed. A
+ * row the records already hold is kept as it is there, so an import cut short between the commit
+ * and the removal is simply done again at the next open. Returns what was added (null when there
+ * was nothing to import).
  */
 export async function importLegacyRecords(db: Database, dir: string): Promise<LegacyImport | null> {
   const accountsFile = join(dir, LEGACY_ACCOUNTS_FILE)
   const watchlistFile = join(dir, LEGACY_WATCHLIST_FILE)
+  const visitsFile = join(dir, LEGACY_VISITS_FILE)
+  const invitesFile = join(dir, LEGACY_INVITES_FILE)
   const accounts = existsSync(accountsFile) ? readOld(accountsFile, (old) => rows<LegacyAccount>(old, 'accounts', 'created_at, name')) : null
   const watchlist = existsSync(watchlistFile)
     ? readOld(watchlistFile, (old) => ({ entries: rows<LegacyEntry>(old, 'entries', 'added_at'), alerts: rows<LegacyAlert>(old, 'alerts', 'at') }))
     : null
-  if (!accounts && !watchlist) return null
+  const visits = existsSync(visitsFile)
+    ? readOld(visitsFile, (old) => ({ hosts: rows<HostRow>(old, 'hosts', 'created_at, id'), visits: oneOpenEach(rows<LegacyVisit>(old, 'visits', 'checked_in_at, id')) }))
+    : null
+  const invites = existsSync(invitesFile) ? readOld(invitesFile, (old) => rows<InviteRow>(old, 'invites', 'created_at, id')) : null
+  if (!accounts && !watchlist && !visits && !invites) return null
 
   const imported = await db.transaction(async (tx) => {
     const records = recordsOn(tx)
-    const added: LegacyImport = { accounts: 0, entries: 0, alerts: 0 }
+    const added: LegacyImport = { accounts: 0, entries: 0, alerts: 0, visits: 0, hosts: 0, invites: 0 }
     for (const row of accounts ?? []) if (await records.accounts.insertImported(row)) added.accounts++
     for (const row of watchlist?.entries ?? []) {
       const entry: WatchlistEntry = { personUuid: row.person_uuid, email: row.email, reason: row.reason, addedBy: row.added_by, addedAt: row.added_at }
@@ -48,11 +66,38 @@ export async function importLegacyRecords(db: Database, dir: string): Promise<Le
     }
     // The old alerts were all this kiosk's own: it had no name on a site.
     for (const row of watchlist?.alerts ?? []) if (await records.watchlist.insertImportedAlert({ ...row, kiosk_name: null })) added.alerts++
+    for (const row of visits?.hosts ?? []) if (await records.hosts.insertImported(row)) added.hosts++
+    for (const row of visits?.visits ?? []) if (await records.visits.insertImported(row)) added.visits++
+    for (const row of invites ?? []) if (await records.invites.insertImported(row)) added.invites++
     return added
   })
-  if (accounts) removeDatabaseFiles(accountsFile)
-  if (watchlist) removeDatabaseFiles(watchlistFile)
+  for (const [read, file] of [
+    [accounts, accountsFile],
+    [watchlist, watchlistFile],
+    [visits, visitsFile],
+    [invites, invitesFile],
+  ] as const) {
+    if (read) removeDatabaseFiles(file)
+  }
   return imported
+}
+
+/**
+ * The old visits as the records keep them: arrival_queued_at as the old file's second migration
+ * set it (handed over, for a visit with a host) where the file never got that column, and at most
+ * one open visit per person (the records refuse a second): an older open one of the same person
+ * is ended, by nobody, when the next began, so no visit is lost.
+ */
+function oneOpenEach(visits: LegacyVisit[]): VisitRow[] {
+  const rows: VisitRow[] = visits.map((row) => ({ ...row, arrival_queued_at: row.arrival_queued_at === undefined ? (row.host_id === null ? null : row.checked_in_at) : row.arrival_queued_at }))
+  const open = new Map<string, VisitRow>()
+  for (const row of rows) {
+    if (row.checked_out_at !== null) continue
+    const before = open.get(uuidKey(row.person_uuid))
+    if (before) Object.assign(before, { checked_out_at: row.checked_in_at, checked_out_by: null })
+    open.set(uuidKey(row.person_uuid), row)
+  }
+  return rows
 }
 
 /** Reads an old file without writing to it (read-only: a file that cannot be read stops the import, and nothing is removed). */

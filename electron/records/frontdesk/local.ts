@@ -14,7 +14,7 @@ export const FRONTDESK_FILE = 'frontdesk.db'
 export interface LocalFrontDeskOptions extends FrontDeskOptions {
   /** The kiosk's data folder (made 0700 if it is new). */
   dataDir: string
-  /** Told what was brought over from the kiosk's old accounts.db and watchlist.db, the one time it happens. */
+  /** Told what was brought over from the kiosk's old accounts.db, watchlist.db, visits.db and invites.db, the one time it happens. */
   onImported?: (imported: LegacyImport) => void
 }
 
@@ -30,7 +30,8 @@ export interface LocalFrontDesk {
  * and PIN hashes, so the file is made 0600 before SQLite opens it (SQLite gives its -wal and -shm
  * the main file's permissions, so all three stay private); every commit is fsynced before it
  * returns (synchronous FULL), and freed pages are zeroed. On its first open it takes in the
- * kiosk's older accounts.db and watchlist.db (legacy-import.ts).
+ * kiosk's older accounts.db, watchlist.db, visits.db and invites.db (legacy-import.ts); the
+ * invites' codes stay good when `inviteKeys` is the keychain's key (singleKeyring).
  */
 export async function openLocalFrontDesk(options: LocalFrontDeskOptions): Promise<LocalFrontDesk> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })

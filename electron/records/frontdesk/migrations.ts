@@ -1,4 +1,5 @@
 import type { MigrationSet } from '../sql/migrate'
+import { auditStep } from './audit-migration'
 
 /**
  * The front desk's tables, the same on a kiosk's own SQLite file and on a site's PostgreSQL
@@ -162,5 +163,116 @@ export const frontDeskMigrations: MigrationSet = {
         );
       `,
     },
+    {
+      // Hosts, visits and invites: the site's, whichever kiosk a visitor came through. One open
+      // visit per person (the partial unique index): two kiosks checking one person in at once
+      // store one visit. Invitation codes' keys, each named by the codes it signed.
+      sqlite: `
+        CREATE TABLE hosts (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          email TEXT,
+          webhook_url TEXT,
+          created_at INTEGER NOT NULL
+        );
+        CREATE TABLE visits (
+          id TEXT PRIMARY KEY,
+          person_uuid TEXT NOT NULL,
+          email TEXT NOT NULL,
+          email_key TEXT NOT NULL,
+          first_name TEXT,
+          host_id TEXT,
+          host_name TEXT,
+          purpose TEXT NOT NULL,
+          checked_in_at INTEGER NOT NULL,
+          checked_out_at INTEGER,
+          checked_out_by TEXT CHECK (checked_out_by IN ('visitor', 'staff')),
+          kiosk_id TEXT NOT NULL,
+          invite_id TEXT,
+          arrival_queued_at INTEGER
+        );
+        CREATE UNIQUE INDEX visits_one_open ON visits (person_uuid) WHERE checked_out_at IS NULL;
+        CREATE INDEX visits_open ON visits (checked_out_at, checked_in_at);
+        CREATE INDEX visits_person ON visits (person_uuid, checked_in_at);
+        CREATE INDEX visits_in ON visits (checked_in_at);
+        CREATE INDEX visits_by_email ON visits (email_key);
+        CREATE TABLE invites (
+          id TEXT PRIMARY KEY,
+          email TEXT NOT NULL,
+          email_key TEXT NOT NULL,
+          host_id TEXT,
+          host_name TEXT,
+          visit_date TEXT NOT NULL,
+          created_at INTEGER NOT NULL,
+          expires_at INTEGER NOT NULL,
+          created_by TEXT,
+          used_at INTEGER,
+          visit_id TEXT,
+          revoked_at INTEGER
+        );
+        CREATE INDEX invites_created ON invites (created_at);
+        CREATE INDEX invites_by_email ON invites (email_key);
+        CREATE INDEX invites_expiry ON invites (expires_at);
+        CREATE TABLE invite_keys (
+          kid TEXT PRIMARY KEY,
+          secret BLOB NOT NULL,
+          created_at INTEGER NOT NULL
+        );
+      `,
+      postgres: `
+        CREATE TABLE hosts (
+          id text PRIMARY KEY,
+          name text NOT NULL,
+          email text,
+          webhook_url text,
+          created_at bigint NOT NULL
+        );
+        CREATE TABLE visits (
+          id text PRIMARY KEY,
+          person_uuid text NOT NULL,
+          email text NOT NULL,
+          email_key text NOT NULL,
+          first_name text,
+          host_id text,
+          host_name text,
+          purpose text NOT NULL,
+          checked_in_at bigint NOT NULL,
+          checked_out_at bigint,
+          checked_out_by text CHECK (checked_out_by IN ('visitor', 'staff')),
+          kiosk_id text NOT NULL,
+          invite_id text,
+          arrival_queued_at bigint
+        );
+        CREATE UNIQUE INDEX visits_one_open ON visits (person_uuid) WHERE checked_out_at IS NULL;
+        CREATE INDEX visits_open ON visits (checked_out_at, checked_in_at);
+        CREATE INDEX visits_person ON visits (person_uuid, checked_in_at);
+        CREATE INDEX visits_in ON visits (checked_in_at);
+        CREATE INDEX visits_by_email ON visits (email_key);
+        CREATE TABLE invites (
+          id text PRIMARY KEY,
+          email text NOT NULL,
+          email_key text NOT NULL,
+          host_id text,
+          host_name text,
+          visit_date text NOT NULL,
+          created_at bigint NOT NULL,
+          expires_at bigint NOT NULL,
+          created_by text,
+          used_at bigint,
+          visit_id text,
+          revoked_at bigint
+        );
+        CREATE INDEX invites_created ON invites (created_at);
+        CREATE INDEX invites_by_email ON invites (email_key);
+        CREATE INDEX invites_expiry ON invites (expires_at);
+        CREATE TABLE invite_keys (
+          kid text PRIMARY KEY,
+          secret bytea NOT NULL,
+          created_at bigint NOT NULL
+        );
+      `,
+    },
+    // The site's audit trail (audit-migration.ts).
+    auditStep,
   ],
 }

@@ -1,10 +1,14 @@
 import type { SiteEvent } from '../../shared/frontdesk-api'
 import type { Database, Sql } from '../sql/types'
 import { AccountRepository } from './accounts-repository'
+import { HostRepository } from './hosts-repository'
+import { InviteKeyRepository } from './invite-keys-repository'
+import { InviteRepository } from './invites-repository'
 import { KioskRepository } from './kiosks-repository'
 import { LookRepository } from './look-repository'
 import { PairingCodeRepository } from './pairing-codes-repository'
 import { StaffSessionRepository } from './staff-sessions-repository'
+import { VisitRepository } from './visits-repository'
 import { WatchlistRepository } from './watchlist-repository'
 
 /** Every front-desk repository over one connection or one transaction. */
@@ -15,6 +19,10 @@ export interface FrontDeskRecords {
   kiosks: KioskRepository
   pairingCodes: PairingCodeRepository
   look: LookRepository
+  hosts: HostRepository
+  visits: VisitRepository
+  invites: InviteRepository
+  inviteKeys: InviteKeyRepository
 }
 
 export function recordsOn(sql: Sql): FrontDeskRecords {
@@ -25,6 +33,10 @@ export function recordsOn(sql: Sql): FrontDeskRecords {
     kiosks: new KioskRepository(sql),
     pairingCodes: new PairingCodeRepository(sql),
     look: new LookRepository(sql),
+    hosts: new HostRepository(sql),
+    visits: new VisitRepository(sql),
+    invites: new InviteRepository(sql),
+    inviteKeys: new InviteKeyRepository(sql),
   }
 }
 
@@ -48,4 +60,15 @@ export function rulesContext(db: Database, now: () => number, announce: (event: 
     now,
     announce,
   }
+}
+
+/**
+ * After personal data was removed from a SQLite file: the WAL folded back and truncated, so the
+ * removed rows do not linger in its old frames (secure_delete zeroes them in the file itself).
+ * Best effort: a busy reader leaves it to the next removal or SQLite's own checkpoint. Nothing to
+ * do on PostgreSQL.
+ */
+export async function foldRemovals(db: Database): Promise<void> {
+  if (db.dialect !== 'sqlite') return
+  await db.exec('PRAGMA wal_checkpoint(TRUNCATE)').catch(() => {})
 }

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto'
+import { KioskError } from '../../shared/errors'
+import type { Host, InviteCheckInRefusal, Visit } from '../../shared/visits'
+import { UniqueViolationError } from '../sql/types'
+import type { FrontDesk } from './front-desk'
+import type { TokenClaims } from './invite-tokens'
+import { claimsOf, inviteOf } from './invites-rules'
+import { foldRemovals, type FrontDeskRecords, type RulesContext } from './records'
+import { VISIT_EXPORT_MAX, type CheckInOutcome, type CheckInRequest, type InviteKeyring } from './visit-types'
+import { emailKey, uuidKey } from './watchlist-repository'
+
+type VisitRules = Pick<
+  FrontDesk,
+  'checkIn' | 'checkOut' | 'endVisit' | 'lastVisitOf' | 'onSite' | 'visitLog' | 'exportVisits' | 'forgetPerson' | 'purgeVisitsBefore' | 'arrivalQueued' | 'arrivalsNotQueued'
+>
+
+const alreadyOnSite = (visit: Visit): CheckInOutcome => ({ outcome: 'checked-in', visit, alreadyOnSite: true, host: null })
+const inviteRefused = (reason: InviteCheckInRefusal): CheckInOutcome => ({ outcome: 'invite-refused', reason })
+
+/**
+ * Visits: one list of who is on site, whichever kiosk they came through. A check-in is one
+ * transaction: the person's open visit given back, or the invitation checked and used up and the
+ * visit stored together, so a code is used once site-wide and a person has one open visit even
+ * when two kiosks check them in at the same moment.
+ */
+export function visitRules(context: RulesContext, keyring: InviteKeyring): VisitRules {
+  const { records, now } = context
+
+  /** The host of a new visit: the one chosen, else the invitation's, else (a returning visitor) last time's. Gone from the directory since: none. */
+  async function hostOf(tx: FrontDeskRecords, request: CheckInRequest, inviteHostId: string | null, last: Visit | null): Promise<Host | null> {
+    if (request.hostId !== null) {
+      const chosen = await tx.hosts.get(request.hostId)
+      if (!chosen) throw new KioskError('INVALID_INPUT', 'That host is not in the directory any more: choose another.')
+      return chosen
+    }
+    if (inviteHostId !== null) return tx.hosts.get(inviteHostId)
+    if (last?.hostId) return tx.hosts.get(last.hostId)
+    return null
+  }
+
+  /** `claims`: what the request's code says, read before the transaction (undefined: no code given). */
+  async function admit(tx: FrontDeskRecords, request: CheckInRequest, claims: TokenClaims | null | undefined): Promise<CheckInOutcome> {
+    const { person } = request
+    const open = await tx.visits.openOf(person.personUuid)
+    if (open) return alreadyOnSite(open)
+
+    let invite = null
+    if (claims !== undefined) {
+      const checked = await inviteOf(tx, claims, now())
+      if (!checked.ok) return inviteRefused(checked.reason)
+      if (emailKey(checked.invite.email) !== emailKey(person.email)) return inviteRefused('other-email')
+      invite = checked.invite
+    }
+
+    // A returning visitor who named no host comes to see whom they saw last time, for the same reason.
+    const last = request.asLastTime ? await tx.visits.lastOf(person.personUuid) : null
+    const host = await hostOf(tx, request, invite?.hostId ?? null, last)
+    const purpose = request.purpose ?? (request.asLastTime && request.hostId === null ? (last?.purpose ?? '') : '')
+    const firstName = person.firstName ?? (request.asLastTime ? (last?.firstName ?? null) : null)
+
+    const id = randomUUID()
+    const at = now()
+    // Used up before the visit is stored, by a conditional update: of two check-ins racing on one
+    // code, the second finds it used (on PostgreSQL it waits on the row) and stores nothing.
+    if (invite && !(await tx.invites.use(invite.id, id, at))) return inviteRefused('used')
+    await tx.visits.insert({
+      id,
+      personUuid: person.personUuid,
+      email: person.email,
+      firstName,
+      hostId: host?.id ?? null,
+      hostName: host?.name ?? null,
+      purpose,
+      checkedInAt: at,
+      kioskId: request.kioskId ?? '',
+      inviteId: invite?.id ?? null,
+    })
+    return { outcome: 'checked-in', visit: (await tx.visits.byId(id))!, alreadyOnSite: false, host }
+  }
+
+  return {
+    async checkIn(request) {
+      const claims = request.inviteToken === null ? undefined : await claimsOf(keyring, request.inviteToken)
+      try {
+        return await context.transaction((tx) => admit(tx, request, claims))
+      } catch (error) {
+        // Another kiosk checked this person in between our read and our insert: theirs is the
+        // visit (ours rolled back, its invitation use with it).
+        if (!(error instanceof UniqueViolationError)) throw error
+        const open = await records.visits.openOf(request.person.personUuid)
+        if (!open) throw error
+        return alreadyOnSite(open)
+      }
+    },
+
+    async checkOut(personUuid) {
+      const id = await records.visits.endOpenOf(personUuid, 'visitor', now())
+      return id === null ? null : records.visits.byId(id)
+    },
+
+    async endVisit(id) {
+      if (await records.visits.end(id, 'staff', now())) return (await records.visits.byId(id))!
+      throw (await records.visits.byId(id)) ? new KioskError('INVALID_INPUT', 'That visit has already ended.') : new KioskError('NOT_FOUND', 'There is no such visit.')
+    },
+
+    lastVisitOf: (personUuid) => records.visits.lastOf(personUuid),
+    onSite: () => records.visits.onSite(),
+
+    async visitLog(filter, pageNo, pageSize) {
+      const [total, visits] = await Promise.all([records.visits.count(filter), records.visits.page(filter, pageSize, pageNo * pageSize)])
+      return { visits, total }
+    },
+
+    async exportVisits(filter) {
+      const total = await records.visits.count(filter)
+      if (total > VISIT_EXPORT_MAX) {
+        throw new KioskError('INVALID_INPUT', `${total} visits match, more than one export holds (${VISIT_EXPORT_MAX}): narrow the filter (a shorter date range, a host or a search).`)
+      }
+      return records.visits.page(filter, VISIT_EXPORT_MAX, 0)
+    },
+
+    async forgetPerson(person) {
+      const forgotten = await context.transaction(async (tx) => {
+        const visits = await tx.visits.forget({ emailKey: person.userId ? emailKey(person.userId) : null, personUuid: person.personUuid ? uuidKey(person.personUuid) : null })
+        // Their invites: made out to the e-mail given, or to any e-mail their visits were under.
+        const invites = await tx.invites.forget([...(person.userId ? [emailKey(person.userId)] : []), ...visits.emailKeys])
+        return { visitIds: visits.ids, invites }
+      })
+      if (forgotten.visitIds.length > 0 || forgotten.invites > 0) await foldRemovals(context.db)
+      return forgotten
+    },
+
+    async purgeVisitsBefore(cutoff) {
+      const ids = await records.visits.purgeBefore(cutoff)
+      if (ids.length > 0) await foldRemovals(context.db)
+      return ids
+    },
+
+    arrivalQueued: (visitId) => records.visits.arrivalQueued(visitId, now()),
+    arrivalsNotQueued: (kioskId, since) => records.visits.arrivalsNotQueued(kioskId, since),
+  }
+}
