@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { brandingSchema, setLogoInput } from './branding'
-import { auditExportInput, auditExportResult, auditLogResult, auditQueryInput, auditVerdictSchema } from './audit'
+import { auditExportInput, auditExportResult, auditLogResult, auditQueryInput, auditVerdictSchema, auditVerifyInput } from './audit'
 import { hostNoticeQueueSchema, hostNoticeSchema, notificationSecretStatusSchema, notificationSecretsInput, notificationSettingsSchema, retryHostNoticeInput, saveNotificationSettingsInput } from './host-notices'
 import { checkInviteInput, checkInviteResult, createInviteInput, createInviteResult, inviteSchema, listInvitesInput, listInvitesResult, revokeInviteInput } from './invites'
 import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
@@ -139,7 +139,7 @@ export const contract = {
 
   // The audit trail: entries newest first, the chain's last verdict, a full verification, exports.
   getAuditLog: { input: auditQueryInput, output: auditLogResult, role: 'operator' },
-  verifyAuditLog: { input: noInput, output: auditVerdictSchema, role: 'operator' },
+  verifyAuditLog: { input: auditVerifyInput, output: auditVerdictSchema, role: 'operator' },
   exportAuditLog: { input: auditExportInput, output: auditExportResult, role: 'admin' },
 
   // Visits: a visitor checks in after enrolling or by face, and out by face; staff see who is

@@ -39,6 +39,11 @@ export const actionWords: Record<AuditAction, string> = {
   'watchlist-remove': 'Taken off the watchlist',
   'watchlist-hit': 'Watchlisted person stopped',
   'watchlist-dismiss': 'Watchlist alert dismissed',
+  'watchlist-screen': 'Watchlist screening',
+  'kiosk-pair': 'Kiosk joined the site',
+  'kiosk-remove': 'Kiosk removed from the site',
+  'pairing-code': 'Pairing code made',
+  'look-change': 'Look changed',
 }
 
 export const outcomeWords: Record<AuditEntryView['outcome'], string> = {
@@ -60,4 +65,10 @@ export function previousFormatWords(previousFormat: AuditVerdictView['previousFo
   const n = previousFormat.entries
   if (n === 0) return null
   return `${n} older ${n === 1 ? 'entry' : 'entries'} verified in the previous format.`
+}
+
+/** Which kiosk of a site an entry came from: its name on the site, else its id's start. */
+export function kioskWords(entry: Pick<AuditEntryView, 'kioskId' | 'kioskName'>): string {
+  if (entry.kioskName) return entry.kioskName
+  return entry.kioskId ? `kiosk ${entry.kioskId.slice(0, 8)}` : '—'
 }
