@@ -1,3 +1,5 @@
+import { siteAuditTrail } from '../records/frontdesk/audit-trail'
+import { frontDeskAudit } from './routes/frontdesk-audit'
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify'
 import { createTokenService } from './auth/tokens'
 import { Biometrics } from './bio/biometrics'
@@ -14,6 +16,7 @@ import { zodSerializerCompiler, zodValidatorCompiler, type EngineApp, type ZodTy
 import { createEngineLog, type EngineLog } from './logs/engine-log'
 import { BIOENGINE_PREFIX, bioEngineRoutes } from './routes/bioengine'
 import { FRONTDESK_PREFIX, frontDeskRoutes } from './routes/frontdesk'
+import { siteRetention } from './routes/frontdesk-retention'
 import { personRoutes } from './routes/persons'
 import { tenantRoutes } from './routes/tenants'
 import { TOKEN_PATH, tokenRoutes } from './routes/token'
@@ -55,6 +58,8 @@ export interface EngineOptions {
   tenant?: string | undefined
   /** The front desk's clock, sign-in back-off and session idle time (tests shorten them). */
   frontDesk?: Omit<FrontDeskOptions, 'announce'> & { pairingFreeFailures?: number }
+  /** When the site's retention first runs after the start, and how often after (tests shorten them; frontdesk-retention.ts). */
+  retention?: { firstMs?: number; everyMs?: number }
 }
 
 export interface Engine {
@@ -118,8 +123,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   tenantRoutes(app, ctx)
   await app.register((scope) => bioEngineRoutes(scope, ctx), { prefix: BIOENGINE_PREFIX })
   await app.register(
-    (scope) =>
-      frontDeskRoutes(scope, {
+    (scope) => {
+      // Every act the site answers is written to its own trail as the reply goes.
+      frontDeskAudit(scope, { trail: siteAuditTrail(store.db, { now: options.frontDesk?.now }), log: log.engine, now: options.frontDesk?.now })
+      return frontDeskRoutes(scope, {
         frontDesk,
         clients: store.clients,
         events,
@@ -129,9 +136,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         eventKeepAliveMs: limits.eventKeepAliveMs,
         ...(options.frontDesk?.now ? { now: options.frontDesk.now } : {}),
         ...(options.frontDesk?.pairingFreeFailures ? { freeFailures: options.frontDesk.pairingFreeFailures } : {}),
-      }),
+      })
+    },
     { prefix: FRONTDESK_PREFIX },
   )
+  // The site forgets visits and ended invites on its own, whether or not a kiosk is running.
+  const retention = siteRetention(frontDesk, { now: options.frontDesk?.now ?? Date.now, log: log.engine, ...options.retention })
 
   return {
     app,
@@ -140,6 +150,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async close() {
       // The event streams end in app.close()'s preClose, so it does not wait on them.
       await app.close()
+      await retention.stop()
       await events.close()
       await sync?.close()
       await Promise.all(options.plugins.map((p) => p.close()))

@@ -1,8 +1,11 @@
 import { z } from 'zod'
+import { auditExportInput, auditExportResult, auditLogResult, auditQueryParams, auditVerdictSchema } from './audit'
 import { LOGO_MAX_STORED_BYTES } from './branding'
 import { lookSettingFields } from './settings'
 import { accountViewSchema, createAccountInput, firstAdminInput, setAccountDisabledInput, signInInput, staffRoles } from './staff'
 import { watchlistAlertSchema, watchlistEntrySchema, watchlistPlaces } from './watchlist'
+import { checkInviteInput, checkInviteResult, createInviteInput, inviteSchema, inviteStates, listInvitesResult } from './invites'
+import { hostInput, hostNameSchema, hostSchema, inviteCheckInRefusal, visitFilterInput, visitLogInput, visitSchema } from './visits'
 
 /**
  * The site's front-desk API: what a kiosk on a site asks the site's engines, under
@@ -120,6 +123,34 @@ export type Look = z.infer<typeof lookSchema>
 export const lookPatch = z.strictObject({ ...lookSettingFields, logo: lookLogo.nullable() }).partial()
 export type LookPatch = z.infer<typeof lookPatch>
 
+/** A host of the directory, by id (path). */
+export const hostIdParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) })
+export const personParams = z.object({ personUuid: z.uuid() })
+/**
+ * A check-in at a kiosk: the kiosk recognised or enrolled the person (the site trusts its kiosk for
+ * that, as the person server does) and says what the visitor chose.
+ */
+export const checkInRequest = z.strictObject({
+  person: z.strictObject({ personUuid: z.uuid(), email: z.string().max(254), firstName: z.string().trim().min(1).max(80).nullable() }),
+  hostId: hostIdParams.shape.id.nullable(),
+  purpose: z.string().trim().max(200).nullable(),
+  inviteToken: checkInviteInput.shape.token.nullable(),
+  asLastTime: z.boolean(),
+})
+export const checkInOutcome = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('checked-in'), visit: visitSchema, alreadyOnSite: z.boolean(), host: hostSchema.nullable() }),
+  z.object({ outcome: z.literal('invite-refused'), reason: inviteCheckInRefusal }),
+])
+export const visitOrNone = z.object({ visit: visitSchema.nullable() })
+export const visitIdParams = hostIdParams
+export const forgetPersonRequest = z.strictObject({ userId: z.string().max(254).optional(), personUuid: z.uuid().optional() })
+export const forgetPersonResult = z.object({ visitIds: z.array(z.string()), invites: z.number().int() })
+/** The inviting kiosk works out the end of the visit's day in its own time zone. */
+export const siteInviteRequest = createInviteInput.extend({ expiresAt: z.number().int().positive() })
+export const siteInviteResult = z.object({ invite: inviteSchema, token: z.string() })
+export const listInvitesQuery = z.object({ state: z.enum(inviteStates).optional() })
+export const inviteIdParams = hostIdParams
+
 /** What the site pushes to its kiosks on GET /events (text/event-stream, one JSON object per `data:` line). */
 export const siteEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('watchlist-alert'), alertId: z.uuid() }),
@@ -161,9 +192,39 @@ export const frontDeskRoutes = {
   /** Changes the look; told to every kiosk (a `look` event). The body carries the logo: up to LOOK_BODY_LIMIT. */
   setLook: { method: 'PUT', path: '/look', auth: 'admin', body: lookPatch, response: lookSchema },
 
+  listHosts: { method: 'GET', path: '/hosts', auth: 'operator', response: z.array(hostSchema) },
+  /** What a visitor may see of the directory: whom they can pick. */
+  listHostNames: { method: 'GET', path: '/hosts/names', auth: 'kiosk', response: z.array(hostNameSchema) },
+  addHost: { method: 'POST', path: '/hosts', auth: 'operator', body: hostInput, response: hostSchema },
+  updateHost: { method: 'PUT', path: '/hosts/:id', auth: 'operator', params: hostIdParams, body: hostInput, response: hostSchema },
+  removeHost: { method: 'DELETE', path: '/hosts/:id', auth: 'operator', params: hostIdParams },
+
+  checkIn: { method: 'POST', path: '/visits/check-in', auth: 'kiosk', body: checkInRequest, response: checkInOutcome },
+  /** The visitor recognised at a kiosk leaves: their open visit ends (null: they were not on site). */
+  checkOut: { method: 'POST', path: '/visits/check-out/:personUuid', auth: 'kiosk', params: personParams, response: visitOrNone },
+  lastVisit: { method: 'GET', path: '/visits/last/:personUuid', auth: 'kiosk', params: personParams, response: visitOrNone },
+  /** The evacuation list: everyone on site, with the kiosk each came through. */
+  onSite: { method: 'GET', path: '/visits/on-site', auth: 'operator', response: z.array(visitSchema) },
+  visitLog: { method: 'POST', path: '/visits/log', auth: 'operator', body: visitLogInput, response: z.object({ visits: z.array(visitSchema), total: z.number().int() }) },
+  exportVisits: { method: 'POST', path: '/visits/export', auth: 'operator', body: visitFilterInput, response: z.array(visitSchema) },
+  endVisit: { method: 'POST', path: '/visits/:id/end', auth: 'operator', params: visitIdParams, response: visitSchema },
+  /** A visitor removed by staff: their visits and invites go with them. */
+  forgetPerson: { method: 'POST', path: '/visits/forget', auth: 'operator', body: forgetPersonRequest, response: forgetPersonResult },
+
+  createInvite: { method: 'POST', path: '/invites', auth: 'operator', body: siteInviteRequest, response: siteInviteResult },
+  listInvites: { method: 'GET', path: '/invites', auth: 'operator', querystring: listInvitesQuery, response: listInvitesResult },
+  revokeInvite: { method: 'POST', path: '/invites/:id/revoke', auth: 'operator', params: inviteIdParams, response: inviteSchema },
+  checkInvite: { method: 'POST', path: '/invites/check', auth: 'kiosk', body: checkInviteInput, response: checkInviteResult },
+
   /** text/event-stream of SiteEvent; a comment line every 15 s keeps proxies from closing it. */
   events: { method: 'GET', path: '/events', auth: 'kiosk' },
-} as const satisfies Record<string, { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; auth: FrontDeskAuth; body?: z.ZodType; params?: z.ZodType; response?: z.ZodType }>
+
+  /** The site's audit trail (every act it answered its kiosks), newest first; the verdict is the engine's last walk of the chain. */
+  auditLog: { method: 'GET', path: '/audit', auth: 'operator', querystring: auditQueryParams, response: auditLogResult },
+  /** Walks the whole chain again. */
+  verifyAudit: { method: 'GET', path: '/audit/verify', auth: 'operator', response: auditVerdictSchema },
+  exportAudit: { method: 'POST', path: '/audit/export', auth: 'admin', body: auditExportInput, response: auditExportResult },
+} as const satisfies Record<string, { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; auth: FrontDeskAuth; body?: z.ZodType; params?: z.ZodType; querystring?: z.ZodType; response?: z.ZodType }>
 export type FrontDeskRouteName = keyof typeof frontDeskRoutes
 /** The largest body PUT /look takes: the logo's base64 and the rest of the look. */
 export const LOOK_BODY_LIMIT = Math.ceil(LOGO_MAX_STORED_BYTES / 3) * 4 + 4096

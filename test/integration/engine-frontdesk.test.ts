@@ -17,6 +17,11 @@ import {
   type SiteEvent,
 } from '../../electron/shared/frontdesk-api'
 import { FRONTDESK_AUTH } from '../../electron/engine/auth/front-desk-auth'
+import { createEngine } from '../../electron/engine/server'
+import { HttpClient } from '../../electron/services/clients/http-client'
+import { TokenProvider } from '../../electron/services/clients/token-provider'
+import { ownDesk } from '../../electron/services/front-desk/own-desk'
+import { siteDesk } from '../../electron/services/site/site-desk'
 import { BACKENDS, startBackend, type BackendHandle } from '../support/backends'
 import { basic, startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { replyOf, type SiteReply } from '../support/site'
@@ -135,9 +140,9 @@ function randomCode(): string {
 }
 
 /** Waits until `check` is true, up to `timeoutMs`. */
-async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
@@ -407,6 +412,274 @@ describe.each(BACKENDS)("the site's front desk on %s", (backend) => {
     expect((await call(a, 'PUT', fd('/look'), { token, session: admin, body: { logo: null } })).body.logo).toBeNull()
   })
 
+  it('keeps one hosts directory: operators keep it, a kiosk alone sees only whom a visitor can pick', async () => {
+    const token = lobby.token
+    const operator = (await call(a, 'POST', fd('/staff/sign-in'), { token, body: { name: OPERATOR, secret: 'operator-secret-1' } })).body.session as string
+    const fields = { name: 'Harriet Host', email: 'harriet@example.com', webhookUrl: 'https://hooks.example.com/arrivals' }
+
+    // A kiosk's token alone is no staff member: 401, and not the token's fault.
+    const someId = 'no-such-host'
+    for (const [method, path, body] of [
+      ['GET', '/hosts', undefined],
+      ['POST', '/hosts', fields],
+      ['PUT', `/hosts/${someId}`, fields],
+      ['DELETE', `/hosts/${someId}`, undefined],
+    ] as const) {
+      const refused = await call(a, method, fd(path), { token, body })
+      expect(refused.status, `${method} ${path}`).toBe(401)
+      expect(refused.body.code).toBe('UNAUTHORIZED')
+      expect(refused.headers['www-authenticate']).not.toMatch(/^Bearer/)
+    }
+
+    const added = await call(a, 'POST', fd('/hosts'), { token, session: operator, body: fields })
+    expect(added.status, JSON.stringify(added.body)).toBe(200)
+    expect(added.body).toMatchObject(fields)
+    const hostId = added.body.id as string
+    // Contacts optional: none.
+    const bare = await call(b, 'POST', fd('/hosts'), { token, session: admin, body: { name: 'Front Desk' } })
+    expect(bare.body).toMatchObject({ name: 'Front Desk', email: null, webhookUrl: null })
+
+    // The other engine reads the same directory; a visitor sees ids and names only.
+    expect((await call(b, 'GET', fd('/hosts'), { token, session: operator })).body).toEqual(expect.arrayContaining([added.body, bare.body]))
+    const names = await call(b, 'GET', fd('/hosts/names'), { token })
+    expect(names.status).toBe(200)
+    expect(names.body).toEqual(expect.arrayContaining([{ id: hostId, name: fields.name }]))
+    for (const name of names.body) expect(Object.keys(name).sort()).toEqual(['id', 'name'])
+
+    const updated = await call(b, 'PUT', fd(`/hosts/${hostId}`), { token, session: operator, body: { ...fields, name: 'Harriet Hostess' } })
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200)
+    expect(updated.body).toEqual({ ...fields, id: hostId, name: 'Harriet Hostess' })
+    for (const [method, body] of [['PUT', fields], ['DELETE', undefined]] as const) {
+      const missing = await call(a, method, fd(`/hosts/${someId}`), { token, session: operator, body })
+      expect(missing.status, method).toBe(404)
+      expect(missing.body.code).toBe('NOT_FOUND')
+    }
+    expect((await call(a, 'DELETE', fd(`/hosts/${bare.body.id}`), { token, session: operator })).status).toBe(204)
+    expect((await call(b, 'DELETE', fd(`/hosts/${bare.body.id}`), { token, session: operator })).status).toBe(404)
+    expect((await call(a, 'GET', fd('/hosts/names'), { token })).body.map((h: { id: string }) => h.id)).not.toContain(bare.body.id)
+  })
+
+  it('checks a visitor in at one kiosk, names that kiosk on the evacuation list, and lets staff at any engine end the visit', async () => {
+    const token = lobby.token
+    const garden = await pairKiosk('Garden door', b)
+    const operator = (await call(a, 'POST', fd('/staff/sign-in'), { token, body: { name: OPERATOR, secret: 'operator-secret-1' } })).body.session as string
+    const host = (await call(a, 'POST', fd('/hosts'), { token, session: operator, body: { name: 'Vera Visited', email: 'vera@example.com' } })).body as { id: string }
+    const person = { personUuid: randomUUID(), email: 'walter.visitor@example.com', firstName: 'Walter' }
+    const checkIn = { person, hostId: host.id, purpose: 'Interview', inviteToken: null, asLastTime: false }
+
+    // The kiosk is the token's: a body cannot name another.
+    expect((await call(a, 'POST', fd('/visits/check-in'), { token, body: { ...checkIn, kioskId: garden.kioskId } })).status).toBe(400)
+    const first = await call(a, 'POST', fd('/visits/check-in'), { token, body: checkIn })
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    expect(first.body).toMatchObject({
+      outcome: 'checked-in',
+      alreadyOnSite: false,
+      // Whom to tell: the host with their contacts.
+      host: { id: host.id, name: 'Vera Visited', email: 'vera@example.com' },
+      visit: { personUuid: person.personUuid, email: person.email, firstName: 'Walter', hostId: host.id, hostName: 'Vera Visited', purpose: 'Interview', kioskId: lobby.kioskId, kioskName: 'Lobby', checkedOutAt: null },
+    })
+    const visitId = first.body.visit.id as string
+
+    // At the other door, through the other engine: the open visit, no second one, nobody told again.
+    const again = await call(b, 'POST', fd('/visits/check-in'), { token: garden.token, body: { ...checkIn, hostId: null, purpose: null } })
+    expect(again.status, JSON.stringify(again.body)).toBe(200)
+    expect(again.body).toMatchObject({ outcome: 'checked-in', alreadyOnSite: true, host: null, visit: { id: visitId, kioskId: lobby.kioskId } })
+    expect((await call(b, 'GET', fd(`/visits/last/${person.personUuid}`), { token: garden.token })).body.visit).toMatchObject({ id: visitId })
+    expect((await call(b, 'GET', fd(`/visits/last/${randomUUID()}`), { token: garden.token })).body).toEqual({ visit: null })
+
+    // Staff only: a kiosk's token alone reads no list and ends no visit.
+    for (const [method, path, body] of [
+      ['GET', '/visits/on-site', undefined],
+      ['POST', '/visits/log', {}],
+      ['POST', '/visits/export', {}],
+      ['POST', `/visits/${visitId}/end`, undefined],
+      ['POST', '/visits/forget', { personUuid: person.personUuid }],
+    ] as const) {
+      const refused = await call(b, method, fd(path), { token: garden.token, body })
+      expect(refused.status, `${method} ${path}`).toBe(401)
+      expect(refused.body.code).toBe('UNAUTHORIZED')
+    }
+
+    const onSite = await call(b, 'GET', fd('/visits/on-site'), { token: garden.token, session: operator })
+    expect(onSite.status, JSON.stringify(onSite.body)).toBe(200)
+    expect(onSite.body.find((v: { id: string }) => v.id === visitId)).toMatchObject({ kioskName: 'Lobby', hostName: 'Vera Visited' })
+    const log = await call(a, 'POST', fd('/visits/log'), { token, session: operator, body: { search: 'walter.visitor', pageNo: 0, pageSize: 10 } })
+    expect(log.status, JSON.stringify(log.body)).toBe(200)
+    expect(log.body.total).toBe(1)
+    expect(log.body.visits.map((v: { id: string }) => v.id)).toEqual([visitId])
+    const exported = await call(a, 'POST', fd('/visits/export'), { token, session: operator, body: { hostId: host.id } })
+    expect(exported.status, JSON.stringify(exported.body)).toBe(200)
+    expect(exported.body.map((v: { id: string }) => v.id)).toEqual([visitId])
+
+    // Begun at the lobby, ended by staff at the garden door's engine.
+    const ended = await call(b, 'POST', fd(`/visits/${visitId}/end`), { token: garden.token, session: operator })
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200)
+    expect(ended.body).toMatchObject({ id: visitId, checkedOutBy: 'staff', kioskName: 'Lobby' })
+    expect(ended.body.checkedOutAt).not.toBeNull()
+    const twice = await call(a, 'POST', fd(`/visits/${visitId}/end`), { token, session: operator })
+    expect(twice.status).toBe(400)
+    expect(twice.body.code).toBe('INVALID_INPUT')
+    expect((await call(a, 'POST', fd('/visits/no-such-visit/end'), { token, session: operator })).body.code).toBe('NOT_FOUND')
+    expect((await call(a, 'GET', fd('/visits/on-site'), { token, session: operator })).body.map((v: { id: string }) => v.id)).not.toContain(visitId)
+    // Not on site any more: checking out at a kiosk finds nothing.
+    expect((await call(a, 'POST', fd(`/visits/check-out/${person.personUuid}`), { token })).body).toEqual({ visit: null })
+
+    // A returning visitor as last time: the same host and purpose; they check out at the other door.
+    const back = await call(b, 'POST', fd('/visits/check-in'), { token: garden.token, body: { ...checkIn, hostId: null, purpose: null, asLastTime: true } })
+    expect(back.body).toMatchObject({ outcome: 'checked-in', alreadyOnSite: false, visit: { hostId: host.id, purpose: 'Interview', kioskName: 'Garden door' } })
+    const out = await call(a, 'POST', fd(`/visits/check-out/${person.personUuid}`), { token })
+    expect(out.status, JSON.stringify(out.body)).toBe(200)
+    expect(out.body.visit).toMatchObject({ id: back.body.visit.id, checkedOutBy: 'visitor' })
+
+    // A host removed meanwhile is refused in the visitor's words.
+    const gone = (await call(a, 'POST', fd('/hosts'), { token, session: operator, body: { name: 'Gone Soon' } })).body as { id: string }
+    expect((await call(a, 'DELETE', fd(`/hosts/${gone.id}`), { token, session: operator })).status).toBe(204)
+    const refused = await call(a, 'POST', fd('/visits/check-in'), { token, body: { ...checkIn, person: { ...person, personUuid: randomUUID() }, hostId: gone.id } })
+    expect(refused.status).toBe(400)
+    expect(refused.body).toMatchObject({ code: 'INVALID_INPUT', message: 'That host is not in the directory any more: choose another.' })
+
+    // One person at two doors at once: one open visit.
+    const racer = { ...checkIn, person: { ...person, personUuid: randomUUID(), email: 'racer@example.com' } }
+    const raced = await Promise.all([call(a, 'POST', fd('/visits/check-in'), { token, body: racer }), call(b, 'POST', fd('/visits/check-in'), { token: garden.token, body: racer })])
+    for (const reply of raced) expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+    expect(new Set(raced.map((reply) => reply.body.visit.id)).size).toBe(1)
+    expect(raced.map((reply) => reply.body.alreadyOnSite).sort()).toEqual([false, true])
+
+    // Forgotten by staff: their visits go.
+    const forgot = await call(b, 'POST', fd('/visits/forget'), { token: garden.token, session: operator, body: { userId: person.email.toUpperCase(), personUuid: person.personUuid } })
+    expect(forgot.status, JSON.stringify(forgot.body)).toBe(200)
+    expect(forgot.body.visitIds).toEqual(expect.arrayContaining([visitId, back.body.visit.id]))
+    expect((await call(a, 'GET', fd(`/visits/last/${person.personUuid}`), { token })).body).toEqual({ visit: null })
+    expect((await call(a, 'POST', fd('/visits/forget'), { token, session: operator, body: {} })).body.code).toBe('INVALID_INPUT')
+  })
+
+  it('makes an invite at one engine, checks it at any kiosk, uses it up with the check-in, then refuses it as used', async () => {
+    const token = lobby.token
+    const operator = (await call(a, 'POST', fd('/staff/sign-in'), { token, body: { name: OPERATOR, secret: 'operator-secret-1' } })).body.session as string
+    const host = (await call(a, 'POST', fd('/hosts'), { token, session: operator, body: { name: 'Ines Inviter' } })).body as { id: string }
+    const date = new Date().toISOString().slice(0, 10)
+    const invite = { email: 'invited.guest@example.com', hostId: host.id, date, expiresAt: Date.now() + 24 * 3600_000 }
+
+    const byKiosk = await call(a, 'POST', fd('/invites'), { token, body: invite })
+    expect(byKiosk.status).toBe(401)
+    expect((await call(a, 'GET', fd('/invites'), { token })).status).toBe(401)
+    // Who made it is the session's account, never the body's.
+    expect((await call(a, 'POST', fd('/invites'), { token, session: operator, body: { ...invite, createdBy: ADMIN } })).status).toBe(400)
+    const made = await call(a, 'POST', fd('/invites'), { token, session: operator, body: invite })
+    expect(made.status, JSON.stringify(made.body)).toBe(200)
+    expect(made.headers['cache-control']).toBe('no-store')
+    expect(made.body.invite).toMatchObject({ email: invite.email, hostId: host.id, hostName: 'Ines Inviter', date, createdBy: OPERATOR, state: 'open', usedAt: null })
+    expect(made.body.token).toMatch(/^KI1\./)
+    const inviteId = made.body.invite.id as string
+    const code = made.body.token as string
+
+    const listed = await call(b, 'GET', `${fd('/invites')}?state=open`, { token, session: operator })
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+    expect(listed.body.invites.map((i: { id: string }) => i.id)).toContain(inviteId)
+    expect((await call(b, 'GET', `${fd('/invites')}?state=used`, { token, session: operator })).body.invites.map((i: { id: string }) => i.id)).not.toContain(inviteId)
+    expect((await call(b, 'GET', `${fd('/invites')}?state=lost`, { token, session: operator })).body.code).toBe('INVALID_INPUT')
+
+    // Any kiosk checks it: what the form needs, nothing more; checking uses nothing up.
+    for (let i = 0; i < 2; i++) {
+      const checked = await call(b, 'POST', fd('/invites/check'), { token, body: { token: code } })
+      expect(checked.status, JSON.stringify(checked.body)).toBe(200)
+      expect(checked.body).toEqual({ status: 'valid', email: invite.email, hostId: host.id, hostName: 'Ines Inviter', date })
+    }
+    expect((await call(b, 'POST', fd('/invites/check'), { token, body: { token: `${code.slice(0, -2)}xx` } })).body).toEqual({ status: 'refused', reason: 'invalid' })
+
+    // Someone else's code: refused, and not used up.
+    const stranger = { personUuid: randomUUID(), email: 'stranger@example.com', firstName: null }
+    const other = await call(a, 'POST', fd('/visits/check-in'), { token, body: { person: stranger, hostId: null, purpose: null, inviteToken: code, asLastTime: false } })
+    expect(other.body).toEqual({ outcome: 'invite-refused', reason: 'other-email' })
+
+    // The guest (their e-mail in another case) checks in with it: the visit names the invite and its host.
+    const guest = { personUuid: randomUUID(), email: 'Invited.Guest@example.com', firstName: 'Gail' }
+    const used = await call(b, 'POST', fd('/visits/check-in'), { token, body: { person: guest, hostId: null, purpose: null, inviteToken: code, asLastTime: false } })
+    expect(used.status, JSON.stringify(used.body)).toBe(200)
+    expect(used.body).toMatchObject({ outcome: 'checked-in', alreadyOnSite: false, visit: { inviteId, hostId: host.id, kioskName: 'Lobby' }, host: { id: host.id } })
+    expect((await call(a, 'POST', fd('/invites/check'), { token, body: { token: code } })).body).toEqual({ status: 'refused', reason: 'used' })
+    expect((await call(a, 'GET', `${fd('/invites')}?state=used`, { token, session: operator })).body.invites.find((i: { id: string }) => i.id === inviteId)).toMatchObject({
+      state: 'used',
+      visitId: used.body.visit.id,
+    })
+
+    // Out, and in again with the same code: refused as used, and no visit made.
+    expect((await call(a, 'POST', fd(`/visits/check-out/${guest.personUuid}`), { token })).body.visit).toMatchObject({ id: used.body.visit.id })
+    const reused = await call(a, 'POST', fd('/visits/check-in'), { token, body: { person: guest, hostId: null, purpose: null, inviteToken: code, asLastTime: false } })
+    expect(reused.status, JSON.stringify(reused.body)).toBe(200)
+    expect(reused.body).toEqual({ outcome: 'invite-refused', reason: 'used' })
+    expect((await call(a, 'GET', fd(`/visits/last/${guest.personUuid}`), { token })).body.visit).toMatchObject({ id: used.body.visit.id })
+    // A used invite has nothing to revoke; an open one is revoked, then refused as such.
+    expect((await call(b, 'POST', fd(`/invites/${inviteId}/revoke`), { token, session: operator })).body.code).toBe('INVALID_INPUT')
+    expect((await call(b, 'POST', fd('/invites/no-such-invite/revoke'), { token, session: operator })).body.code).toBe('NOT_FOUND')
+    const second = await call(a, 'POST', fd('/invites'), { token, session: admin, body: { ...invite, hostId: null } })
+    expect(second.body.invite.createdBy).toBe(ADMIN)
+    const revoked = await call(b, 'POST', fd(`/invites/${second.body.invite.id}/revoke`), { token, session: operator })
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200)
+    expect(revoked.body).toMatchObject({ id: second.body.invite.id, state: 'revoked' })
+    expect((await call(a, 'POST', fd('/invites/check'), { token, body: { token: second.body.token } })).body).toEqual({ status: 'refused', reason: 'revoked' })
+    // Past, or too far ahead, or to a host the directory lacks: refused in staff's words.
+    for (const body of [
+      { ...invite, expiresAt: Date.now() - 1000 },
+      { ...invite, expiresAt: Date.now() + 400 * 24 * 3600_000 },
+    ]) {
+      expect((await call(a, 'POST', fd('/invites'), { token, session: operator, body })).body.code).toBe('INVALID_INPUT')
+    }
+    expect((await call(a, 'POST', fd('/invites'), { token, session: operator, body: { ...invite, hostId: 'no-such-host' } })).body.code).toBe('NOT_FOUND')
+  })
+
+  it("answers the kiosk's desk alike over the wire (siteDesk) and in-process (ownDesk), visitor and staff calls", async () => {
+    const http = new HttpClient({ baseUrl: b.url, name: 'The site', connectTimeoutMs: 2000, requestTimeoutMs: 5000 })
+    const tokens = new TokenProvider(async () => {
+      const issued = await clientToken(b, lobby.clientId, lobby.clientSecret)
+      return { token: issued.body.access_token as string, expiresInSeconds: 3600 }
+    })
+    const own = ownDesk(async () => ({ frontDesk: a.engine.ctx.frontDesk, close: async () => {} }), () => lobby.kioskId)
+    const operator = (await call(a, 'POST', fd('/staff/sign-in'), { token: lobby.token, body: { name: OPERATOR, secret: 'operator-secret-1' } })).body.session as string
+    try {
+      for (const [label, desk] of [
+        ['site', siteDesk(`site|${b.url}`, async () => ({ http, tokens }))],
+        ['own', own.desk],
+      ] as const) {
+        const staff = desk.as({ token: operator, account: OPERATOR })
+        const host = await staff.addHost({ name: `Desk Host ${label}`, email: null, webhookUrl: null })
+        expect((await desk.listHostNames()).find((h) => h.id === host.id), label).toEqual({ id: host.id, name: host.name })
+        expect(await staff.updateHost(host.id, { ...host, name: `Desk Host ${label} 2` })).toMatchObject({ name: `Desk Host ${label} 2` })
+        await expect(staff.updateHost('no-such-host', host)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+
+        const email = `desk-${label}@example.com`
+        const made = await staff.createInvite({ email, hostId: host.id, date: new Date().toISOString().slice(0, 10), expiresAt: Date.now() + 3600_000 })
+        expect(made.invite.createdBy, label).toBe(OPERATOR)
+        expect((await staff.listInvites('open')).invites.map((i) => i.id)).toContain(made.invite.id)
+        expect((await staff.listInvites('used')).invites.map((i) => i.id)).not.toContain(made.invite.id)
+        expect(await desk.checkInvite(made.token)).toMatchObject({ status: 'valid', email })
+
+        const person = { personUuid: randomUUID(), email, firstName: null }
+        const outcome = await desk.checkIn({ person, hostId: null, purpose: null, inviteToken: made.token, asLastTime: false })
+        expect(outcome, label).toMatchObject({ outcome: 'checked-in', visit: { kioskId: lobby.kioskId, kioskName: 'Lobby', inviteId: made.invite.id, hostId: host.id }, host: { id: host.id } })
+        const visitId = outcome.outcome === 'checked-in' ? outcome.visit.id : ''
+        expect((await staff.listInvites('used')).invites.map((i) => i.id)).toContain(made.invite.id)
+        expect((await staff.onSite()).map((v) => v.id)).toContain(visitId)
+        expect((await staff.visitLog({ search: email }, 0, 10)).total).toBe(1)
+        expect((await staff.exportVisits({ search: email })).map((v) => v.id)).toEqual([visitId])
+        expect((await desk.lastVisitOf(person.personUuid))?.id).toBe(visitId)
+        expect(await desk.checkOut(person.personUuid)).toMatchObject({ id: visitId, checkedOutBy: 'visitor' })
+        expect(await desk.checkOut(person.personUuid)).toBeNull()
+        await expect(staff.endVisit(visitId)).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+        expect(await staff.forgetPerson({ userId: email })).toMatchObject({ visitIds: [visitId], invites: 1 })
+        expect(await desk.lastVisitOf(person.personUuid)).toBeNull()
+
+        const revoked = await staff.revokeInvite((await staff.createInvite({ email, hostId: null, date: new Date().toISOString().slice(0, 10), expiresAt: Date.now() + 3600_000 })).invite.id)
+        expect(revoked.state).toBe('revoked')
+        expect(await staff.removeHost(host.id)).toBe(true)
+        expect(await staff.removeHost(host.id)).toBe(false)
+        expect((await staff.listHosts()).map((h) => h.id)).not.toContain(host.id)
+      }
+    } finally {
+      await http.close()
+    }
+  })
+
   it("refuses a disabled account's session on its next call, at any engine", async () => {
     const token = lobby.token
     const operator = (await call(a, 'POST', fd('/staff/sign-in'), { token, body: { name: OPERATOR, secret: 'operator-secret-1' } })).body.session as string
@@ -520,11 +793,25 @@ describe.each(BACKENDS)("the site's front desk on %s", (backend) => {
       ['DELETE', fd('/kiosks/not-a-uuid'), { token, session: admin }],
       ['POST', fd('/accounts'), { token, session: admin, body: { name: 'New One', role: 'root', secret: 'secret-123' } }],
       ['POST', fd('/accounts/set-disabled'), { token, session: admin, body: { name: OPERATOR, disabled: 'yes' } }],
+      ['POST', fd('/hosts'), { token, session: admin, body: { name: 'Plain http', webhookUrl: 'http://hooks.example.com/' } }],
+      ['POST', fd('/hosts'), { token, session: admin, body: { name: '  ' } }],
+      ['PUT', fd('/hosts/not.an.id'), { token, session: admin, body: { name: 'Someone' } }],
+      ['POST', fd('/visits/check-in'), { token, body: { person: { personUuid: 'x', email: 'a@example.com', firstName: null }, hostId: null, purpose: null, inviteToken: null, asLastTime: false } }],
+      ['POST', fd('/visits/check-in'), { token, body: { person: { personUuid: randomUUID(), email: 'a@example.com', firstName: null }, hostId: null, purpose: null, inviteToken: null } }],
+      ['POST', fd('/visits/check-out/not-a-uuid'), { token }],
+      ['GET', fd('/visits/last/not-a-uuid'), { token }],
+      ['POST', fd('/visits/log'), { token, session: admin, body: { pageSize: 1000 } }],
+      ['POST', fd('/visits/export'), { token, session: admin, body: { from: 'yesterday' } }],
+      ['POST', fd('/visits/forget'), { token, session: admin, body: { personUuid: 'x' } }],
+      ['POST', fd('/invites'), { token, session: admin, body: { email: 'a@example.com', hostId: null, date: 'tomorrow', expiresAt: Date.now() + 3600_000 } }],
+      ['POST', fd('/invites'), { token, session: admin, body: { email: 'a@example.com', hostId: null, date: '2030-01-01' } }],
+      ['GET', `${fd('/invites')}?state=everything`, { token, session: admin }],
+      ['POST', fd('/invites/check'), { token, body: { token: 'x'.repeat(300) } }],
     ]
     for (const [method, path, options] of cases) {
       const reply = await call(a, method, path, options)
       expect(reply.status, `${method} ${path} ${JSON.stringify(options)}: ${JSON.stringify(reply.body)}`).toBe(400)
-      expect(reply.body).toMatchObject({ status: 400, code: 'INVALID_INPUT', path })
+      expect(reply.body).toMatchObject({ status: 400, code: 'INVALID_INPUT', path: path.split('?')[0] })
     }
   })
 
@@ -555,6 +842,45 @@ describe('an engine with event streams open', () => {
       // The client's side first, so a close that waits on streams still returns.
       for (const stream of streams) stream.close()
       if (!closed) await engine.close()
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+})
+
+describe("a site's retention, applied by the engine on its own", () => {
+  it('removes visits older than the look says, and invites ended a month ago, while keeping the rest', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'kiosk-frontdesk-retention-'))
+    let skew = 0
+    const DAY = 24 * 3600_000
+    // No HTTP: the engine's own timer is what is tested.
+    const engine = await createEngine({ dataDir: folder, plugins: [], frontDesk: { now: () => Date.now() + skew }, retention: { firstMs: 50, everyMs: 100 } })
+    try {
+      const desk = engine.ctx.frontDesk
+      const visitor = (name: string) => ({ person: { personUuid: randomUUID(), email: `${name}@example.com`, firstName: null }, hostId: null, purpose: null, inviteToken: null, asLastTime: false, kioskId: null })
+      // Forty days ago: a visit, and an invite for that day.
+      skew = -40 * DAY
+      const old = visitor('old')
+      const oldVisit = await desk.checkIn(old)
+      expect(oldVisit.outcome).toBe('checked-in')
+      await desk.checkOut(old.person.personUuid)
+      const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10)
+      const oldInvite = await desk.createInvite({ email: 'old-guest@example.com', hostId: null, date: dayOf(Date.now() + skew), expiresAt: Date.now() + skew + DAY, createdBy: 'test' })
+      skew = 0
+      const recent = visitor('recent')
+      await desk.checkIn(recent)
+      const openInvite = await desk.createInvite({ email: 'new-guest@example.com', hostId: null, date: dayOf(Date.now()), expiresAt: Date.now() + DAY, createdBy: 'test' })
+
+      // No retention set: visits are kept, however old (the ended invite goes all the same).
+      const invitesNow = async () => (await desk.listInvites()).invites.map((invite) => invite.id)
+      await until(async () => !(await invitesNow()).includes(oldInvite.invite.id), 'the ended invite removed')
+      expect(await invitesNow()).toContain(openInvite.invite.id)
+      expect(await desk.lastVisitOf(old.person.personUuid)).not.toBeNull()
+
+      await desk.setLook({ visitorRetentionDays: 30 })
+      await until(async () => (await desk.lastVisitOf(old.person.personUuid)) === null, 'the old visit removed')
+      expect(await desk.lastVisitOf(recent.person.personUuid)).not.toBeNull()
+    } finally {
+      await engine.close()
       rmSync(folder, { recursive: true, force: true })
     }
   })

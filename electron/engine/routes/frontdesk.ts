@@ -6,7 +6,10 @@ import type { EngineApp } from '../http/zod-provider'
 import type { ClientRepository } from '../store/clients'
 import type { SiteEvents } from '../store/site-events'
 import { eventStreamRoute, type EventStreamLimits } from './frontdesk-events'
+import { hostRoutes } from './frontdesk-hosts'
+import { inviteRoutes } from './frontdesk-invites'
 import { pairRoute, type PairingOptions } from './frontdesk-pairing'
+import { visitRoutes } from './frontdesk-visits'
 
 export { FRONTDESK_PREFIX } from '../../shared/frontdesk-api'
 
@@ -99,4 +102,8 @@ export async function frontDeskRoutes(app: EngineApp, options: FrontDeskRouteOpt
     options.log(`the look (${Object.keys(request.body).sort().join(', ')}) set by ${staff(request)}`)
     return look
   })
+
+  hostRoutes(app, frontDesk)
+  visitRoutes(app, frontDesk)
+  inviteRoutes(app, frontDesk)
 }

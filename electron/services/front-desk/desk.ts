@@ -1,6 +1,9 @@
 import type { Look, LookPatch, PairingCodeResult, ScreenResult, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
 import type { AccountView, StaffRole } from '../../shared/staff'
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
+import type { Invite, InviteState } from '../../shared/invites'
+import type { Host, HostName, Visit, VisitFilter } from '../../shared/visits'
+import type { CheckInOutcome, CheckInRequest, HostFields, InviteCheck, NewInviteRequest, PersonKeys } from '../../records/frontdesk/visit-types'
 
 /** Who is about to be admitted: the persons their face or e-mail points to, and the e-mail they gave. */
 export interface ScreeningSubject {
@@ -39,6 +42,14 @@ export interface KioskDesk {
   screen(subject: ScreeningSubject): Promise<ScreenResult>
   /** The organisation's look, the site's (a kiosk on its own keeps its look in its settings: NOT_CONFIGURED). */
   look(): Promise<Look>
+  /** Whom a visitor can pick. */
+  listHostNames(): Promise<HostName[]>
+  /** At this kiosk (the desk names it). */
+  checkIn(request: Omit<CheckInRequest, 'kioskId'>): Promise<CheckInOutcome>
+  /** The person's open visit ends; null when they were not on site. */
+  checkOut(personUuid: string): Promise<Visit | null>
+  lastVisitOf(personUuid: string): Promise<Visit | null>
+  checkInvite(token: string): Promise<InviteCheck>
   as(session: HeldSession): StaffDesk
 }
 
@@ -61,4 +72,23 @@ export interface StaffDesk {
   removeKiosk(id: string): Promise<boolean>
   /** Changes the site's look (administrators); every kiosk is told by the site's `look` event. */
   setLook(patch: LookPatch): Promise<Look>
+
+  listHosts(): Promise<Host[]>
+  addHost(fields: HostFields): Promise<Host>
+  /** NOT_FOUND when there is no such host. */
+  updateHost(id: string, fields: HostFields): Promise<Host>
+  /** False when there was no such host. */
+  removeHost(id: string): Promise<boolean>
+  /** The evacuation list: everyone on site, with the kiosk each came through. */
+  onSite(): Promise<Visit[]>
+  visitLog(filter: VisitFilter, pageNo: number, pageSize: number): Promise<{ visits: Visit[]; total: number }>
+  exportVisits(filter: VisitFilter): Promise<Visit[]>
+  /** NOT_FOUND / INVALID_INPUT (already ended). */
+  endVisit(id: string): Promise<Visit>
+  /** A visitor removed: their visits and invites go with them. */
+  forgetPerson(person: PersonKeys): Promise<{ visitIds: string[]; invites: number }>
+  /** `createdBy` is the session's account. */
+  createInvite(request: Omit<NewInviteRequest, 'createdBy'>): Promise<{ invite: Invite; token: string }>
+  listInvites(state?: InviteState): Promise<{ invites: Invite[]; truncated: boolean }>
+  revokeInvite(id: string): Promise<Invite>
 }

@@ -1,4 +1,7 @@
 import type { FrontDesk } from '../../records/frontdesk/front-desk'
+import type { PersonKeys } from '../../records/frontdesk/visit-types'
+import { KioskError } from '../../shared/errors'
+import type { Visit } from '../../shared/visits'
 import { notOnSite } from '../backend-resolver'
 import type { KioskDesk } from './desk'
 
@@ -12,6 +15,16 @@ export interface OwnDesk {
   desk: KioskDesk
   /** Forgets alerts dismissed more than `keepDays` ago (the audit trail keeps the record of each stop). */
   pruneDismissed(keepDays: number): Promise<number>
+  /** The kiosk hands each arrival to its own host notices' queue: marks the visit's arrival as handed over. */
+  arrivalQueued(visitId: string): Promise<void>
+  /** This kiosk's open visits with a host since `since` whose arrival was never handed over (it stopped in between). */
+  arrivalsNotQueued(since: number): Promise<Visit[]>
+  /** The kiosk's own retention (a site's engines apply the site's): visits that ended (or, still open, began) before `cutoff`; their ids. */
+  purgeVisitsBefore(cutoff: number): Promise<string[]>
+  /** Invites that ended before `cutoff`; how many. */
+  purgeInvitesBefore(cutoff: number): Promise<number>
+  /** A person forgotten by the kiosk itself (its retention, an erasure), not by a staff session. */
+  forgetPerson(person: PersonKeys): Promise<{ visitIds: string[]; invites: number }>
   close(): Promise<void>
 }
 
@@ -41,6 +54,11 @@ export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => str
     screen: async (subject) => (await local()).screen({ ...subject, kioskId: kioskId() }),
     // On its own the look stays in the kiosk's settings and logo file (electron/services/branding).
     look: async () => Promise.reject(notOnSite()),
+    listHostNames: async () => (await (await local()).listHosts()).map(({ id, name }) => ({ id, name })),
+    checkIn: async (request) => (await local()).checkIn({ ...request, kioskId: kioskId() }),
+    checkOut: async (personUuid) => (await local()).checkOut(personUuid),
+    lastVisitOf: async (personUuid) => (await local()).lastVisitOf(personUuid),
+    checkInvite: async (token) => (await local()).checkInvite(token),
     as: ({ account }) => ({
       listAccounts: async () => (await local()).listAccounts(),
       createAccount: async (name, role, secret) => (await local()).createAccount(name, role, secret),
@@ -54,11 +72,33 @@ export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => str
       listKiosks: async () => Promise.reject(notOnSite()),
       removeKiosk: async () => Promise.reject(notOnSite()),
       setLook: async () => Promise.reject(notOnSite()),
+
+      listHosts: async () => (await local()).listHosts(),
+      addHost: async (fields) => (await local()).addHost(fields),
+      updateHost: async (id, fields) => {
+        const host = await (await local()).updateHost(id, fields)
+        if (!host) throw new KioskError('NOT_FOUND', 'There is no such host.')
+        return host
+      },
+      removeHost: async (id) => (await local()).removeHost(id),
+      onSite: async () => (await local()).onSite(),
+      visitLog: async (filter, pageNo, pageSize) => (await local()).visitLog(filter, pageNo, pageSize),
+      exportVisits: async (filter) => (await local()).exportVisits(filter),
+      endVisit: async (id) => (await local()).endVisit(id),
+      forgetPerson: async (person) => (await local()).forgetPerson(person),
+      createInvite: async (request) => (await local()).createInvite({ ...request, createdBy: account }),
+      listInvites: async (state) => (await local()).listInvites(state),
+      revokeInvite: async (id) => (await local()).revokeInvite(id),
     }),
   }
   return {
     desk,
     pruneDismissed: async (keepDays) => (await local()).pruneDismissed(keepDays),
+    arrivalQueued: async (visitId) => (await local()).arrivalQueued(visitId),
+    arrivalsNotQueued: async (since) => (await local()).arrivalsNotQueued(kioskId(), since),
+    purgeVisitsBefore: async (cutoff) => (await local()).purgeVisitsBefore(cutoff),
+    purgeInvitesBefore: async (cutoff) => (await local()).purgeInvitesBefore(cutoff),
+    forgetPerson: async (person) => (await local()).forgetPerson(person),
     async close() {
       const opened = opening
       opening = null

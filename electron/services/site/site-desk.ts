@@ -31,6 +31,13 @@ export function siteDesk(id: string, connection: () => Promise<SiteConnection>):
     signOut: (token) => call('signOut', { session: token }),
     screen: ({ personUuids, givenEmail, place }) => call('screen', { body: { personUuids: [...personUuids], givenEmail, place } }),
     look: () => call('look'),
+    listHostNames: () => call('listHostNames'),
+    // The kiosk is the site's to name: the token says which one calls.
+    checkIn: ({ person, hostId, purpose, inviteToken, asLastTime }) =>
+      call('checkIn', { body: { person: { personUuid: person.personUuid, email: person.email, firstName: person.firstName }, hostId, purpose, inviteToken, asLastTime } }),
+    checkOut: async (personUuid) => (await call('checkOut', { params: { personUuid } })).visit,
+    lastVisitOf: async (personUuid) => (await call('lastVisit', { params: { personUuid } })).visit,
+    checkInvite: (token) => call('checkInvite', { body: { token } }),
     as({ token }): StaffDesk {
       // Every call below carries this session's token, and only it.
       const staff = <R extends Parameters<typeof siteCall>[1]>(name: R, options: Omit<SiteCallOptions, 'session'> = {}) => call(name, { ...options, session: token })
@@ -47,6 +54,20 @@ export function siteDesk(id: string, connection: () => Promise<SiteConnection>):
         listKiosks: () => staff('listKiosks'),
         removeKiosk: (kioskId) => found(staff('removeKiosk', { params: { id: kioskId } })),
         setLook: (patch) => staff('setLook', { body: patch }),
+
+        listHosts: () => staff('listHosts'),
+        addHost: ({ name, email, webhookUrl }) => staff('addHost', { body: { name, email, webhookUrl } }),
+        updateHost: (id, { name, email, webhookUrl }) => staff('updateHost', { params: { id }, body: { name, email, webhookUrl } }),
+        removeHost: (id) => found(staff('removeHost', { params: { id } })),
+        onSite: () => staff('onSite'),
+        visitLog: (filter, pageNo, pageSize) => staff('visitLog', { body: { ...filter, pageNo, pageSize } }),
+        exportVisits: (filter) => staff('exportVisits', { body: filter }),
+        endVisit: (id) => staff('endVisit', { params: { id } }),
+        forgetPerson: ({ userId, personUuid }) => staff('forgetPerson', { body: { userId, personUuid } }),
+        // `createdBy` is the session's account: the site takes it from the session, never the body.
+        createInvite: ({ email, hostId, date, expiresAt }) => staff('createInvite', { body: { email, hostId, date, expiresAt } }),
+        listInvites: (state) => staff('listInvites', { query: { state } }),
+        revokeInvite: (id) => staff('revokeInvite', { params: { id } }),
       }
     },
   }

@@ -12,6 +12,8 @@ export type SiteReply<R extends FrontDeskRouteName> = Route<R> extends { respons
 export interface SiteCallOptions {
   /** The values of the route's `:name` path segments. */
   params?: Record<string, string>
+  /** The route's query string (its `querystring` schema); undefined values are left out. */
+  query?: Record<string, string | undefined>
   body?: unknown
   /** The staff session the call is made for (STAFF_SESSION_HEADER). */
   session?: string
@@ -66,6 +68,7 @@ export async function sendRoute<R extends FrontDeskRouteName>(http: HttpClient, 
   const reply = await http.request(call, {
     method: route.method,
     path: routePath(name, options.params),
+    ...(options.query === undefined ? {} : { query: options.query }),
     headers: {
       accept: 'application/json',
       ...auth,
