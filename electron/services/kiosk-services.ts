@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs'
+import { singleKeyring } from '../records/frontdesk/invite-keyring'
 import { openLocalFrontDesk } from '../records/frontdesk/local'
 import type { KioskEvent } from '../shared/events'
 import type { SiteEvent } from '../shared/frontdesk-api'
@@ -32,12 +33,14 @@ import { tenantAdmin } from './features/tenant-admin'
 import { verification } from './features/verification'
 import { visitsFeature } from './features/visits'
 import { watchlistFeature } from './features/watchlist'
+import { ownVisitRecords, sharedLocalFrontDesk } from './visits/own-records'
 import { kioskId } from './kiosk-id'
 import { ownEngine } from './own-engine'
 import { eventFor, roleViews } from './role-views'
 import { createCredentialStore } from './secrets/credentials'
 import { createKeychain, keychainServiceFor, type Keychain } from './secrets/keychain'
 import { createSettingsStore } from './settings-store'
+import { siteAuditFor } from './site/site-audit'
 import { siteDesk } from './site/site-desk'
 import { siteEvents } from './site/site-events'
 
@@ -108,16 +111,23 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     events.refresh()
   }
 
-  // The front desk (staff, the watchlist): the kiosk's own frontdesk.db, or its site's.
-  const ownFrontDesk = ownDesk(
+  // The front desk (staff, the watchlist, visits, hosts, invites): the kiosk's own frontdesk.db, or its site's.
+  // On its own, invitation codes are signed with the keychain's one key (codes made before the
+  // front desk kept the invites stay good).
+  const ownFile = sharedLocalFrontDesk(
     () =>
       openLocalFrontDesk({
         dataDir,
         now,
-        onImported: (i) => log(`front desk: took in ${i.accounts} staff accounts, ${i.entries} watchlist entries and ${i.alerts} alerts from accounts.db and watchlist.db`),
+        inviteKeys: singleKeyring(() => credentials.inviteKey()),
+        onImported: (i) =>
+          log(
+            `front desk: took in ${i.accounts} staff accounts, ${i.entries} watchlist entries, ${i.alerts} alerts, ${i.hosts} hosts, ${i.visits} visits and ${i.invites} invites from accounts.db, watchlist.db, visits.db and invites.db`,
+          ),
       }),
-    () => kioskId(dataDir),
   )
+  const ownFrontDesk = ownDesk(ownFile.open, () => kioskId(dataDir))
+  const ownVisits = ownVisitRecords(ownFrontDesk, ownFile.frontDesk)
   const desk = frontDesks({ settings, own: ownFrontDesk.desk, site: (id) => siteDesk(id, site) })
   // The organisation's look (and the visitor retention) are the site's on a site; the retention applies the site's days or none.
   const look = siteLook({ settings, desk, log })
@@ -126,7 +136,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   // Created in this order: the engine's listeners (status, retention, outbox sender) run in it.
   const engine = kioskEngine({ shell, version, own, known: saved.known, backend, resetServers, emit })
   const liveness = livenessFeature({ engineUrl: own.url, credentials, settings, backend, log })
-  const audit = auditTrail({ open: () => openAuditLog({ dir: dataDir, kioskId: kioskId(dataDir) }), settings, log })
+  // On a site, staff read the site's trail (with their own session); the kiosk's own stays readable beside it.
+  const audit = auditTrail({ open: () => openAuditLog({ dir: dataDir, kioskId: kioskId(dataDir) }), settings, log, site: siteAuditFor({ desk, held: (key) => staff.sessions.held(key), connection: site }) })
   const reach = reachability({ backend, onBack: () => replica.syncAfterOffline() })
   const replica = replicaFeature({ own, settings, backend, pending: () => outbox.pending(), reachable: reach.reachable, audit, now, log })
   const notices = hostNotifications({ dataDir, keychain, log })
@@ -150,10 +161,11 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     emit,
     log,
   })
-  const invites = invitesFeature({ dataDir, key: () => credentials.inviteKey(), hosts: async (id) => visits.host(id), now, log })
+  const invites = invitesFeature({ desk, staffDesk: staff.staffDesk, own: ownVisits, now, log })
   const visits = visitsFeature({
-    dataDir,
-    kioskId: kioskId(dataDir),
+    desk,
+    staffDesk: staff.staffDesk,
+    own: ownVisits,
     backend,
     liveness: liveness.gate,
     decisions: replica.decisions,
@@ -166,14 +178,13 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     now,
     log,
     hooks: { onArrival: notices.onArrival, onForget: notices.forgetVisits, screenPerson: (personUuid) => watchlist.screenPerson(personUuid) },
-    invites,
   })
-  // A visitor removed (by staff or the retention) takes their visits and invites with them.
+  // A visitor removed (by staff or the retention) takes their visits and invites with them (on a
+  // site, staff's removal does it by their session: visits.withVisitorRemoval).
   const forgetting = {
     forget: async (userId: string) => {
       await replica.replica.forget(userId)
-      visits.forget({ userId })
-      invites.forget(userId)
+      await visits.forget({ userId })
     },
     purge: () => replica.replica.purge(),
   }
@@ -223,7 +234,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     visits,
     invites,
   )
-  const handlers = roleViews(auditedHandlers(visits.rememberEnrollments(handlerTable(kiosk.handlers)), audit.log, log))
+  const handlers = roleViews(auditedHandlers(visits.withVisitorRemoval(visits.rememberEnrollments(handlerTable(kiosk.handlers))), audit.log, log))
 
   return {
     dispatch: createDispatch(handlers, staff.resolveActor, log),

@@ -39,6 +39,8 @@ export const visitSchema = z.object({
   /** Who ended it: the visitor at a kiosk, staff, or nobody (ended as forgotten). */
   checkedOutBy: z.enum(['visitor', 'staff']).nullable(),
   kioskId: z.string().max(128),
+  /** The kiosk's name on its site (null on a kiosk on its own, or a kiosk the site no longer knows). */
+  kioskName: z.string().max(64).nullable(),
   /** The invite this visit came from, if any. */
   inviteId: id.nullable(),
 })

@@ -34,6 +34,7 @@ const visit: Visit = {
   checkedOutAt: null,
   checkedOutBy: null,
   kioskId: 'kiosk-1',
+  kioskName: null,
   inviteId: null,
 }
 // A 2×2 grey PNG: stands in for a kept face crop.

@@ -35,11 +35,11 @@ describe('visits (real engine, real store, roles and audit)', () => {
     t = await startTestEngine(await loadFacePlugins({ threads: 2, log: () => {} }))
     dir = mkdtempSync(join(tmpdir(), 'kiosk-visits-test-'))
     k = await livenessServices(t, {
+      // The front desk keeps the visits on the test's clock, which jumps days: staff sessions outlast the jumps.
+      frontDesk: { dataDir: dir, kioskId: 'front-desk-1', now: () => clock, sessionIdleMs: 365 * DAY_MS },
       visits: (parts) =>
         (visits = visitsFeature({
           ...parts,
-          dataDir: dir,
-          kioskId: 'front-desk-1',
           retentionDays: async () => retentionDays,
           now: () => clock,
           hooks: { onArrival: (notice) => void arrivals.push(notice), screenPerson: async (uuid) => (watchlist.has(uuid) ? 'watchlisted' : 'clear') },
@@ -68,7 +68,7 @@ describe('visits (real engine, real store, roles and audit)', () => {
     expect((await k.operator.failure('removeHost', { id: other.id })).code).toBe('NOT_FOUND')
     expect((await k.visitor.failure('addHost', { name: 'Eve' })).code).toBe('FORBIDDEN')
     // The store is personal data: private to the kiosk's user.
-    expect(statSync(join(dir, 'visits.db')).mode & 0o777).toBe(0o600)
+    expect(statSync(join(dir, 'frontdesk.db')).mode & 0o777).toBe(0o600)
   })
 
   it('enroll, then check in: on site, the host told; then check out by face', async () => {
@@ -216,7 +216,8 @@ describe('visits (real engine, real store, roles and audit)', () => {
   })
 
   it('an invitation brought to the check-in: checked first, its host taken, the visit linked to it, then used up once', async () => {
-    const today = new Date().toLocaleDateString('sv') // YYYY-MM-DD, kiosk time, as invites are dated
+    // The visit's day on the front desk's clock (the test's), YYYY-MM-DD, kiosk time, as invites are dated.
+    const today = new Date(clock).toLocaleDateString('sv')
     const cleo = (await k.visitor.call('enrollVisitor', enrollInput('cleo@visits.example', 'person-c.jpg'))).person.uuid
     const { invite, token } = await k.operator.call('createInvite', { email: 'Cleo@Visits.example', hostId: host.id, date: today })
     const forSomeoneElse = await k.operator.call('createInvite', { email: 'someone@else.example', hostId: null, date: today })

@@ -156,9 +156,9 @@ describe('a check-in tells its host, once, on the composed services', () => {
 
     // What a crash right after the visit was stored leaves on disk: the visit, not marked as handed
     // to the queue, and no notice for it.
-    const visitsDb = new Database(join(dataDir, 'visits.db'))
-    expect(visitsDb.prepare('UPDATE visits SET arrival_queued_at = NULL WHERE id = ?').run(checkedIn.visitId).changes).toBe(1)
-    visitsDb.close()
+    const frontDeskDb = new Database(join(dataDir, 'frontdesk.db'))
+    expect(frontDeskDb.prepare('UPDATE visits SET arrival_queued_at = NULL WHERE id = ?').run(checkedIn.visitId).changes).toBe(1)
+    frontDeskDb.close()
     const noticesDb = new Database(join(dataDir, 'host-notices.db'))
     expect(noticesDb.prepare('DELETE FROM items WHERE visit_id = ?').run(checkedIn.visitId).changes).toBe(1)
     noticesDb.close()

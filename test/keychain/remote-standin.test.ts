@@ -52,7 +52,7 @@ const LOCAL_METHODS = new Set([
   'getHostNotices', 'retryHostNotice', 'getNotificationSettings', 'saveNotificationSettings', 'setNotificationSecrets',
   // Visits and hosts live in the kiosk's own data folder (test/integration/visits.test.ts); check-in and check-out reach the servers.
   'listHostNames', 'listOnSite', 'visitLog', 'exportVisitsCsv', 'endVisit', 'listHosts', 'addHost', 'updateHost', 'removeHost',
-  // Invites: invites.db and a key in the keychain (test/integration/invites.test.ts).
+  // Invites: the kiosk's frontdesk.db, signed with a key in the keychain (test/integration/invites.test.ts).
   'createInvite', 'listInvites', 'revokeInvite', 'checkInvite',
   // The watchlist's entries and alerts: the kiosk's frontdesk.db (test/integration/watchlist.test.ts); only adding looks the person up.
   'removeFromWatchlist', 'listWatchlist', 'getWatchlistAlerts', 'dismissWatchlistAlert',

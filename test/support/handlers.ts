@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openLocalFrontDesk } from '../../electron/records/frontdesk/local'
+import type { FrontDeskOptions } from '../../electron/records/frontdesk/front-desk'
 import { KioskError } from '../../electron/shared/errors'
 import type { EngineStatus } from '../../electron/shared/contract'
 import type { AuditLog } from '../../electron/services/audit'
@@ -26,6 +27,7 @@ import { verification } from '../../electron/services/features/verification'
 import { visitsFeature, type VisitsDeps, type VisitsFeature } from '../../electron/services/features/visits'
 import { watchlistFeature, type WatchlistFeature } from '../../electron/services/features/watchlist'
 import type { Outbox } from '../../electron/services/outbox'
+import { ownVisitRecords, sharedLocalFrontDesk } from '../../electron/services/visits/own-records'
 import { defaultSettings } from '../../electron/shared/settings'
 import { createChallengeStore } from '../../electron/services/liveness/challenge-store'
 import { livenessGate, type LivenessGate } from '../../electron/services/liveness/gate'
@@ -38,21 +40,32 @@ const noAudit = (): never => {
   throw new KioskError('AUDIT_UNAVAILABLE', 'No audit trail in this test.')
 }
 
-/** The kiosk's own front desk (by default in a fresh folder, as kiosk 'test-kiosk'). */
-export function testFrontDesk(options: { dataDir?: string; kioskId?: string } = {}) {
-  const { dataDir = mkdtempSync(join(tmpdir(), 'kiosk-frontdesk-')), kioskId = 'test-kiosk' } = options
-  return { dataDir, ...ownDesk(() => openLocalFrontDesk({ dataDir }), () => kioskId) }
+/**
+ * The kiosk's own front desk (by default in a fresh folder, as kiosk 'test-kiosk', on the real
+ * clock, its invitation keys in the database), and the upkeep a kiosk on its own does on it.
+ */
+export function testFrontDesk(options: { dataDir?: string; kioskId?: string } & Pick<FrontDeskOptions, 'now' | 'inviteKeys' | 'sessionIdleMs'> = {}) {
+  const { dataDir = mkdtempSync(join(tmpdir(), 'kiosk-frontdesk-')), kioskId = 'test-kiosk', ...frontDeskOptions } = options
+  const shared = sharedLocalFrontDesk(() => openLocalFrontDesk({ dataDir, ...frontDeskOptions }))
+  const own = ownDesk(shared.open, () => kioskId)
+  return { dataDir, records: ownVisitRecords(own, shared.frontDesk), ...own }
 }
+export type TestFrontDesk = ReturnType<typeof testFrontDesk>
+
+/** The front desk each test staff feature signs in at: the visits and invites features use the same. */
+const staffDesks = new WeakMap<StaffFeature, TestFrontDesk>()
 
 /** Real staff accounts (on a front desk of its own, in a fresh folder) and sessions, as the services compose them. */
 export function testStaff(frontDesk = testFrontDesk()): StaffFeature {
-  return staffFeature({
+  const staff = staffFeature({
     desk: async () => frontDesk.desk,
     kiosk: async () => ({ idleTimeoutSeconds: 90, templateType: 'Face:HumanFaceRes' }),
     idleMs: () => 90_000,
     audit: auditTrail({ open: noAudit, settings: notConfigured, log: () => {} }),
     log: () => {},
   })
+  staffDesks.set(staff, frontDesk)
+  return staff
 }
 
 export interface ServicesInTest {
@@ -62,8 +75,8 @@ export interface ServicesInTest {
   audit?: () => AuditLog
   /** An open outbox (never started by these handlers): enrollments queue there. */
   outbox?: Outbox
-  /** Makes the visits feature from these handlers' parts (by default: one in a fresh folder, retention off). */
-  visits?: (parts: Pick<VisitsDeps, 'backend' | 'liveness' | 'decisions' | 'audit' | 'log' | 'invites'>) => VisitsFeature
+  /** Makes the visits feature from these handlers' parts (by default: one on the staff's front desk, retention off). */
+  visits?: (parts: Pick<VisitsDeps, 'desk' | 'staffDesk' | 'own' | 'backend' | 'liveness' | 'decisions' | 'audit' | 'log'>) => VisitsFeature
   /** The watchlist (by default the staff's front desk's, with nobody on it). */
   watchlist?: WatchlistFeature
 }
@@ -89,9 +102,11 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
   const liveness =
     given.liveness ?? livenessGate({ backend: notConfigured, tenantCode: async () => 'KIOSK', policy: livenessPolicy(), challenges: createChallengeStore(), evaluate: notConfigured, stepSeconds: async () => 8 })
   const outbox = async () => given.outbox ?? notConfigured()
-  // A throwaway folder and key: invites need no server.
-  const invites = invitesFeature({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-invites-')), key: async () => Buffer.alloc(32, 7), hosts: null, now: Date.now, log })
   const staff = given.staff ?? testStaff()
+  // Visits, hosts and invites are the staff's front desk's (a test's own, or a fresh one): they need no server.
+  const frontDesk = staffDesks.get(staff)
+  if (!frontDesk) throw new Error('a staff feature made by testStaff is needed: its front desk keeps the visits')
+  const invites = invitesFeature({ desk: staff.desk, staffDesk: staff.staffDesk, own: frontDesk.records, now: Date.now, log })
   const watchlist = given.watchlist ?? watchlistFeature({ desk: staff.desk, staffDesk: staff.staffDesk, backend, audit, emit: () => {}, log })
   const engine = { getStatus: engineStatus, onChange: () => () => {}, stop: async () => {} }
   const settings = settingsFeature({
@@ -108,15 +123,12 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
     purgeExpired: async () => {},
     log,
   })
-  const parts = { backend, liveness, decisions, audit, log, invites }
-  const visits = given.visits
-    ? given.visits(parts)
-    : visitsFeature({ ...parts, dataDir: mkdtempSync(join(tmpdir(), 'kiosk-visits-')), kioskId: 'test-kiosk', retentionDays: async () => null })
+  const parts = { desk: staff.desk, staffDesk: staff.staffDesk, own: frontDesk.records, backend, liveness, decisions, audit, log }
+  const visits = given.visits ? given.visits(parts) : visitsFeature({ ...parts, retentionDays: async () => null })
   const forgetting = {
     forget: async (userId: string) => {
       await replica.forget(userId)
-      visits.forget({ userId })
-      invites.forget(userId)
+      await visits.forget({ userId })
     },
   }
   const table = handlerTable(
@@ -142,5 +154,5 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       invites,
     ).handlers,
   )
-  return visits.rememberEnrollments(table)
+  return visits.withVisitorRemoval(visits.rememberEnrollments(table))
 }

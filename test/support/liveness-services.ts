@@ -13,7 +13,7 @@ import { openOutbox } from '../../electron/services/outbox'
 import { roleViews } from '../../electron/services/role-views'
 import { testBackend } from './backend'
 import { TEST_TENANT, type TestEngine } from './engine'
-import { handlersWithoutServers, testStaff, type ServicesInTest } from './handlers'
+import { handlersWithoutServers, testFrontDesk, testStaff, type ServicesInTest } from './handlers'
 import { adminDispatch, type SessionCall } from './staff'
 
 export const OPERATOR = Object.freeze({ name: 'Otto Operator', secret: 'operator-secret-1' })
@@ -24,7 +24,7 @@ export const OPERATOR = Object.freeze({ name: 'Otto Operator', secret: 'operator
  * engine is also the kiosk's own liveness judge; `goOffline` points the servers at a closed port
  * while the judge stays local, as in the kiosk.
  */
-export async function livenessServices(t: TestEngine, options: Pick<ServicesInTest, 'visits'> = {}) {
+export async function livenessServices(t: TestEngine, options: Pick<ServicesInTest, 'visits'> & { frontDesk?: Parameters<typeof testFrontDesk>[0] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'kiosk-liveness-'))
   const online = testBackend(t.url)
   const local = testBackend(t.url)
@@ -35,7 +35,8 @@ export async function livenessServices(t: TestEngine, options: Pick<ServicesInTe
   const audit = openAuditLog({ dir, kioskId: 'liveness-test' })
   // Never started: queued items stay queued for the test to see.
   const outbox = openOutbox({ dir, key: randomBytes(32), deliver: async () => Promise.reject(new Error('not delivering in this test')), probe: async () => false })
-  const staff = testStaff()
+  const frontDesk = testFrontDesk(options.frontDesk)
+  const staff = testStaff(frontDesk)
   const backend = async () => current
   const liveness = livenessGate({
     backend,
@@ -52,7 +53,7 @@ export async function livenessServices(t: TestEngine, options: Pick<ServicesInTe
     staff,
     audit: () => audit,
     outbox,
-    ...options,
+    visits: options.visits,
   })
   const dispatch = createDispatch(roleViews(auditedHandlers(handlers, () => audit, log)), staff.resolveActor, log)
   const admin = await adminDispatch(dispatch)
@@ -92,6 +93,7 @@ export async function livenessServices(t: TestEngine, options: Pick<ServicesInTe
     async close() {
       await outbox.close()
       audit.close()
+      await frontDesk.close()
       await Promise.all([online.close(), local.close()])
       rmSync(dir, { recursive: true, force: true })
     },

@@ -1,37 +1,42 @@
 import type { z } from 'zod'
+import type { CheckInOutcome } from '../../records/frontdesk/visit-types'
 import { KioskError } from '../../shared/errors'
 import type { ArrivalNotice, Host, InviteCheckInRefusal, refusalWhySchema, Visit, VisitorCheckResult } from '../../shared/visits'
 import { DAY_MS } from '../workflows/retention-purge'
 import type { Backend } from '../backend'
-import type { Handlers } from '../dispatch'
+import type { Call, Handlers } from '../dispatch'
+import type { KioskDesk, StaffDesk } from '../front-desk/desk'
 import type { LivenessGate, LivenessParts } from '../liveness/gate'
 import type { OfflineDecisions } from '../replica/offline-decisions'
 import { visitsCsv } from '../visits/csv'
-import { openVisitStore, type VisitStore } from '../visits/store'
+import type { OwnVisitRecords } from '../visits/own-records'
 import type { AuditTrail } from './audit'
 import type { Feature } from './feature'
-import type { InvitesFeature } from './invites'
 
 /**
- * The seams other parts of the front desk plug into (issue 31): the host told of an arrival, and a
- * person screened against the watchlist before a check-in is stored. Both default to nothing.
+ * The seams other parts of the kiosk plug into: the host told of an arrival, and a person screened
+ * against the watchlist before a check-in is stored. Both default to nothing.
  */
 export interface VisitHooks {
   /**
    * After a check-in with a host is stored: false (or a throw) when the arrival could not be queued.
-   * A failure is logged and the visitor is checked in anyway; an arrival not queued is offered again
-   * at the next start, so it must be idempotent per visit.
+   * A failure is logged and the visitor is checked in anyway; on a kiosk on its own an arrival not
+   * queued is offered again at the next start, so it must be idempotent per visit.
    */
   onArrival?: (notice: ArrivalNotice) => boolean | void | Promise<boolean | void>
   /** Before a check-in is stored: 'watchlisted' refuses it (the visitor reads "please see the front desk"). */
   screenPerson?: (personUuid: string) => Promise<'clear' | 'watchlisted'>
-  /** Visits removed (with their visitor, or by the retention): what was kept about them elsewhere goes too. */
+  /** Visits removed (with their visitor, or by the retention): what this kiosk kept about them elsewhere goes too. */
   onForget?: (visitIds: readonly string[]) => void
 }
 
 export interface VisitsDeps {
-  dataDir: string
-  kioskId: string
+  /** The front desk in use now: the kiosk's own, or its site's (one list of who is on site for every kiosk). */
+  desk: () => Promise<KioskDesk>
+  /** The front desk as the caller's staff session. */
+  staffDesk: (call: Call) => Promise<StaffDesk>
+  /** The kiosk's own front desk's upkeep, done by the kiosk only while it is on its own. */
+  own: OwnVisitRecords
   /** The servers, for the e-mail of a person staff check in by id. */
   backend: () => Promise<Backend>
   liveness: Pick<LivenessGate, 'judge'>
@@ -43,17 +48,15 @@ export interface VisitsDeps {
   now?: () => number
   log: (line: string) => void
   hooks?: VisitHooks
-  /** Invitations a check-in after enrolling may bring: checked before the visit is stored, used up after. */
-  invites?: Pick<InvitesFeature, 'verify' | 'use'>
 }
 
 export interface VisitsFeature extends Feature {
   /** The handler table with each enrollment a window makes remembered, so that window may check that person in. */
   rememberEnrollments(handlers: Handlers): Handlers
-  /** A visitor was removed: their visits go with them. */
-  forget(person: { userId?: string; personUuid?: string }): void
-  /** A host of the directory, or null (invites name the host they were made for). */
-  host(id: string): Host | null
+  /** The handler table with staff's removal of a visitor taking the site's visits and invites of theirs too (on a site). */
+  withVisitorRemoval(handlers: Handlers): Handlers
+  /** A visitor was removed (by staff or the retention): on a kiosk on its own, their visits and invites go with them. */
+  forget(person: { userId?: string; personUuid?: string }): Promise<void>
   /** Applies the visitor retention to visits now (also at start and hourly). */
   purgeExpired(): Promise<void>
 }
@@ -70,29 +73,27 @@ export const ARRIVAL_RECOVERY_MS = 24 * 60 * 60_000
 const CANDIDATES = 5
 
 type Why = z.infer<typeof refusalWhySchema>
+type Person = { personUuid: string; email: string; firstName: string | null }
 const seeFrontDesk = (why: Why, personUuid?: string): VisitorCheckResult => ({ outcome: 'refused', reason: 'see-front-desk', why, ...(personUuid && { personUuid }) })
 const inviteRefused = (invite: InviteCheckInRefusal, personUuid: string): VisitorCheckResult => ({ outcome: 'refused', reason: 'invite', invite, personUuid })
-/** An invitation that may be used for this check-in: its id and token, and the host it names. */
-type UsableInvite = { id: string; token: string; hostId: string | null }
 const greetingOf = (visit: Pick<Visit, 'firstName' | 'email'>) => visit.firstName ?? visit.email
+const errorText = (error: unknown) => (error instanceof Error ? error.message : 'unknown error')
 
 /**
  * Visits: a visitor checks in after enrolling or by face alone, and out by face; staff see who is on
- * site, the log, and end visits; the hosts directory. Everything lives in the kiosk's own store,
- * so the evacuation list needs no server.
+ * site, the log, and end visits; the hosts directory. The kiosk recognises the person, screens them
+ * and tells the host; the records are the front desk's (the kiosk's own frontdesk.db, so the
+ * evacuation list needs no server, or its site's, one list for every kiosk).
  */
 export function visitsFeature(deps: VisitsDeps): VisitsFeature {
   const now = deps.now ?? Date.now
-  let opened: VisitStore | null = null
-  const store = (): VisitStore => (opened ??= openVisitStore({ dir: deps.dataDir, now }))
   const enrolled = new Map<string, { personUuid: string; email: string; at: number }>()
   const hooks = deps.hooks ?? {}
 
-  const hostFor = (hostId: string | null | undefined): Host | null => {
-    if (!hostId) return null
-    const host = store().hosts.get(hostId)
-    if (!host) throw new KioskError('INVALID_INPUT', 'That host is not in the directory any more: choose another.')
-    return host
+  /** The host the visitor chose must still be in the directory (checked before anything else is done). */
+  async function checkChosenHost(desk: KioskDesk, hostId: string | null | undefined): Promise<void> {
+    if (!hostId) return
+    if (!(await desk.listHostNames()).some((host) => host.id === hostId)) throw new KioskError('INVALID_INPUT', 'That host is not in the directory any more: choose another.')
   }
 
   /**
@@ -113,56 +114,50 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     return result.outcome === 'checked-in' && consent === true && (await keepsFaceCrops()) ? { ...result, badgePhoto: true } : result
   }
 
-  /** Screens, stores, then tells the host: the one path every check-in takes. */
-  async function admit(person: { personUuid: string; email: string; firstName: string | null }, host: Host | null, purpose: string, invite?: UsableInvite): Promise<VisitorCheckResult> {
+  /** Screens, has the front desk store the visit (or give the open one back), then tells the host: the one path every check-in takes. */
+  async function admit(desk: KioskDesk, person: Person, choice: { hostId: string | null; purpose: string | null; inviteToken: string | null; asLastTime: boolean }): Promise<VisitorCheckResult> {
     // Screened first, even when already on site: someone watchlisted since is sent to the desk, not waved through.
     if (hooks.screenPerson && (await hooks.screenPerson(person.personUuid)) === 'watchlisted') return seeFrontDesk('watchlisted', person.personUuid)
-    const open = store().openVisitOf(person.personUuid)
-    if (open) return { outcome: 'checked-in', visitId: open.id, greeting: greetingOf(open), hostName: open.hostName, checkedInAt: open.checkedInAt, alreadyOnSite: true, personUuid: person.personUuid }
-    const visit = store().checkIn({ ...person, host, purpose, kioskId: deps.kioskId, inviteId: invite?.id ?? null })
-    if (invite) {
-      // Used up only now the visit is stored, so a check-in that never happens leaves the code good;
-      // used a moment before (another kiosk, another tab): this visit goes, and the host is not told.
-      const used = await deps.invites!.use(invite.token, visit.id).catch((error: unknown) => {
-        store().remove(visit.id)
-        throw error
-      })
-      if (!used.ok) {
-        store().remove(visit.id)
-        return inviteRefused(used.reason, person.personUuid)
-      }
-    }
-    if (host) await tellHost(visit, host)
-    return { outcome: 'checked-in', visitId: visit.id, greeting: greetingOf(visit), hostName: visit.hostName, checkedInAt: visit.checkedInAt, alreadyOnSite: false, personUuid: person.personUuid }
+    // One transaction at the desk: the open visit given back, or the invitation used up with the visit stored
+    // (used a moment before at another kiosk or tab: refused, nothing stored, the host not told).
+    const done: CheckInOutcome = await desk.checkIn({ person, ...choice })
+    if (done.outcome === 'invite-refused') return inviteRefused(done.reason, person.personUuid)
+    const { visit, alreadyOnSite, host } = done
+    if (!alreadyOnSite && host) await tellHost(desk, visit, host)
+    return { outcome: 'checked-in', visitId: visit.id, greeting: greetingOf(visit), hostName: visit.hostName, checkedInAt: visit.checkedInAt, alreadyOnSite, personUuid: person.personUuid }
   }
 
-  /** The invitation `token` names, if it is good and made out to this person's e-mail (any case), or why not. */
-  async function invitation(token: string, email: string): Promise<UsableInvite | InviteCheckInRefusal> {
-    if (!deps.invites) throw new KioskError('INVALID_INPUT', 'This kiosk does not take invitations. Please see the front desk.')
-    const verified = await deps.invites.verify(token)
-    if (!verified.ok) return verified.reason
-    if (verified.result.email.toLowerCase() !== email.toLowerCase()) return 'other-email'
-    return { id: verified.id, token, hostId: verified.result.hostId }
+  /** Why the invitation `token` cannot be used for this person's check-in (any case of their e-mail), or null when it can. */
+  async function inviteRefusal(desk: KioskDesk, token: string, email: string): Promise<InviteCheckInRefusal | null> {
+    const checked = await desk.checkInvite(token)
+    if (checked.status === 'refused') return checked.reason
+    return checked.email.toLowerCase() === email.toLowerCase() ? null : 'other-email'
   }
 
-  /** Hands the arrival to the host notices and marks the visit once they took it. */
-  async function tellHost(visit: Visit, host: Host): Promise<void> {
+  /**
+   * Hands the arrival to this kiosk's host notices. A kiosk on its own marks the visit once they
+   * took it, and offers an arrival never marked again at its next start; on a site nothing marks
+   * it, so an arrival lost to a stop in between is not recovered.
+   */
+  async function tellHost(desk: KioskDesk, visit: Visit, host: Host): Promise<void> {
     if (!hooks.onArrival) return
     const notice: ArrivalNotice = { visitId: visit.id, host, visitorName: greetingOf(visit), purpose: visit.purpose, arrivedAt: visit.checkedInAt, kioskId: visit.kioskId }
     try {
-      if ((await hooks.onArrival(notice)) !== false) store().arrivalQueued(visit.id)
-      else deps.log(`visits: the arrival of visit ${visit.id} was not queued; it is offered again at the next start`)
+      if ((await hooks.onArrival(notice)) === false) deps.log(`visits: the arrival of visit ${visit.id} was not queued${desk.onSite ? '' : '; it is offered again at the next start'}`)
+      else if (!desk.onSite) await deps.own.arrivalQueued(visit.id)
     } catch (error) {
-      deps.log(`visits: the host was not told of visit ${visit.id}: ${error instanceof Error ? error.message : 'unknown error'}`)
+      deps.log(`visits: the host was not told of visit ${visit.id}: ${errorText(error)}`)
     }
   }
 
-  /** At start: arrivals stored but never queued (the kiosk stopped in between) are queued now, while their visitor is on site. */
+  /** At start, on its own: arrivals stored but never queued (the kiosk stopped in between) are queued now, while their visitor is on site. */
   async function queueMissedArrivals(): Promise<void> {
-    for (const visit of store().arrivalsNotQueued(now() - ARRIVAL_RECOVERY_MS)) {
-      const host = store().hosts.get(visit.hostId!)
+    const desk = await deps.desk()
+    if (desk.onSite) return
+    for (const visit of await deps.own.arrivalsNotQueued(now() - ARRIVAL_RECOVERY_MS)) {
+      const host = await deps.own.getHost(visit.hostId!)
       // A host removed since has nobody to tell.
-      if (host) await tellHost(visit, host)
+      if (host) await tellHost(desk, visit, host)
     }
   }
 
@@ -182,14 +177,22 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     return visitIds.length
   }
 
+  /** On its own: the retention applied to the kiosk's own visits. On a site the site purges its own. */
   async function purgeExpired(): Promise<void> {
-    const days = await deps.retentionDays()
-    if (days === null) return
-    const cutoff = now() - days * DAY_MS
-    if (store().countBefore(cutoff) === 0) return
-    await deps.audit
-      .systemAct({ action: 'visits-purge', detail: `visits older than ${days} days` }, async () => forgotten(store().purgeBefore(cutoff)), (removed) => ({ detail: `${removed} visits older than ${days} days removed` }))
-      .catch((error: unknown) => deps.log(`visits: retention not applied this time: ${error instanceof Error ? error.message : 'unknown error'}`))
+    try {
+      if ((await deps.desk()).onSite) return
+      const days = await deps.retentionDays()
+      if (days === null) return
+      const cutoff = now() - days * DAY_MS
+      if (!(await deps.own.anyCheckedInBefore(cutoff))) return
+      await deps.audit.systemAct(
+        { action: 'visits-purge', detail: `visits older than ${days} days` },
+        async () => forgotten(await deps.own.purgeVisitsBefore(cutoff)),
+        (removed) => ({ detail: `${removed} visits older than ${days} days removed` }),
+      )
+    } catch (error) {
+      deps.log(`visits: retention not applied this time: ${errorText(error)}`)
+    }
   }
   let hourly: NodeJS.Timeout | null = null
 
@@ -210,57 +213,57 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
           }
           person = ticket
         }
-        const invite = input.inviteToken === undefined ? undefined : await invitation(input.inviteToken, person.email)
-        if (typeof invite === 'string') return inviteRefused(invite, person.personUuid)
+        const desk = await deps.desk()
+        // The code is checked before anything else (a used code is refused even for someone on site);
+        // the desk checks it again and uses it up in the check-in's transaction.
+        const refused = input.inviteToken === undefined ? null : await inviteRefusal(desk, input.inviteToken, person.email)
+        if (refused) return inviteRefused(refused, person.personUuid)
+        await checkChosenHost(desk, input.hostId)
         // The host the visitor chose; else the invitation's (none if it has left the directory since).
-        const host = hostFor(input.hostId) ?? (invite?.hostId ? store().hosts.get(invite.hostId) : null)
-        const result = await admit({ ...person, firstName: input.firstName ?? null }, host, input.purpose ?? '', invite)
+        const result = await admit(
+          desk,
+          { personUuid: person.personUuid, email: person.email, firstName: input.firstName ?? null },
+          { hostId: input.hostId ?? null, purpose: input.purpose ?? '', inviteToken: input.inviteToken ?? null, asLastTime: false },
+        )
         if (!staff && call.key !== null && result.outcome === 'checked-in') enrolled.delete(call.key)
         return withBadgePhoto(result, input.badgePhoto)
       },
 
       async checkInByFace(input, call) {
-        const host = hostFor(input.hostId)
+        const desk = await deps.desk()
+        await checkChosenHost(desk, input.hostId)
         const found = await recognise(input, call.actor.role)
         if (typeof found === 'string') return seeFrontDesk(found)
         // A returning visitor who names no host comes to see whom they saw last time, for the same reason.
-        const last = store().lastVisitOf(found.personUuid)
-        const lastHost = host ?? (last?.hostId ? store().hosts.get(last.hostId) : null)
-        return withBadgePhoto(await admit({ ...found, firstName: last?.firstName ?? null }, lastHost, input.purpose ?? (host ? '' : (last?.purpose ?? ''))), input.badgePhoto)
+        const last = await desk.lastVisitOf(found.personUuid)
+        const chosen = input.hostId ?? null
+        const result = await admit(desk, { ...found, firstName: last?.firstName ?? null }, { hostId: chosen, purpose: input.purpose ?? (chosen ? '' : null), inviteToken: null, asLastTime: chosen === null })
+        return withBadgePhoto(result, input.badgePhoto)
       },
 
       async checkOutByFace(input, call) {
         const found = await recognise(input, call.actor.role)
         if (typeof found === 'string') return seeFrontDesk(found)
-        const open = store().openVisitOf(found.personUuid)
-        if (!open) return { outcome: 'refused', reason: 'not-on-site', why: 'not-on-site', personUuid: found.personUuid }
-        const ended = store().checkOut(open.id, 'visitor')!
+        const ended = await (await deps.desk()).checkOut(found.personUuid)
+        if (!ended) return { outcome: 'refused', reason: 'not-on-site', why: 'not-on-site', personUuid: found.personUuid }
         return { outcome: 'checked-out', visitId: ended.id, greeting: greetingOf(ended), checkedOutAt: ended.checkedOutAt!, personUuid: found.personUuid }
       },
 
-      listHostNames: async () => store().hosts.list().map(({ id, name }) => ({ id, name })),
+      listHostNames: async () => (await deps.desk()).listHostNames(),
       getBadgePolicy: async () => ({ photo: await keepsFaceCrops() }),
-      listOnSite: async () => ({ visits: store().onSite(), at: new Date(now()).toISOString() }),
-      visitLog: async ({ pageNo, pageSize, ...filter }) => ({ ...store().log(filter, pageNo, pageSize), pageNo, pageSize }),
-      async exportVisitsCsv(filter) {
-        const visits = store().all(filter)
+      listOnSite: async (_input, call) => ({ visits: await (await deps.staffDesk(call)).onSite(), at: new Date(now()).toISOString() }),
+      visitLog: async ({ pageNo, pageSize, ...filter }, call) => ({ ...(await (await deps.staffDesk(call)).visitLog(filter, pageNo, pageSize)), pageNo, pageSize }),
+      async exportVisitsCsv(filter, call) {
+        const visits = await (await deps.staffDesk(call)).exportVisits(filter)
         return { fileName: `visits-${new Date(now()).toISOString().slice(0, 10)}.csv`, content: visitsCsv(visits), visits: visits.length }
       },
-      async endVisit(input) {
-        const ended = store().checkOut(input.id, 'staff')
-        if (ended) return ended
-        throw store().visit(input.id) ? new KioskError('INVALID_INPUT', 'That visit has already ended.') : new KioskError('NOT_FOUND', 'There is no such visit.')
-      },
+      endVisit: async (input, call) => (await deps.staffDesk(call)).endVisit(input.id),
 
-      listHosts: async () => store().hosts.list(),
-      addHost: async (input) => store().hosts.add({ name: input.name, email: input.email ?? null, webhookUrl: input.webhookUrl ?? null }),
-      async updateHost(input) {
-        const host = store().hosts.update(input.id, { name: input.name, email: input.email ?? null, webhookUrl: input.webhookUrl ?? null })
-        if (!host) throw new KioskError('NOT_FOUND', 'There is no such host.')
-        return host
-      },
-      async removeHost(input) {
-        if (!store().hosts.remove(input.id)) throw new KioskError('NOT_FOUND', 'There is no such host.')
+      listHosts: async (_input, call) => (await deps.staffDesk(call)).listHosts(),
+      addHost: async (input, call) => (await deps.staffDesk(call)).addHost({ name: input.name, email: input.email ?? null, webhookUrl: input.webhookUrl ?? null }),
+      updateHost: async (input, call) => (await deps.staffDesk(call)).updateHost(input.id, { name: input.name, email: input.email ?? null, webhookUrl: input.webhookUrl ?? null }),
+      async removeHost(input, call) {
+        if (!(await (await deps.staffDesk(call)).removeHost(input.id))) throw new KioskError('NOT_FOUND', 'There is no such host.')
         return { ok: true }
       },
     },
@@ -277,31 +280,41 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
       }
     },
 
-    host: (id) => store().hosts.get(id),
+    withVisitorRemoval(handlers) {
+      return {
+        ...handlers,
+        // On its own, forget() below takes the visits (staff's removal and the retention's alike);
+        // on a site, staff's removal takes the site's records by the staff session (the retention's
+        // removals on a site are the site's business).
+        removeVisitor: async (input, call) => {
+          const result = await handlers.removeVisitor(input, call)
+          if ((await deps.desk()).onSite) {
+            const gone = await (await deps.staffDesk(call)).forgetPerson({ userId: input.userId })
+            forgotten(gone.visitIds)
+          }
+          return result
+        },
+      }
+    },
 
-    forget(person) {
-      const removed = forgotten(store().forget(person))
+    async forget(person) {
+      if ((await deps.desk()).onSite) return
+      const gone = await deps.own.forgetPerson(person)
+      const removed = forgotten(gone.visitIds)
       if (removed > 0) deps.log(`visits: ${removed} visits removed with their visitor`)
+      if (gone.invites > 0) deps.log(`invites: ${gone.invites} removed with their person`)
     },
 
     purgeExpired,
     async start() {
-      try {
-        store()
-      } catch (error) {
-        deps.log(`visits: store not opened: ${error instanceof Error ? error.message : 'unknown error'}`)
-        return
-      }
       await purgeExpired()
-      await queueMissedArrivals()
+      await queueMissedArrivals().catch((error: unknown) => deps.log(`visits: arrivals not queued were not looked for: ${errorText(error)}`))
       hourly = setInterval(() => void purgeExpired(), 60 * 60_000)
       hourly.unref()
     },
     stop() {
       if (hourly) clearInterval(hourly)
       hourly = null
-      opened?.close()
-      opened = null
     },
   }
 }

@@ -7,9 +7,11 @@ import './evacuation.css'
 /**
  * Everyone on site at `at`, as a printed page for the fire marshal: a portal beside the app that
  * only print shows (the app itself is hidden in print by PrintCard.css, the one rule for everything
- * the kiosk prints). Its rows come from the kiosk's own store.
+ * the kiosk prints). Its rows come from the front desk (the kiosk's own, or its site's: then each
+ * row says which kiosk the visitor came through, to look for them near it).
  */
 export function EvacuationList({ visits, at }: { visits: Visit[]; at: string }) {
+  const byKiosk = visits.some((visit) => visit.kioskName !== null)
   return createPortal(
     <section className="evacuation-print print-only" lang="en" dir="ltr" aria-hidden="true" data-testid="evacuation-list">
       <h1>Evacuation list</h1>
@@ -24,6 +26,7 @@ export function EvacuationList({ visits, at }: { visits: Visit[]; at: string }) 
             <th scope="col">E-mail</th>
             <th scope="col">Host</th>
             <th scope="col">Since</th>
+            {byKiosk ? <th scope="col">Kiosk</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -34,6 +37,7 @@ export function EvacuationList({ visits, at }: { visits: Visit[]; at: string }) 
               <td>{visit.email}</td>
               <td>{visit.hostName ?? '—'}</td>
               <td>{formatDateTime(Date.parse(visit.checkedInAt))}</td>
+              {byKiosk ? <td>{visit.kioskName ?? '—'}</td> : null}
             </tr>
           ))}
         </tbody>

@@ -5,8 +5,9 @@ import { formatDateTime } from '../staff/format'
 
 const when = (iso: string | null) => (iso === null ? '—' : formatDateTime(Date.parse(iso)))
 
-/** Visits as a table; `action` adds a button per row (ending a visit). */
+/** Visits as a table; `action` adds a button per row (ending a visit). On a site, the kiosk each visitor came through. */
 export function VisitTable({ visits, caption, testId, action }: { visits: Visit[]; caption: string; testId: string; action?: (visit: Visit) => ReactNode }) {
+  const byKiosk = visits.some((v) => v.kioskName !== null)
   return (
     <DataTable
       caption={caption}
@@ -20,6 +21,7 @@ export function VisitTable({ visits, caption, testId, action }: { visits: Visit[
         { header: 'Purpose', cell: (v) => v.purpose || '—' },
         { header: 'In', cell: (v) => when(v.checkedInAt) },
         { header: 'Out', cell: (v) => (v.checkedOutAt ? `${when(v.checkedOutAt)}${v.checkedOutBy === 'staff' ? ' (by staff)' : ''}` : 'On site') },
+        ...(byKiosk ? [{ header: 'Kiosk', cell: (v: Visit) => v.kioskName ?? '—' }] : []),
         ...(action ? [{ header: 'Actions', actions: true, cell: (v: Visit) => action(v) }] : []),
       ]}
     />
