@@ -59,16 +59,22 @@ export interface PairArgs {
   database: string | undefined
 }
 
-/** What `npm run site -- …` was asked: run the site (no subcommand, as ever), or make a pairing code. */
-export type SiteCommand = { command: 'run'; args: SiteArgs } | { command: 'pair'; args: PairArgs }
+/** The commands beside a running site, on its database: a pairing code, a new invitation key. */
+export const DATABASE_COMMANDS = ['pair', 'rotate-invite-key'] as const
+type DatabaseCommand = (typeof DATABASE_COMMANDS)[number]
+
+/** What `npm run site -- …` was asked: run the site (no subcommand, as ever), or one of the database commands. */
+export type SiteCommand = { command: 'run'; args: SiteArgs } | { command: DatabaseCommand; args: PairArgs }
 
 export const pairUsage = 'usage: npm run site -- pair --data <dir> [--database <postgres url, no password>]'
+const usageOf = (command: DatabaseCommand) => pairUsage.replace(' pair ', ` ${command} `)
 
-/** Parses the command line: `pair …` is the pairing-code command, anything else the site's own flags. */
+/** Parses the command line: `pair …` / `rotate-invite-key …` act on the site's database, anything else is the site's own flags. */
 export function parseSiteCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): SiteCommand {
-  if (argv[0] !== 'pair') return { command: 'run', args: parseSiteArgs(argv, env) }
+  const command = DATABASE_COMMANDS.find((name) => name === argv[0])
+  if (!command) return { command: 'run', args: parseSiteArgs(argv, env) }
   const fail = (message: string): never => {
-    throw new Error(`${message}\n${pairUsage}`)
+    throw new Error(`${message}\n${usageOf(command)}`)
   }
   let values: { data?: string | undefined; database?: string | undefined }
   try {
@@ -78,7 +84,7 @@ export function parseSiteCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   }
   if (!values.data) fail('--data <dir> is required: the folder the site runs in')
   if (values.database !== undefined) checkDatabaseUrl(values.database, fail)
-  return { command: 'pair', args: { data: resolve(values.data!), database: values.database } }
+  return { command, args: { data: resolve(values.data!), database: values.database } }
 }
 
 /** A database URL may say where, never the password: that comes from PGPASSFILE or PGPASSWORD. */

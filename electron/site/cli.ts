@@ -1,5 +1,5 @@
 import { parseSiteCommand, type PairArgs, type SiteCommand } from './args'
-import { makePairingCode } from './pair'
+import { makePairingCode, rotateInviteKey } from './pair'
 import { Site } from './site'
 
 /**
@@ -7,7 +7,8 @@ import { Site } from './site'
  * Prints on stdout only the lines to wait on; everything else goes to stderr.
  * Ctrl+C, SIGTERM or SIGHUP stop it all in order and exit 0; a failed start stops what had
  * started and exits 1; bad flags exit 2.
- * `npm run site -- pair --data DIR` instead prints a one-time pairing code for a kiosk (pair.ts).
+ * `npm run site -- pair --data DIR` instead prints a one-time pairing code for a kiosk, and
+ * `rotate-invite-key` gives invitation codes a new signing key (pair.ts).
  */
 async function main(): Promise<void> {
   let command: SiteCommand
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   if (command.command === 'pair') return pair(command.args)
-  const { args } = command
+  if (command.command === 'rotate-invite-key') return rotate(command.args)
+  const { args } = command as Extract<SiteCommand, { command: 'run' }>
   // Files this process makes (config, keys) are this user's alone.
   process.umask(0o077)
   const site = new Site(args, { print: (line) => console.log(line), log: (line) => console.error(line) })
@@ -57,6 +59,17 @@ async function pair(args: PairArgs): Promise<void> {
     process.stdout.write(`pairing code ${code} expires ${expiresAt}\n`, () => process.exit(0))
   } catch (error) {
     console.error(`site pair: ${(error as Error).message}`)
+    process.exit(1)
+  }
+}
+
+/** `npm run site -- rotate-invite-key`: prints `invite key <id>`; exits 0, or 1 with the reason on stderr. */
+async function rotate(args: PairArgs): Promise<void> {
+  try {
+    const kid = await rotateInviteKey(args)
+    process.stdout.write(`invite key ${kid}\n`, () => process.exit(0))
+  } catch (error) {
+    console.error(`site rotate-invite-key: ${(error as Error).message}`)
     process.exit(1)
   }
 }

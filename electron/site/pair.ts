@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { createFrontDesk } from '../records/frontdesk/create-front-desk'
+import type { FrontDesk } from '../records/frontdesk/front-desk'
 import { frontDeskMigrations } from '../records/frontdesk/migrations'
 import { migrate } from '../records/sql/migrate'
 import { openPostgres } from '../records/sql/postgres'
@@ -16,7 +17,17 @@ export const SITE_OPERATOR = 'site operator'
  * (its port file and passfile: the site must be running), or the external one named by --database
  * (its password in PGPASSFILE or PGPASSWORD, as for the site itself).
  */
-export async function makePairingCode(args: PairArgs): Promise<PairingCodeResult> {
+export function makePairingCode(args: PairArgs): Promise<PairingCodeResult> {
+  return withSiteFrontDesk(args, (frontDesk) => frontDesk.createPairingCode(SITE_OPERATOR))
+}
+
+/** `npm run site -- rotate-invite-key`: new invitation codes are signed with a new key; codes made before stay good until they expire. */
+export function rotateInviteKey(args: PairArgs): Promise<string> {
+  return withSiteFrontDesk(args, (frontDesk) => frontDesk.rotateInviteKey())
+}
+
+/** Runs `work` on the front desk of the site's database (found as makePairingCode says). */
+async function withSiteFrontDesk<T>(args: PairArgs, work: (frontDesk: FrontDesk) => Promise<T>): Promise<T> {
   let url = args.database
   if (url === undefined) {
     const cluster = clusterConnection(join(args.data, 'postgres'))
@@ -30,7 +41,7 @@ export async function makePairingCode(args: PairArgs): Promise<PairingCodeResult
   try {
     // The site's engines have applied it already; a no-op then, but this command does not rely on it.
     await migrate(db, frontDeskMigrations)
-    return await createFrontDesk(db).createPairingCode(SITE_OPERATOR)
+    return await work(createFrontDesk(db))
   } catch (error) {
     const refused = /ECONNREFUSED|unavailable|connect/i.test((error as Error).message)
     throw refused && args.database === undefined ? new Error(`the site's database is not running (start the site first): ${(error as Error).message}`) : error

@@ -16,7 +16,7 @@ import { startTestPostgres, type TestPostgres } from '../support/postgres'
 import { SITE_CLI } from '../support/site'
 
 /**
- * `npm run site -- pair` (issue 43) against a site's database: the private cluster a site keeps in
+ * `npm run site -- pair` and `rotate-invite-key` against a site's database: the private cluster a site keeps in
  * DATA/postgres (a test cluster, laid out as the site's, started here rather than a whole site),
  * or an external one named by --database.
  */
@@ -27,8 +27,8 @@ interface Run {
   stderr: string
 }
 
-function runPair(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  const [command, argv] = tsxArgs(SITE_CLI, ['pair', ...args])
+function runPair(args: string[], env: NodeJS.ProcessEnv, subcommand = 'pair'): Promise<Run> {
+  const [command, argv] = tsxArgs(SITE_CLI, [subcommand, ...args])
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
@@ -128,6 +128,22 @@ describe('npm run site -- pair', () => {
     const password = await runPair(['--data', empty, '--database', 'postgres://kiosk:secret@127.0.0.1:5432/kiosk'], withoutPassword())
     expect(password.code).toBe(2)
     expect(password.stderr).not.toContain('secret@')
+  })
+
+  it('rotates the invitation key: new codes name the new key, a code made before stays good', async () => {
+    const frontDesk = createFrontDesk(db)
+    const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+    const request = { hostId: null, date: day, expiresAt: Date.now() + 86_400_000, createdBy: 'test' }
+    const before = await frontDesk.createInvite({ ...request, email: 'before@rotate.example' })
+    const run = await runPair(['--data', postgres.folder], withoutPassword(), 'rotate-invite-key')
+    expect(run.code, run.stderr).toBe(0)
+    const [, kid] = /^invite key ([a-z0-9]+)\n$/.exec(run.stdout) ?? []
+    expect(kid, run.stdout).toBeDefined()
+    const after = await frontDesk.createInvite({ ...request, email: 'after@rotate.example' })
+    expect(after.token.split('.')[1]).toBe(kid)
+    expect(before.token.split('.')[1]).not.toBe(kid)
+    expect(await frontDesk.checkInvite(before.token)).toMatchObject({ status: 'valid', email: 'before@rotate.example' })
+    expect(await frontDesk.checkInvite(after.token)).toMatchObject({ status: 'valid', email: 'after@rotate.example' })
   })
 
   it('leaves `npm run site` without a subcommand as it was', () => {
