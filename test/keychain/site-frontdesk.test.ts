@@ -15,7 +15,7 @@ import { projectRoot, tsxArgs } from '../support/process'
 import { SITE_CLI, SITE_TENANT, startSite, stopSiteCleanly, type RunningSite } from '../support/site'
 import { freshKiosk, type FreshKiosk } from '../support/site-kiosk'
 
-// Issue 43: a site is one front desk. A real site (`npm run site`: two engines on a PostgreSQL this
+// A site is one front desk. A real site (`npm run site`: two engines on a PostgreSQL this
 // suite starts, haproxy in front) and two kiosks' services (each with its own data folder and
 // keychain scope, as installed) that join it by pairing code. Staff and the watchlist are then the
 // site's, every staff call carries the caller's own site session, and the site's alerts reach staff
@@ -26,7 +26,11 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 300_000 })
 const run = promisify(execFile)
 const photo = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
 // a1 and a2 are the same woman; e is another person.
-const [ANA, ANA_OTHER_PHOTO, EVE] = ['person-a1.jpg', 'person-a2.jpg', 'person-e.jpg'].map(photo) as [string, string, string]
+const [ANA, ANA_OTHER_PHOTO, EVE, BARACK, CHUCK] = ['person-a1.jpg', 'person-a2.jpg', 'person-e.jpg', 'person-b.jpg', 'person-c.jpg'].map(photo) as [string, string, string, string, string]
+const today = () => {
+  const now = new Date()
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`
+}
 const enroll = (userId: string, sample: string) => ({ userId, samples: [sample], consent: true, consentVersion: CONSENT.version })
 const ADMIN = { name: 'Site Admin', secret: 'site-admin-secret-1' }
 const OPERATOR = { name: 'Olga Desk', secret: 'olga-secret-123' }
@@ -82,7 +86,7 @@ describe('two kiosks joined to one site', () => {
     expect(await a.call('getEngineStatus')).toMatchObject({ mode: 'site' })
     // The pairing gave the kiosk its own client on the site, kept in its keychain; the code is in no audit entry.
     expect((await createCredentialStore(createKeychain(a.keychainService)).personServerClient()).clientId).toBe(`kiosk-${joined.kioskId}`)
-    const audited = (await a.call('getAuditLog', { actions: ['settings-change'] })).entries
+    const audited = (await a.call('getAuditLog', { actions: ['settings-change'], trail: 'kiosk' })).entries
     expect(audited.find((e: { outcome: string }) => e.outcome === 'ok')).toMatchObject({ role: 'visitor', detail: `joined the site ${site.url} as Lobby (kiosk ${joined.kioskId})` })
     expect(JSON.stringify(audited)).not.toContain(first.code)
 
@@ -158,7 +162,7 @@ describe('two kiosks joined to one site', () => {
     const [alert] = await a.call('getWatchlistAlerts')
     expect(alert).toMatchObject({ id: (alerts(atA)[0] as { alertId: string }).alertId, place: 'enrollment', email: 'ana@site-join.example', givenEmail: 'ana.new@site-join.example', kioskId: joinedB.kioskId, kioskName: 'Side door' })
     // The stop is B's act in B's own trail; nothing of it reaches a visitor's screen.
-    expect((await b.call('getAuditLog', { actions: ['watchlist-hit'] }, 'tab:admin-b')).entries[0]).toMatchObject({ outcome: 'refused', detail: expect.stringContaining(`alert ${alert.id}`) })
+    expect((await b.call('getAuditLog', { actions: ['watchlist-hit'], trail: 'kiosk' }, 'tab:admin-b')).entries[0]).toMatchObject({ outcome: 'refused', detail: expect.stringContaining(`alert ${alert.id}`) })
     expect(alerts(visitorAtA)).toEqual([])
 
     // By e-mail, with another face.
@@ -200,6 +204,52 @@ describe('two kiosks joined to one site', () => {
     await b.call('setLogo', { image: null }, 'tab:admin-b')
     // A keeps the site's look until the site's event tells it of the change, milliseconds later.
     await expect.poll(async () => (await a.call('getBranding', {}, 'tab:visitor')).logo, { timeout: 30_000 }).toBeNull()
+  })
+
+  it('keeps one list of who is on site: an invite from A used at B, on A’s evacuation list with B’s name, out by face at A, ended by staff at B', async () => {
+    const host = await a.call('addHost', { name: 'Grace Hopper' })
+    // The site's one directory: B's visitors pick from it too.
+    expect(await b.call('listHostNames', {}, 'tab:visitor')).toEqual([{ id: host.id, name: 'Grace Hopper' }])
+
+    const { token } = await a.call('createInvite', { email: 'ivy@site-join.example', hostId: host.id, date: today() })
+    expect(await b.call('checkInvite', { token }, 'tab:visitor-ivy')).toMatchObject({ status: 'valid', email: 'ivy@site-join.example', hostName: 'Grace Hopper' })
+    const enrolled = await b.call('enrollVisitor', enroll('ivy@site-join.example', BARACK), 'tab:visitor-ivy')
+    expect(enrolled).toMatchObject({ outcome: 'enrolled' })
+    const inB = await b.call('checkIn', { personUuid: enrolled.person.uuid, inviteToken: token, firstName: 'Ivy' }, 'tab:visitor-ivy')
+    expect(inB).toMatchObject({ outcome: 'checked-in', hostName: 'Grace Hopper', alreadyOnSite: false })
+
+    // Used up once, site-wide: A reads it as used.
+    expect(await a.call('checkInvite', { token }, 'tab:visitor')).toEqual({ status: 'refused', reason: 'used' })
+    expect((await a.call('listInvites', {})).invites[0]).toMatchObject({ state: 'used', visitId: inB.visitId })
+
+    // A second visitor checked in at A by staff.
+    const chuck = await a.call('enrollVisitor', enroll('chuck@site-join.example', CHUCK), 'tab:visitor-chuck')
+    const inA = await a.call('checkIn', { personUuid: chuck.person.uuid, hostId: host.id, purpose: 'Interview' })
+    expect(inA).toMatchObject({ outcome: 'checked-in', hostName: 'Grace Hopper' })
+
+    // The evacuation list at either kiosk: both visitors, each with the kiosk they came through.
+    for (const [kiosk, key] of [[a, 'tab:staff'], [b, 'tab:admin-b']] as const) {
+      const { visits } = await kiosk.call('listOnSite', {}, key)
+      expect(visits.map((v: { email: string; kioskName: string | null }) => [v.email, v.kioskName]).sort()).toEqual([
+        ['chuck@site-join.example', 'Lobby'],
+        ['ivy@site-join.example', 'Side door'],
+      ])
+    }
+
+    // Ivy leaves by the lobby: recognised at A, her visit from B ends.
+    expect(await a.call('checkOutByFace', { sample: BARACK }, 'tab:visitor')).toMatchObject({ outcome: 'checked-out', visitId: inB.visitId })
+    // Staff at B end the visit made at A.
+    expect(await b.call('endVisit', { id: inA.visitId }, 'tab:admin-b')).toMatchObject({ checkedOutBy: 'staff' })
+    expect((await a.call('listOnSite')).visits).toEqual([])
+    const log = await b.call('visitLog', { pageNo: 0, pageSize: 10 }, 'tab:admin-b')
+    expect(log.total).toBe(2)
+
+    // The site's own trail, read at A and filtered to B: B's check-in, named by the site, not told by B.
+    const atB = (await a.call('getAuditLog', { kioskId: joinedB.kioskId, actions: ['check-in', 'check-out'] })).entries
+    expect(atB.map((e: { action: string; outcome: string; kioskName: string | null }) => [e.action, e.outcome, e.kioskName])).toEqual(expect.arrayContaining([['check-in', 'ok', 'Side door']]))
+    expect(atB.every((e: { kioskId: string }) => e.kioskId === joinedB.kioskId)).toBe(true)
+    expect(JSON.stringify(atB)).not.toContain('ivy@site-join.example')
+    expect((await a.call('verifyAuditLog', {})).ok).toBe(true)
   })
 
   it('refuses a removed kiosk at once, mid-session', async () => {

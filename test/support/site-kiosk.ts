@@ -9,13 +9,15 @@ import type { KioskEvent } from '../../electron/shared/events'
 import { projectRoot } from './process'
 
 /**
- * A kiosk's services as installed (issue 43): its own data folder and keychain scope, no settings,
+ * A kiosk's services as installed: its own data folder and keychain scope, no settings,
  * no accounts, its own engine started from source; every call from a window key. It joins a site
  * by pairing code (joinSite) or stays on its own. Used by the site's front-desk tests and the
  * frontdesk benchmark.
  */
 export interface FreshKiosk {
   keychainService: string
+  /** Its data folder (removed by close). */
+  dataDir: string
   services: KioskServices
   /** Log lines: the event stream says when it listens. */
   lines: string[]
@@ -53,6 +55,7 @@ export async function freshKiosk(): Promise<FreshKiosk> {
   const stops: Array<() => void> = []
   return {
     keychainService,
+    dataDir,
     services,
     lines,
     events,
