@@ -98,7 +98,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const site = async () => resolver.site(await settings())
   // On a site, its alerts reach this kiosk's staff by the site's events, and a new look every screen.
   const onSiteEvent = (event: SiteEvent) => {
-    if (event.type === 'watchlist-alert') emit(event)
+    if (event.type === 'watchlist-alert' || event.type === 'watchlist-alert-dismissed') emit(event)
     else if (event.type === 'look') {
       look.changed()
       branding.siteLookChanged().catch((error: unknown) => log(`kiosk: branding: the site's new look was not shown: ${error instanceof Error ? error.message : 'unknown error'}`))

@@ -59,6 +59,7 @@ export function engineFor(role: Role, status: EngineStatus): EngineStatus {
 export function eventFor(role: Role, event: KioskEvent): KioskEvent | null {
   switch (event.type) {
     case 'watchlist-alert':
+    case 'watchlist-alert-dismissed':
       return roleAllows(role, 'operator') ? event : null
     case 'outbox':
       return { ...event, state: outboxFor(role, event.state) }

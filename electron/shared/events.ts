@@ -3,13 +3,15 @@ import { brandingSchema } from './branding'
 import { engineStatusSchema } from './contract'
 import { outboxStateSchema } from './outbox'
 
-/** What the services push to the renderer without being asked: engine and outbox state, the organisation's look, and watchlist alerts (staff only). */
+/** What the services push to the renderer without being asked: engine and outbox state, the organisation's look, and watchlist alerts raised and dismissed (staff only). */
 export const kioskEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('engine'), status: engineStatusSchema }),
   z.object({ type: z.literal('outbox'), state: outboxStateSchema }),
   z.object({ type: z.literal('branding'), branding: brandingSchema }),
   // Only the alert's id: staff read its details through getWatchlistAlerts; a visitor's page never receives it.
   z.object({ type: z.literal('watchlist-alert'), alertId: z.uuid() }),
+  // Dismissed (at this kiosk or, on a site, at any other): staff screens drop it at once.
+  z.object({ type: z.literal('watchlist-alert-dismissed'), alertId: z.uuid() }),
 ])
 export type KioskEvent = z.infer<typeof kioskEventSchema>
 

@@ -205,7 +205,10 @@ describe('the watchlist (real engine, audit, roles)', () => {
 
   it('lets staff dismiss an alert (audited); it is then gone for every staff screen', async () => {
     const [first, ...rest] = await value(operator('getWatchlistAlerts'))
+    events.length = 0
     expect(await value(operator('dismissWatchlistAlert', { id: first.id }))).toEqual({ ok: true })
+    // Every staff screen is told at once, and drops it.
+    expect(events).toEqual([{ type: 'watchlist-alert-dismissed', alertId: first.id }])
     expect(latest('watchlist-dismiss')).toMatchObject({ outcome: 'ok', account: 'Otto Operator', detail: `alert ${first.id}` })
     expect(await value(admin('getWatchlistAlerts'))).toEqual(rest)
     expect(await errorOf(operator('dismissWatchlistAlert', { id: first.id }))).toMatchObject({ code: 'NOT_FOUND' })

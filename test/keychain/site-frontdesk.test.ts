@@ -172,8 +172,9 @@ describe('two kiosks joined to one site', () => {
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(alerts(atB)).toHaveLength(2)
 
-    // Dismissed once, for every kiosk.
+    // Dismissed once, for every kiosk: B's staff screen is told at once, by the site's events.
     await a.call('dismissWatchlistAlert', { id: alert.id })
+    await expect.poll(() => atB.some((e) => e.type === 'watchlist-alert-dismissed' && e.alertId === alert.id), { timeout: 30_000 }).toBe(true)
     expect((await b.call('getWatchlistAlerts', {}, 'tab:admin-b')).map((x: { id: string }) => x.id)).not.toContain(alert.id)
   })
 

@@ -87,7 +87,10 @@ export function watchlistFeature(deps: WatchlistDeps): WatchlistFeature {
       listWatchlist: async (_input, call) => (await deps.staffDesk(call)).listWatchlist(),
       getWatchlistAlerts: async (_input, call) => (await deps.staffDesk(call)).watchlistAlerts(),
       async dismissWatchlistAlert(input, call) {
-        if (!(await (await deps.staffDesk(call)).dismissAlert(input.id))) throw new KioskError('NOT_FOUND', 'This alert was already dismissed.')
+        const desk = await deps.staffDesk(call)
+        if (!(await desk.dismissAlert(input.id))) throw new KioskError('NOT_FOUND', 'This alert was already dismissed.')
+        // On a site every kiosk (this one too) hears of it by the site's events.
+        if (!(await deps.desk()).onSite) deps.emit({ type: 'watchlist-alert-dismissed', alertId: input.id })
         return { ok: true }
       },
     },

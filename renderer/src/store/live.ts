@@ -71,7 +71,8 @@ export const useLive = create<LiveState>((set, get) => ({
     const stop = kiosk.onEvent((event) => {
       if (event.type === 'engine') set({ engine: event.status, error: null })
       else if (event.type === 'outbox') set({ outbox: event.state })
-      else if (event.type === 'watchlist-alert') set((state) => ({ watchlistAlerts: state.watchlistAlerts + 1 }))
+      // Raised or dismissed anywhere: the alerts are read again.
+      else if (event.type === 'watchlist-alert' || event.type === 'watchlist-alert-dismissed') set((state) => ({ watchlistAlerts: state.watchlistAlerts + 1 }))
       else set({ branding: event.branding })
     })
     const timer = setInterval(() => get().reload(), SAFETY_POLL_MS)
