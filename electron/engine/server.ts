@@ -31,6 +31,8 @@ import { StoreUnavailableError } from '../records/sql/types'
 import { openStore } from './store/store'
 import { createSiteEvents } from './store/site-events'
 import { createFrontDesk } from '../records/frontdesk/create-front-desk'
+import { siteHostNotices } from '../records/frontdesk/notices-site'
+import type { SiteNoticeTiming } from '../records/frontdesk/notices-sender'
 import { frontDeskMigrations } from '../records/frontdesk/migrations'
 import { migrate } from '../records/sql/migrate'
 import type { FrontDeskOptions } from '../records/frontdesk/front-desk'
@@ -60,6 +62,8 @@ export interface EngineOptions {
   frontDesk?: Omit<FrontDeskOptions, 'announce'> & { pairingFreeFailures?: number }
   /** When the site's retention first runs after the start, and how often after (tests shorten them; frontdesk-retention.ts). */
   retention?: { firstMs?: number; everyMs?: number }
+  /** The host notices' sender: claim, poll and backoff times (tests shorten them; records/frontdesk/notices-sender.ts). */
+  notices?: Partial<SiteNoticeTiming>
 }
 
 export interface Engine {
@@ -87,7 +91,20 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await migrate(store.db, frontDeskMigrations)
   // The front desk's alerts reach every engine's event streams (NOTIFY on PostgreSQL).
   const events = createSiteEvents(store.db, options.databaseUrl, log.engine)
-  const frontDesk = createFrontDesk(store.db, { ...options.frontDesk, announce: events.announce })
+  // The site tells hosts of arrivals itself: the check-in queues the notices in its transaction
+  // (notifyHosts) and every engine's sender sends them, each once. The secrets are sealed with the
+  // template key the site's engines share.
+  const notices = siteHostNotices(store.db, { sealer, now: options.frontDesk?.now, log: log.engine, ...(options.notices ? { timing: options.notices } : {}) })
+  const desk = createFrontDesk(store.db, { notifyHosts: true, ...options.frontDesk, announce: events.announce })
+  const frontDesk: typeof desk = {
+    ...desk,
+    async checkIn(request) {
+      const outcome = await desk.checkIn(request)
+      // This engine's sender looks at once; the others find the notices at their next poll.
+      if (outcome.outcome === 'checked-in' && !outcome.alreadyOnSite && outcome.visit.hostId !== null) notices.wake()
+      return outcome
+    },
+  }
   const ctx: EngineContext = { store, tokens: createTokenService(await signingKey(store.db)), bio, frontDesk, log, ready: () => sync?.ready() ?? true }
 
   const limits = { ...HTTP_LIMITS, ...options.limits }
@@ -130,6 +147,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         frontDesk,
         clients: store.clients,
         events,
+        notices,
         log: log.engine,
         tenant: options.tenant,
         maxEventStreams: limits.maxEventStreams,
@@ -142,6 +160,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   )
   // The site forgets visits and ended invites on its own, whether or not a kiosk is running.
   const retention = siteRetention(frontDesk, { now: options.frontDesk?.now ?? Date.now, log: log.engine, ...options.retention })
+  notices.start()
 
   return {
     app,
@@ -151,6 +170,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       // The event streams end in app.close()'s preClose, so it does not wait on them.
       await app.close()
       await retention.stop()
+      // A notice being sent is queued again for another engine (or this one's next start).
+      await notices.stop()
       await events.close()
       await sync?.close()
       await Promise.all(options.plugins.map((p) => p.close()))

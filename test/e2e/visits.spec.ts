@@ -48,11 +48,13 @@ async function fromHome(page: Page, tile: string) {
 }
 const onSite = async (): Promise<Visit[]> => (await host.bridge('listOnSite')).visits
 
-/** The webhook POSTs received, each signature checked as a receiver would (HMAC-SHA256 over "<timestamp>.<body>"), as the visits they announce. */
+/** The webhook POSTs received, each signature checked as a receiver would (HMAC-SHA256 over "<timestamp>.<delivery id>.<body>"), as the visits they announce. */
 const announced = () =>
   receiver.posts.map((post) => {
     const timestamp = post.headers['x-kiosk-timestamp'] as string
     expect(Math.abs(Date.now() / 1000 - Number(timestamp))).toBeLessThan(300)
+    expect(post.headers['x-kiosk-signature-v2']).toBe(`v2=${createHmac('sha256', SIGNING).update(`${timestamp}.${post.headers['x-kiosk-delivery'] as string}.${post.body}`).digest('hex')}`)
+    // The v1 signature a receiver written before v2 checks, still sent.
     expect(post.headers['x-kiosk-signature']).toBe(`v1=${createHmac('sha256', SIGNING).update(`${timestamp}.${post.body}`).digest('hex')}`)
     return (JSON.parse(post.body) as { visitId: string }).visitId
   })

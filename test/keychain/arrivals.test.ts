@@ -98,10 +98,10 @@ describe('a check-in tells its host, once, on the composed services', () => {
 
     expect(receiver.posts).toHaveLength(1)
     const [post] = receiver.posts
-    const headers = { timestamp: post!.headers[WEBHOOK_HEADERS.timestamp] as string, signature: post!.headers[WEBHOOK_HEADERS.signature] as string }
+    const headers = { timestamp: post!.headers[WEBHOOK_HEADERS.timestamp] as string, signature: post!.headers[WEBHOOK_HEADERS.signature] as string, delivery: post!.headers[WEBHOOK_HEADERS.delivery] as string }
     expect(checkWebhook(signing, headers, post!.body)).toBeNull()
-    // And as a receiver that never saw our code would check it: HMAC-SHA256 over "<timestamp>.<body>".
-    expect(headers.signature).toBe(`v1=${createHmac('sha256', signing).update(`${headers.timestamp}.${post!.body}`).digest('hex')}`)
+    // And as a receiver that never saw our code would check it: HMAC-SHA256 over "<timestamp>.<delivery id>.<body>".
+    expect(headers.signature).toBe(`v2=${createHmac('sha256', signing).update(`${headers.timestamp}.${headers.delivery}.${post!.body}`).digest('hex')}`)
     expect(JSON.parse(post!.body)).toMatchObject({ type: 'visitor.arrived', visitId: checkedIn.visitId, host: { id: grace.id, name: 'Grace Hopper' } })
 
     // Checking in again while on site (by face, this time): the open visit is given back, no one told twice.

@@ -188,7 +188,7 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     expect(receiver.posts).toHaveLength(1)
 
     const [post] = receiver.posts
-    const headers = { timestamp: post!.headers[WEBHOOK_HEADERS.timestamp] as string, signature: post!.headers[WEBHOOK_HEADERS.signature] as string }
+    const headers = { timestamp: post!.headers[WEBHOOK_HEADERS.timestamp] as string, signature: post!.headers[WEBHOOK_HEADERS.signature] as string, delivery: post!.headers[WEBHOOK_HEADERS.delivery] as string }
     expect(post!.headers['content-type']).toBe('application/json')
     expect(post!.headers[WEBHOOK_HEADERS.delivery]).toBe(created[0]!.id)
     expect(checkWebhook(secret, headers, post!.body)).toBeNull()
@@ -207,7 +207,10 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     expect(checkWebhook('another-secret-entirely', headers, post!.body)).toBe('bad-signature')
     expect(checkWebhook(secret, headers, post!.body.replace('Interview', 'Audit'))).toBe('bad-signature')
     expect(checkWebhook(secret, headers, post!.body, Number(headers.timestamp) + 6 * 60)).toBe('stale')
-    expect(checkWebhook(secret, { timestamp: undefined, signature: headers.signature }, post!.body)).toBe('unsigned')
+    expect(checkWebhook(secret, { ...headers, timestamp: undefined }, post!.body)).toBe('unsigned')
+    // The delivery id is signed: the same request passed off as another delivery (past a receiver's repeat check) is refused.
+    expect(checkWebhook(secret, { ...headers, delivery: 'another-delivery-id' }, post!.body)).toBe('bad-signature')
+    expect(checkWebhook(secret, { ...headers, delivery: undefined }, post!.body)).toBe('unsigned')
   })
 
   it('retries a webhook answered 503 or 429, and fails one answered 400 for staff to see', async () => {

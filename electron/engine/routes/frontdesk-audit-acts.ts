@@ -113,4 +113,20 @@ export const frontDeskActs: { [N in FrontDeskRouteName]: Act<N> | null } = {
   auditLog: null,
   verifyAudit: null,
   exportAudit: { action: 'audit-export', detail: (c) => [c.body?.format, c.reply && `${c.reply.entries} entries`, c.body?.kioskId && `kiosk ${c.body.kioskId}`].filter(Boolean).join('; ') },
+
+  getHostNotices: null,
+  retryHostNotice: { action: 'host-notice-retry', detail: (c) => c.params && `notice ${c.params.id}` },
+  getNotificationSettings: null,
+  // The server's name only: the sender address and account are left out as they name people.
+  saveNotificationSettings: { action: 'settings-change', detail: (c) => c.body && (c.body.smtp ? `host notifications: SMTP ${c.body.smtp.host}:${c.body.smtp.port} (${c.body.smtp.security})` : 'host notifications: e-mail turned off') },
+  // Which secrets were stored or cleared, never their values.
+  setNotificationSecrets: {
+    action: 'credentials-change',
+    detail: (c) =>
+      c.body &&
+      (['smtpPassword', 'webhookSecret'] as const)
+        .filter((name) => c.body![name] !== undefined)
+        .map((name) => `${name === 'smtpPassword' ? 'SMTP password' : 'webhook signing secret'} ${c.body![name] === null ? 'cleared' : 'stored'}`)
+        .join('; '),
+  },
 }

@@ -1,4 +1,5 @@
 import type { FrontDesk } from '../../records/frontdesk/front-desk'
+import type { SiteHostNotices } from '../../records/frontdesk/notices-site'
 import { KioskError } from '../../shared/errors'
 import { frontDeskRoutes as r, LOOK_BODY_LIMIT, type FrontDeskAuth } from '../../shared/frontdesk-api'
 import { FRONTDESK_AUTH, kioskClientId } from '../auth/front-desk-auth'
@@ -8,6 +9,7 @@ import type { SiteEvents } from '../store/site-events'
 import { eventStreamRoute, type EventStreamLimits } from './frontdesk-events'
 import { hostRoutes } from './frontdesk-hosts'
 import { inviteRoutes } from './frontdesk-invites'
+import { noticeRoutes } from './frontdesk-notices'
 import { pairRoute, type PairingOptions } from './frontdesk-pairing'
 import { visitRoutes } from './frontdesk-visits'
 
@@ -18,6 +20,8 @@ export interface FrontDeskRouteOptions extends EventStreamLimits, PairingOptions
   /** OAuth clients: a removed kiosk's goes with it. */
   clients: Pick<ClientRepository, 'remove'>
   events: SiteEvents
+  /** The site's host notices: their queue and settings (the engine runs their sender). */
+  notices: SiteHostNotices
   log: (line: string) => void
 }
 
@@ -106,4 +110,5 @@ export async function frontDeskRoutes(app: EngineApp, options: FrontDeskRouteOpt
   hostRoutes(app, frontDesk)
   visitRoutes(app, frontDesk)
   inviteRoutes(app, frontDesk)
+  noticeRoutes(app, options.notices)
 }

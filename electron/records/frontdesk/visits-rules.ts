@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { KioskError } from '../../shared/errors'
-import type { Host, InviteCheckInRefusal, Visit } from '../../shared/visits'
-import { UniqueViolationError } from '../sql/types'
+import type { ArrivalNotice, Host, InviteCheckInRefusal, Visit } from '../../shared/visits'
+import { UniqueViolationError, type Sql } from '../sql/types'
 import type { FrontDesk } from './front-desk'
+import { HostNoticeRepository } from './host-notices-repository'
 import type { TokenClaims } from './invite-tokens'
 import { claimsOf, inviteOf } from './invites-rules'
 import { foldRemovals, type FrontDeskRecords, type RulesContext } from './records'
@@ -17,13 +18,29 @@ type VisitRules = Pick<
 const alreadyOnSite = (visit: Visit): CheckInOutcome => ({ outcome: 'checked-in', visit, alreadyOnSite: true, host: null })
 const inviteRefused = (reason: InviteCheckInRefusal): CheckInOutcome => ({ outcome: 'invite-refused', reason })
 
+/** What the host is told of a visitor's arrival (the name they gave, else the e-mail their host knows them by), as a kiosk on its own tells it. */
+const arrivalOf = (visit: Visit, host: Host): ArrivalNotice => ({
+  visitId: visit.id,
+  host,
+  visitorName: visit.firstName ?? visit.email,
+  purpose: visit.purpose,
+  arrivedAt: visit.checkedInAt,
+  kioskId: visit.kioskId,
+})
+
 /**
  * Visits: one list of who is on site, whichever kiosk they came through. A check-in is one
  * transaction: the person's open visit given back, or the invitation checked and used up and the
  * visit stored together, so a code is used once site-wide and a person has one open visit even
  * when two kiosks check them in at the same moment.
  */
-export function visitRules(context: RulesContext, keyring: InviteKeyring): VisitRules {
+/**
+ * `notifyHosts` (a site): the arrival's host notices are queued in the check-in's transaction, one
+ * row per channel (notices-sender.ts sends them from whichever engine claims them) and the caller
+ * is given no host to tell. Without it (a kiosk on its own), the host is given back and the kiosk
+ * queues the arrival itself.
+ */
+export function visitRules(context: RulesContext, keyring: InviteKeyring, notifyHosts = false): VisitRules {
   const { records, now } = context
 
   /** The host of a new visit: the one chosen, else the invitation's, else (a returning visitor) last time's. Gone from the directory since: none. */
@@ -39,7 +56,7 @@ export function visitRules(context: RulesContext, keyring: InviteKeyring): Visit
   }
 
   /** `claims`: what the request's code says, read before the transaction (undefined: no code given). */
-  async function admit(tx: FrontDeskRecords, request: CheckInRequest, claims: TokenClaims | null | undefined): Promise<CheckInOutcome> {
+  async function admit(tx: FrontDeskRecords, sql: Sql, request: CheckInRequest, claims: TokenClaims | null | undefined): Promise<CheckInOutcome> {
     const { person } = request
     const open = await tx.visits.openOf(person.personUuid)
     if (open) return alreadyOnSite(open)
@@ -75,14 +92,20 @@ export function visitRules(context: RulesContext, keyring: InviteKeyring): Visit
       kioskId: request.kioskId ?? '',
       inviteId: invite?.id ?? null,
     })
-    return { outcome: 'checked-in', visit: (await tx.visits.byId(id))!, alreadyOnSite: false, host }
+    const visit = (await tx.visits.byId(id))!
+    if (notifyHosts && host) {
+      // With the visit or not at all: a visit stored is an arrival told, whichever engine took it.
+      await new HostNoticeRepository(sql).insertArrival(arrivalOf(visit, host), at)
+      return { outcome: 'checked-in', visit, alreadyOnSite: false, host: null }
+    }
+    return { outcome: 'checked-in', visit, alreadyOnSite: false, host }
   }
 
   return {
     async checkIn(request) {
       const claims = request.inviteToken === null ? undefined : await claimsOf(keyring, request.inviteToken)
       try {
-        return await context.transaction((tx) => admit(tx, request, claims))
+        return await context.transaction((tx, sql) => admit(tx, sql, request, claims))
       } catch (error) {
         // Another kiosk checked this person in between our read and our insert: theirs is the
         // visit (ours rolled back, its invitation use with it).

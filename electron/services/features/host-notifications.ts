@@ -4,6 +4,8 @@ import type { HostNotice } from '../../shared/host-notices'
 import { openHostNotices, type HostNotices, type NoticeTiming } from '../host-notices'
 import { noticeSecrets } from '../host-notices/secrets'
 import type { Keychain } from '../secrets/keychain'
+import type { Call } from '../dispatch'
+import type { KioskDesk, StaffDesk } from '../front-desk/desk'
 import type { Feature } from './feature'
 
 export interface HostNotificationsDeps {
@@ -13,6 +15,12 @@ export interface HostNotificationsDeps {
   timing?: Partial<NoticeTiming>
   now?: () => number
   log: (line: string) => void
+  /**
+   * The front desk in use: on a site, the site tells hosts (its check-in queues the notices), so
+   * staff's views and settings are the site's, through the caller's session. Absent: always this
+   * kiosk's own queue.
+   */
+  site?: { desk: () => Promise<KioskDesk>; staffDesk: (call: Call) => Promise<StaffDesk> }
 }
 
 export interface HostNotificationsFeature extends Feature {
@@ -35,15 +43,19 @@ export interface HostNotificationsFeature extends Feature {
 }
 
 /**
- * Hosts told of their visitors' arrivals (issue 31, item 4): a durable queue of its own, delivered
- * by one sender with backoff; staff see the queue and retry a failed notice, an administrator sets
+ * Hosts told of their visitors' arrivals: on its own, a durable queue of the kiosk's, delivered by
+ * one sender with backoff; staff see the queue and retry a failed notice, an administrator sets
  * the SMTP server and the secrets. The queue needs no key, so it opens without the keychain; the
- * secrets are read at each send.
+ * secrets are read at each send. On a site the site tells hosts (its check-in queues the notices
+ * and answers no host), and these handlers are the site's calls; notices queued here before the
+ * kiosk joined are still sent from here.
  */
 export function hostNotifications(deps: HostNotificationsDeps): HostNotificationsFeature {
   const secrets = noticeSecrets(deps.keychain)
   let queue: HostNotices | null = null
   const opened = () => (queue ??= openHostNotices({ dir: deps.dataDir, secrets, timing: deps.timing, now: deps.now, log: deps.log }))
+  /** The site's desk as the caller's session when the kiosk is on a site; null on its own. */
+  const siteDesk = async (call: Call): Promise<StaffDesk | null> => (deps.site && (await deps.site.desk()).onSite ? deps.site.staffDesk(call) : null)
   return {
     enqueueArrival: (notice) => opened().enqueue(notice),
     onArrival(notice) {
@@ -58,14 +70,21 @@ export function hostNotifications(deps: HostNotificationsDeps): HostNotification
     forgetVisits: (visitIds) => opened().forgetVisits(visitIds),
     opened,
     handlers: {
-      getHostNotices: async () => opened().state(),
-      retryHostNotice: async (input) => opened().retry(input.id),
-      getNotificationSettings: async () => ({ smtp: opened().smtp(), secrets: await secrets.status() }),
-      saveNotificationSettings: async (input) => {
+      getHostNotices: async (_input, call) => ((await siteDesk(call))?.hostNotices() ?? opened().state()),
+      retryHostNotice: async (input, call) => ((await siteDesk(call))?.retryHostNotice(input.id) ?? opened().retry(input.id)),
+      getNotificationSettings: async (_input, call) => {
+        const site = await siteDesk(call)
+        return site ? site.notificationSettings() : { smtp: opened().smtp(), secrets: await secrets.status() }
+      },
+      saveNotificationSettings: async (input, call) => {
+        const site = await siteDesk(call)
+        if (site) return site.saveNotificationSettings(input.smtp)
         opened().setSmtp(input.smtp)
         return { smtp: opened().smtp(), secrets: await secrets.status() }
       },
-      setNotificationSecrets: async (input) => {
+      setNotificationSecrets: async (input, call) => {
+        const site = await siteDesk(call)
+        if (site) return site.setNotificationSecrets(input)
         const status = await secrets.set(input)
         opened().secretsChanged()
         return status

@@ -3,6 +3,7 @@ import type { AccountView, StaffRole } from '../../shared/staff'
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
 import type { Invite, InviteState } from '../../shared/invites'
 import type { Host, HostName, Visit, VisitFilter } from '../../shared/visits'
+import type { HostNotice, HostNoticeQueue, NotificationSecretStatus, NotificationSecretsInput, NotificationSettings, SmtpSettings } from '../../shared/host-notices'
 import type { CheckInOutcome, CheckInRequest, HostFields, InviteCheck, NewInviteRequest, PersonKeys } from '../../records/frontdesk/visit-types'
 
 /** Who is about to be admitted: the persons their face or e-mail points to, and the e-mail they gave. */
@@ -91,4 +92,13 @@ export interface StaffDesk {
   createInvite(request: Omit<NewInviteRequest, 'createdBy'>): Promise<{ invite: Invite; token: string }>
   listInvites(state?: InviteState): Promise<{ invites: Invite[]; truncated: boolean }>
   revokeInvite(id: string): Promise<Invite>
+
+  // Host notices: a site sends them itself (a kiosk on its own keeps its own queue: NOT_CONFIGURED here).
+  hostNotices(): Promise<HostNoticeQueue>
+  /** NOT_FOUND / INVALID_INPUT (in flight or delivered). */
+  retryHostNotice(id: string): Promise<HostNotice>
+  notificationSettings(): Promise<NotificationSettings>
+  saveNotificationSettings(smtp: SmtpSettings | null): Promise<NotificationSettings>
+  /** Write-only: which secrets are stored after the change. */
+  setNotificationSecrets(input: NotificationSecretsInput): Promise<NotificationSecretStatus>
 }

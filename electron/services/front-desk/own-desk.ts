@@ -89,6 +89,12 @@ export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => str
       createInvite: async (request) => (await local()).createInvite({ ...request, createdBy: account }),
       listInvites: async (state) => (await local()).listInvites(state),
       revokeInvite: async (id) => (await local()).revokeInvite(id),
+      // On its own the kiosk's host notifications keep their own queue and keychain secrets (features/host-notifications.ts).
+      hostNotices: async () => Promise.reject(notOnSite()),
+      retryHostNotice: async () => Promise.reject(notOnSite()),
+      notificationSettings: async () => Promise.reject(notOnSite()),
+      saveNotificationSettings: async () => Promise.reject(notOnSite()),
+      setNotificationSecrets: async () => Promise.reject(notOnSite()),
     }),
   }
   return {

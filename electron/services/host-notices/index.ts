@@ -3,14 +3,14 @@ import type { HostNotice, HostNoticeQueue, NoticeChannel, SmtpSettings } from '.
 import { arrivalNoticeSchema, type ArrivalNotice } from '../../shared/visits'
 import { OutboxLease, processAlive } from '../outbox/lease'
 import { openHostNoticesDatabase } from './database'
-import { sendEmail } from './email'
-import { DeliveryFailure, describeFailure } from './failure'
+import { sendEmail } from '../../records/frontdesk/notices/email'
+import { DeliveryFailure, describeFailure } from '../../records/frontdesk/notices/failure'
 import type { NoticeSecrets } from './secrets'
 import { DEFAULT_NOTICE_TIMING, NoticeSender, type NoticeTiming, type SendFn } from './sender'
 import { NoticeStore } from './store'
-import { sendWebhook } from './webhook'
+import { sendWebhook } from '../../records/frontdesk/notices/webhook'
 
-export { checkWebhook, signWebhook, WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS } from './signature'
+export { checkWebhook, signWebhook, WEBHOOK_HEADERS, WEBHOOK_TOLERANCE_SECONDS } from '../../records/frontdesk/notices/signature'
 export { DEFAULT_NOTICE_TIMING, type NoticeTiming } from './sender'
 
 export interface HostNoticesOptions {

@@ -68,6 +68,12 @@ export function siteDesk(id: string, connection: () => Promise<SiteConnection>):
         createInvite: ({ email, hostId, date, expiresAt }) => staff('createInvite', { body: { email, hostId, date, expiresAt } }),
         listInvites: (state) => staff('listInvites', { query: { state } }),
         revokeInvite: (id) => staff('revokeInvite', { params: { id } }),
+
+        hostNotices: () => staff('getHostNotices'),
+        retryHostNotice: (id) => staff('retryHostNotice', { params: { id } }),
+        notificationSettings: () => staff('getNotificationSettings'),
+        saveNotificationSettings: (smtp) => staff('saveNotificationSettings', { body: { smtp } }),
+        setNotificationSecrets: (input) => staff('setNotificationSecrets', { body: input }),
       }
     },
   }

@@ -1,5 +1,5 @@
-import { KioskError, type ErrorCode } from '../../shared/errors'
-import type { NoticeError } from '../../shared/host-notices'
+import { KioskError, type ErrorCode } from '../../../shared/errors'
+import type { NoticeError } from '../../../shared/host-notices'
 
 /**
  * A failed delivery and what it means: `permanent` stops the retries (a refusal that sending again

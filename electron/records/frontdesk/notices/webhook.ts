@@ -1,8 +1,8 @@
 import { isIP } from 'node:net'
 import { errors, request } from 'undici'
-import type { ArrivalNotice } from '../../shared/visits'
+import type { ArrivalNotice } from '../../../shared/visits'
 import { DeliveryFailure } from './failure'
-import { signWebhook, WEBHOOK_HEADERS } from './signature'
+import { signWebhook, signWebhookV1, WEBHOOK_HEADERS } from './signature'
 
 /** The JSON a receiver gets: the arrival, nothing more (no face, no score, no e-mail address). */
 export function webhookBody(noticeId: string, notice: ArrivalNotice): string {
@@ -36,7 +36,8 @@ export async function sendWebhook(url: string, secret: string, noticeId: string,
         'content-type': 'application/json',
         'user-agent': 'identity-kiosk-host-notices',
         [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-        [WEBHOOK_HEADERS.signature]: signWebhook(secret, timestamp, body),
+        [WEBHOOK_HEADERS.signatureV1]: signWebhookV1(secret, timestamp, body),
+        [WEBHOOK_HEADERS.signature]: signWebhook(secret, timestamp, noticeId, body),
         [WEBHOOK_HEADERS.delivery]: noticeId,
       },
       signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer'
-import type { SmtpSettings } from '../../shared/host-notices'
-import type { ArrivalNotice } from '../../shared/visits'
+import type { SmtpSettings } from '../../../shared/host-notices'
+import type { ArrivalNotice } from '../../../shared/visits'
 import { DeliveryFailure } from './failure'
 
 /** Control characters out (a name is one line), length bounded. */

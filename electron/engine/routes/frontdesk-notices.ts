@@ -1,0 +1,29 @@
+import type { SiteHostNotices } from '../../records/frontdesk/notices-site'
+import { frontDeskRoutes as r } from '../../shared/frontdesk-api'
+import { FRONTDESK_AUTH } from '../auth/front-desk-auth'
+import type { EngineApp } from '../http/zod-provider'
+
+/**
+ * The site's host notices: operators see the queue and retry a notice, administrators set the
+ * SMTP server and the secrets (write-only: a reply says which are stored, never a value). The
+ * notices themselves are queued by the check-in and sent by every engine's sender.
+ */
+export function noticeRoutes(app: EngineApp, notices: SiteHostNotices): void {
+  app.get(r.getHostNotices.path, { config: { auth: FRONTDESK_AUTH[r.getHostNotices.auth] }, schema: { response: { 200: r.getHostNotices.response } } }, async () => notices.queue())
+  app.post(r.retryHostNotice.path, { config: { auth: FRONTDESK_AUTH[r.retryHostNotice.auth] }, schema: { params: r.retryHostNotice.params, response: { 200: r.retryHostNotice.response } } }, async (request) =>
+    notices.retry(request.params.id),
+  )
+  app.get(r.getNotificationSettings.path, { config: { auth: FRONTDESK_AUTH[r.getNotificationSettings.auth] }, schema: { response: { 200: r.getNotificationSettings.response } } }, async () =>
+    notices.settings(),
+  )
+  app.put(
+    r.saveNotificationSettings.path,
+    { config: { auth: FRONTDESK_AUTH[r.saveNotificationSettings.auth] }, schema: { body: r.saveNotificationSettings.body, response: { 200: r.saveNotificationSettings.response } } },
+    async (request) => notices.saveSettings(request.body.smtp),
+  )
+  app.put(
+    r.setNotificationSecrets.path,
+    { config: { auth: FRONTDESK_AUTH[r.setNotificationSecrets.auth] }, schema: { body: r.setNotificationSecrets.body, response: { 200: r.setNotificationSecrets.response } } },
+    async (request, reply) => reply.header('Cache-Control', 'no-store').send(await notices.setSecrets(request.body)),
+  )
+}
