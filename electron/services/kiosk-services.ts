@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { singleKeyring } from '../records/frontdesk/invite-keyring'
 import { openLocalFrontDesk } from '../records/frontdesk/local'
+import { readKioskRecords, removeBroughtRecords } from '../records/frontdesk/merge-export'
 import type { KioskEvent } from '../shared/events'
 import type { SiteEvent } from '../shared/frontdesk-api'
 import { openAuditLog } from './audit'
@@ -140,7 +141,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const audit = auditTrail({ open: () => openAuditLog({ dir: dataDir, kioskId: kioskId(dataDir) }), settings, log, site: siteAuditFor({ desk, held: (key) => staff.sessions.held(key), connection: site }) })
   const reach = reachability({ backend, onBack: () => replica.syncAfterOffline() })
   const replica = replicaFeature({ own, settings, backend, pending: () => outbox.pending(), reachable: reach.reachable, audit, now, log })
-  const notices = hostNotifications({ dataDir, keychain, log })
+  // On a site its staff's calls go to the site (staff is made below; only called once a request comes).
+  const notices = hostNotifications({ dataDir, keychain, log, site: { desk, staffDesk: (call) => staff.staffDesk(call) } })
   const staff = staffFeature({
     desk,
     kiosk: async () => {
@@ -206,7 +208,20 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const outbox = outboxFeature({ dataDir, credentials, deliver: enroll.deliver, backend, known: saved.known, engine: own.supervisor, emit, log })
   const branding = brandingService({ settings, site: look, logo: createLogoStore({ dataDir, log }), emit: (shown) => emit({ type: 'branding', branding: shown }), log })
   const settingsOwner = settingsFeature({ saved, credentials, backend, resetServers, own, replica: replica.replica, sendOutbox: outbox.send, branding, site: look, staffDesk: staff.staffDesk, purgeExpired, log })
-  const onSite = siteFeature({ settings, desk, staffDesk: staff.staffDesk, credentials, saveSettings: settingsOwner.save, events })
+  const onSite = siteFeature({
+    settings,
+    desk,
+    staffDesk: staff.staffDesk,
+    credentials,
+    saveSettings: settingsOwner.save,
+    events,
+    // What an administrator may bring to a site from this kiosk on its own (its invitation key with its invites).
+    ownRecords: {
+      read: async () => readKioskRecords(await ownFile.database(), () => credentials.inviteKey()),
+      remove: async (records) => removeBroughtRecords(await ownFile.database(), records),
+    },
+    log,
+  })
 
   // Started in this order, stopped in reverse: the audit trail before the outbox that audits its
   // deliveries, the outbox open (its key read) before the settings start the engine; on stop the

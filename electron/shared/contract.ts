@@ -6,7 +6,7 @@ import { checkInviteInput, checkInviteResult, createInviteInput, createInviteRes
 import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
 import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
 import { accountViewSchema, createAccountInput, firstAdminInput, sessionViewSchema, setAccountDisabledInput, signInInput, type Role } from './staff'
-import { kioskIdParams, kioskName, pairingCode, pairingCodeResult, siteKioskSchema } from './frontdesk-api'
+import { keptApartSchema, kioskIdParams, kioskName, pairingCode, pairingCodeResult, siteKioskSchema } from './frontdesk-api'
 import { credentialStatusSchema, kioskModes, serverCredentialNames, serverCredentialsInputSchema, settingsPatchSchema, settingsSchema, siteUrl } from './settings'
 import * as v from './visits'
 import * as w from './workflows'
@@ -44,10 +44,31 @@ export const engineStatusSchema = z.object({
 
 const done = z.object({ ok: z.literal(true) })
 
-/** Joining a site: its address, the pairing code an administrator made there, and this kiosk's name on it (else the one in Settings, else the computer's). */
-export const joinSiteInput = z.strictObject({ url: siteUrl, code: pairingCode, name: kioskName.optional() })
-/** The kiosk as the site now knows it; the kiosk's settings say mode 'site' from here on. */
-export const joinSiteResult = z.object({ kioskId: z.uuid(), name: z.string(), url: z.string() })
+/**
+ * Joining a site: its address, the pairing code an administrator made there, and this kiosk's name on it (else the one in Settings, else the computer's).
+ * `bringRecords`: an administrator of a kiosk that ran on its own brings its staff accounts, watchlist, hosts, visits and invites to the site.
+ */
+export const joinSiteInput = z.strictObject({ url: siteUrl, code: pairingCode, name: kioskName.optional(), bringRecords: z.boolean().optional() })
+/** How many of each the kiosk brought to the site (and no longer keeps itself). */
+export const broughtRecordsSchema = z.object({
+  accounts: z.number().int(),
+  watchlist: z.number().int(),
+  alerts: z.number().int(),
+  hosts: z.number().int(),
+  visits: z.number().int(),
+  invites: z.number().int(),
+})
+/**
+ * The kiosk as the site now knows it; the kiosk's settings say mode 'site' from here on. When it brought its records: how many,
+ * and the accounts whose names the site had (imported disabled under another name, for an administrator to look at).
+ */
+export const joinSiteResult = z.object({
+  kioskId: z.uuid(),
+  name: z.string(),
+  url: z.string(),
+  brought: broughtRecordsSchema.optional(),
+  keptApart: z.array(keptApartSchema).optional(),
+})
 
 /** What every method declares: a method without a role does not compile. */
 interface MethodSpec {

@@ -6,6 +6,7 @@ import { accountViewSchema, createAccountInput, firstAdminInput, setAccountDisab
 import { watchlistAlertSchema, watchlistEntrySchema, watchlistPlaces } from './watchlist'
 import { checkInviteInput, checkInviteResult, createInviteInput, inviteSchema, inviteStates, listInvitesResult } from './invites'
 import { hostInput, hostNameSchema, hostSchema, inviteCheckInRefusal, visitFilterInput, visitLogInput, visitSchema } from './visits'
+import { hostNoticeQueueSchema, hostNoticeSchema, notificationSecretStatusSchema, notificationSecretsInput, notificationSettingsSchema, saveNotificationSettingsInput } from './host-notices'
 
 /**
  * The site's front-desk API: what a kiosk on a site asks the site's engines, under
@@ -46,6 +47,15 @@ export const pairingCode = z
   .transform((value) => value.replace(/[\s-]/g, '').toUpperCase())
   .pipe(z.string().regex(new RegExp(`^[${PAIRING_ALPHABET}]{${PAIRING_CODE_LENGTH}}$`), `a pairing code is ${PAIRING_CODE_LENGTH} letters and digits`))
 
+/**
+ * A pairing that brings a kiosk's records names its code in this header too: the site reads a body
+ * larger than PAIR_PLAIN_BODY_LIMIT only for a code that would pair now, so a stranger without one
+ * cannot make it parse megabytes.
+ */
+export const PAIRING_CODE_HEADER = 'x-pairing-code'
+/** The most a pairing request without a code in PAIRING_CODE_HEADER may carry (a plain pairing is a few hundred bytes). */
+export const PAIR_PLAIN_BODY_LIMIT = 16 * 1024
+
 /** A kiosk's name on its site (the Kiosks list, alerts, visits): one line. */
 // eslint-disable-next-line no-control-regex
 export const kioskName = z.string().trim().min(1).max(64).regex(/^[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+$/, 'one line without control characters')
@@ -53,7 +63,87 @@ export const kioskName = z.string().trim().min(1).max(64).regex(/^[^\u0000-\u001
 export const pairingCodeResult = z.object({ code: z.string(), expiresAt: z.iso.datetime() })
 export type PairingCodeResult = z.infer<typeof pairingCodeResult>
 
-export const pairRequest = z.strictObject({ code: pairingCode, name: kioskName })
+/**
+ * What a kiosk that ran on its own brings when it joins (an administrator's choice): its front
+ * desk's records as it keeps them, merged into the site's in the transaction that uses the pairing
+ * code up (electron/records/frontdesk/merge-rules.ts). Stored values, so bounded but not judged
+ * again by today's input rules (a row the kiosk kept must not stop the join). PIN hashes and salts,
+ * and the invitation key, are base64.
+ */
+const storedText = (max: number) => z.string().max(max)
+const storedId = z.string().min(1).max(64)
+const storedTime = z.number().int().nonnegative()
+const base64 = (maxBytes: number) => z.string().max(Math.ceil(maxBytes / 3) * 4).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64')
+export const kioskRecordsSchema = z.strictObject({
+  accounts: z.array(
+    z.strictObject({
+      name: storedText(64).min(1),
+      role: z.enum(staffRoles),
+      salt: base64(1024),
+      hash: base64(1024),
+      params: storedText(1024),
+      disabled: z.boolean(),
+      createdAt: storedTime,
+      lastSignInAt: storedTime.nullable(),
+    }),
+  ),
+  watchlist: z.array(z.strictObject({ personUuid: storedId, email: storedText(320), reason: storedText(2000), addedBy: storedText(254), addedAt: storedTime })),
+  /** The watchlist's alerts, dismissed ones with their dismissal. */
+  alerts: z.array(
+    z.strictObject({
+      id: storedId,
+      at: storedTime,
+      place: z.enum(watchlistPlaces),
+      personUuid: storedId,
+      email: storedText(320),
+      givenEmail: storedText(320).nullable(),
+      reason: storedText(2000),
+      dismissedAt: storedTime.nullable(),
+      dismissedBy: storedText(254).nullable(),
+    }),
+  ),
+  hosts: z.array(z.strictObject({ id: storedId, name: storedText(500), email: storedText(320).nullable(), webhookUrl: storedText(2048).nullable(), createdAt: storedTime })),
+  visits: z.array(
+    z.strictObject({
+      id: storedId,
+      personUuid: storedId,
+      email: storedText(320),
+      firstName: storedText(500).nullable(),
+      hostId: storedId.nullable(),
+      hostName: storedText(500).nullable(),
+      purpose: storedText(2000),
+      checkedInAt: storedTime,
+      checkedOutAt: storedTime.nullable(),
+      checkedOutBy: z.enum(['visitor', 'staff']).nullable(),
+      inviteId: storedId.nullable(),
+      arrivalQueuedAt: storedTime.nullable(),
+    }),
+  ),
+  invites: z.array(
+    z.strictObject({
+      id: storedId,
+      email: storedText(320),
+      hostId: storedId.nullable(),
+      hostName: storedText(500).nullable(),
+      date: storedText(32),
+      createdAt: storedTime,
+      expiresAt: storedTime,
+      createdBy: storedText(254).nullable(),
+      usedAt: storedTime.nullable(),
+      visitId: storedId.nullable(),
+      revokedAt: storedTime.nullable(),
+    }),
+  ),
+  /** The key the kiosk's invitation codes were signed with (its keychain's); null when it brings no invites. */
+  inviteKey: base64(64).nullable(),
+})
+export type KioskRecords = z.infer<typeof kioskRecordsSchema>
+
+/** `records`: what a kiosk that ran on its own brings, when its administrator chose to. */
+export const pairRequest = z.strictObject({ code: pairingCode, name: kioskName, records: kioskRecordsSchema.optional() })
+/** An account the kiosk brought whose name the site already had: imported disabled, under another name. */
+export const keptApartSchema = z.object({ name: z.string(), importedAs: z.string() })
+export type KeptApart = z.infer<typeof keptApartSchema>
 /** What pairing gives a kiosk: its id on the site, and its own OAuth client (kept in its keychain). */
 export const pairResult = z.object({
   kioskId: z.uuid(),
@@ -62,6 +152,8 @@ export const pairResult = z.object({
   clientSecret: z.string(),
   /** The site's tenant, which its kiosks enroll into. */
   tenantCode: z.string(),
+  /** When the kiosk brought its records: the accounts kept apart (empty when none was). */
+  keptApart: z.array(keptApartSchema).optional(),
 })
 export type PairResult = z.infer<typeof pairResult>
 
@@ -163,6 +255,8 @@ export type SiteEvent = z.infer<typeof siteEventSchema>
 /** The error body of a front-desk call (the engine's person-server error, with the kiosk's code). */
 export const frontDeskErrorBody = z.object({ status: z.number(), message: z.string(), code: z.string().optional() })
 
+export const hostNoticeIdParams = z.object({ id: z.uuid() })
+
 /** Every front-desk route: method, path under FRONTDESK_PREFIX, who may call, and its schemas. */
 export const frontDeskRoutes = {
   pair: { method: 'POST', path: '/pair', auth: 'pairing', body: pairRequest, response: pairResult },
@@ -224,6 +318,16 @@ export const frontDeskRoutes = {
   /** Walks the whole chain again. */
   verifyAudit: { method: 'GET', path: '/audit/verify', auth: 'operator', response: auditVerdictSchema },
   exportAudit: { method: 'POST', path: '/audit/export', auth: 'admin', body: auditExportInput, response: auditExportResult },
+
+  /** The site's host notices (sent by its engines, once per arrival and channel): failed first, then in flight, queued, latest delivered. */
+  getHostNotices: { method: 'GET', path: '/host-notices', auth: 'operator', response: hostNoticeQueueSchema },
+  /** A failed or waiting notice tried again now (a delivered or in-flight one is refused). */
+  retryHostNotice: { method: 'POST', path: '/host-notices/:id/retry', auth: 'operator', params: hostNoticeIdParams, response: hostNoticeSchema },
+  /** The site's SMTP settings and which secrets it keeps (never their values). */
+  getNotificationSettings: { method: 'GET', path: '/notification-settings', auth: 'admin', response: notificationSettingsSchema },
+  saveNotificationSettings: { method: 'PUT', path: '/notification-settings', auth: 'admin', body: saveNotificationSettingsInput, response: notificationSettingsSchema },
+  /** Write-only: the SMTP password and the webhook signing secret, kept sealed by the site. */
+  setNotificationSecrets: { method: 'PUT', path: '/notification-settings/secrets', auth: 'admin', body: notificationSecretsInput, response: notificationSecretStatusSchema },
 } as const satisfies Record<string, { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; auth: FrontDeskAuth; body?: z.ZodType; params?: z.ZodType; querystring?: z.ZodType; response?: z.ZodType }>
 export type FrontDeskRouteName = keyof typeof frontDeskRoutes
 /** The largest body PUT /look takes: the logo's base64 and the rest of the look. */

@@ -49,6 +49,8 @@ export interface FrontDesk {
    * when the code is wrong, used or expired.
    */
   redeemPairingCode(code: string, name: string, alsoDo?: (tx: Sql, kiosk: SiteKiosk) => Promise<void>): Promise<SiteKiosk>
+  /** Whether the code would pair a kiosk now (known, unused, unexpired); uses nothing up. */
+  pairingCodeOpen(code: string): Promise<boolean>
   listKiosks(): Promise<SiteKiosk[]>
   /** The kiosk's calls are refused from now on; false when there was no such kiosk. */
   removeKiosk(id: string): Promise<boolean>
@@ -125,4 +127,10 @@ export interface FrontDeskOptions {
   sessionIdleMs?: number
   /** Where invitation codes' keys are kept: a kiosk on its own passes its keychain's; absent, the database's (a site). */
   inviteKeys?: InviteKeyring
+  /**
+   * A site's engines (true): checkIn queues the arrival's host notices in its transaction (the
+   * site sends them) and answers `host: null`. A kiosk on its own (false, the default): checkIn
+   * answers the host and the kiosk queues the notices itself.
+   */
+  notifyHosts?: boolean
 }

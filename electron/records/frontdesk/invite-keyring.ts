@@ -8,13 +8,14 @@ import type { InviteKeyring } from './visit-types'
 export const SINGLE_KEY_ID = 'kc00'
 
 /** A new key id: 12 lower-case hex digits (never 'kc00'). */
-const newKeyId = (): string => randomBytes(6).toString('hex')
+export const newKeyId = (): string => randomBytes(6).toString('hex')
 
 /**
  * A site's invitation keys, in its database: the newest signs new codes, and each code names the
  * key that signed it, so a rotation leaves older codes good until they expire. The first key is
- * made on first use, under a transaction lock, so engines starting together make one. Codes of the
- * older form, which name no key, are not a site's: byId(null) is null.
+ * made on first use, under a transaction lock, so engines starting together make one. Codes of a
+ * kiosk's form (key id 'kc00', or the older form naming no key) are a site's only when a kiosk
+ * brought them when it joined: checked with the key it brought, found through their invite.
  */
 export function databaseKeyring(db: Database, now: () => number): InviteKeyring {
   const known = new Map<string, Buffer>()
@@ -37,8 +38,10 @@ export function databaseKeyring(db: Database, now: () => number): InviteKeyring 
       known.set(row.kid, row.secret)
       return { kid: row.kid, key: row.secret }
     },
-    async byId(kid) {
-      if (kid === null) return null
+    async byId(kid, inviteId) {
+      // A code of a kiosk's own form (its one key, or no key named) can only be one a kiosk printed
+      // before it joined: its key came with it, and is found through the invite it signed.
+      if (kid === null || kid === SINGLE_KEY_ID) return inviteId === undefined ? null : new InviteKeyRepository(db).byInvite(inviteId)
       const cached = known.get(kid)
       if (cached) return cached
       // A key never changes once made: kept here after the first read.

@@ -18,12 +18,25 @@ export class InviteKeyRepository {
     if (this.sql.dialect === 'postgres') await this.sql.get('SELECT pg_advisory_xact_lock(?)', [INVITE_KEYS_LOCK])
   }
 
+  /** The site's own newest key (a key a kiosk brought never signs new codes). */
   newest(): Promise<InviteKeyRow | undefined> {
-    return this.sql.get<InviteKeyRow>('SELECT * FROM invite_keys ORDER BY created_at DESC, kid DESC LIMIT 1')
+    return this.sql.get<InviteKeyRow>('SELECT kid, secret, created_at FROM invite_keys WHERE imported_from IS NULL ORDER BY created_at DESC, kid DESC LIMIT 1')
   }
 
+  /** One of the site's own keys (a key a kiosk brought is found only through its invites: byInvite). */
   byKid(kid: string): Promise<InviteKeyRow | undefined> {
-    return this.sql.get<InviteKeyRow>('SELECT * FROM invite_keys WHERE kid = ?', [kid])
+    return this.sql.get<InviteKeyRow>('SELECT kid, secret, created_at FROM invite_keys WHERE kid = ? AND imported_from IS NULL', [kid])
+  }
+
+  /** The key a kiosk brought that signed this invite's code (the invite came with it); none for the site's own invites. */
+  async byInvite(inviteId: string): Promise<Buffer | null> {
+    const row = await this.sql.get<{ secret: Buffer }>('SELECT invite_keys.secret FROM invites JOIN invite_keys ON invite_keys.kid = invites.key_kid WHERE invites.id = ?', [inviteId])
+    return row?.secret ?? null
+  }
+
+  /** A kiosk's key brought when it joined, under a new key id. */
+  async insertImported(row: InviteKeyRow & { importedFrom: string }): Promise<void> {
+    await this.sql.run('INSERT INTO invite_keys (kid, secret, created_at, imported_from) VALUES (?, ?, ?, ?)', [row.kid, row.secret, row.created_at, row.importedFrom])
   }
 
   async insert(row: InviteKeyRow): Promise<void> {

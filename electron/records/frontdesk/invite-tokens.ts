@@ -36,15 +36,16 @@ export function signInviteToken(key: Buffer, kid: string, claims: TokenClaims): 
 
 /**
  * The claims of a code one of our keys signed; null for anything else (malformed, altered, a key
- * we do not know). `keyOf` finds the key by the code's key id (null: a code of the older form).
+ * we do not know). `keyOf` finds the key by the code's key id (null: a code of the older form),
+ * told the invite the code names (a kiosk's codes brought to a site are found by their invite).
  */
-export async function readInviteToken(token: string, keyOf: (kid: string | null) => Promise<Buffer | null>): Promise<TokenClaims | null> {
+export async function readInviteToken(token: string, keyOf: (kid: string | null, inviteId: string) => Promise<Buffer | null>): Promise<TokenClaims | null> {
   if (token.length > INVITE_TOKEN_MAX || !token.startsWith(INVITE_TOKEN_PREFIX)) return null
   const parts = token.slice(INVITE_TOKEN_PREFIX.length).split('.')
   if (parts.length !== 3 && parts.length !== 4) return null
   const [kid, inviteId, expiry, signature] = (parts.length === 4 ? parts : [null, ...parts]) as [string | null, string, string, string]
   if ((kid !== null && !KID.test(kid)) || !ID.test(inviteId) || !EXPIRY.test(expiry) || !MAC.test(signature)) return null
-  const key = await keyOf(kid)
+  const key = await keyOf(kid, inviteId)
   if (!key) return null
   // The MAC's text, not its bytes: the last base64url character has unused bits, so decoding would
   // take four spellings of one MAC, and a code must be one text (it is what a person or a log shows).

@@ -18,7 +18,7 @@ export type CheckedInvite = { ok: true; invite: Invite } | { ok: false; reason: 
  * What a code claims, if one of our keys signed it (null: it reads 'invalid'). Read before any
  * transaction: the key may come from the keychain or from the database's own connection.
  */
-export const claimsOf = (keyring: InviteKeyring, token: string): Promise<TokenClaims | null> => readInviteToken(token, (kid) => keyring.byId(kid))
+export const claimsOf = (keyring: InviteKeyring, token: string): Promise<TokenClaims | null> => readInviteToken(token, (kid, inviteId) => keyring.byId(kid, inviteId))
 
 /**
  * The invite signed claims name, if it can still be used; read in the caller's records (a

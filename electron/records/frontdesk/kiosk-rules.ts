@@ -6,7 +6,7 @@ import type { FrontDesk } from './front-desk'
 import type { RulesContext } from './records'
 import { newPairingCode, sha256 } from './secrets'
 
-type KioskRules = Pick<FrontDesk, 'createPairingCode' | 'redeemPairingCode' | 'listKiosks' | 'removeKiosk' | 'seenKiosk'>
+type KioskRules = Pick<FrontDesk, 'createPairingCode' | 'redeemPairingCode' | 'pairingCodeOpen' | 'listKiosks' | 'removeKiosk' | 'seenKiosk'>
 
 const wrongCode = () => new KioskError('REJECTED', 'This pairing code is wrong: check it and type it again, or make a new one.')
 const usedCode = () => new KioskError('REJECTED', 'This pairing code has already been used: make a new one.')
@@ -54,6 +54,13 @@ export function kioskRules(context: RulesContext): KioskRules {
         await alsoDo?.(sql, kiosk)
         return kiosk
       })
+    },
+
+    async pairingCodeOpen(code) {
+      const typed = pairingCode.safeParse(code)
+      if (!typed.success) return false
+      const row = await records.pairingCodes.get(sha256(typed.data))
+      return row !== undefined && row.used_at === null && row.expires_at > now()
     },
 
     listKiosks: () => records.kiosks.list(),

@@ -1,5 +1,7 @@
 import type { MigrationSet } from '../sql/migrate'
 import { auditStep } from './audit-migration'
+import { mergeStep } from './merge-migration'
+import { noticesStep } from './notices-migration'
 
 /**
  * The front desk's tables, the same on a kiosk's own SQLite file and on a site's PostgreSQL
@@ -274,5 +276,9 @@ export const frontDeskMigrations: MigrationSet = {
     },
     // The site's audit trail (audit-migration.ts).
     auditStep,
+    // The site's host notices and their settings (notices-migration.ts).
+    noticesStep,
+    // What a kiosk that ran on its own brings when it joins: its invitation key (merge-migration.ts).
+    mergeStep,
   ],
 }

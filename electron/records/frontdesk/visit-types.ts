@@ -56,8 +56,12 @@ export interface PersonKeys {
 export interface InviteKeyring {
   /** The key new codes are signed with (made on first use). */
   current(): Promise<{ kid: string; key: Buffer }>
-  /** A key by its id; null names the key of codes made before codes named their key. Null when unknown. */
-  byId(kid: string | null): Promise<Buffer | null>
+  /**
+   * A key by its id; null names the key of codes made before codes named their key. Null when
+   * unknown. `inviteId` is the invite the code names: a site finds the key of a code a kiosk
+   * printed before it joined (key id 'kc00' or none) through that invite (merge-rules.ts).
+   */
+  byId(kid: string | null, inviteId?: string): Promise<Buffer | null>
   /** A new current key; older keys stay for the codes they signed. Returns its id. */
   rotate(): Promise<string>
 }

@@ -1,5 +1,6 @@
 import type { FrontDesk } from '../../records/frontdesk/front-desk'
 import type { LocalFrontDesk } from '../../records/frontdesk/local'
+import type { Database } from '../../records/sql/types'
 import type { Host } from '../../shared/visits'
 import type { OpenedFrontDesk, OwnDesk } from '../front-desk/own-desk'
 
@@ -19,7 +20,7 @@ export interface OwnVisitRecords extends Pick<OwnDesk, 'arrivalQueued' | 'arriva
  * close closes it) and the few reads its upkeep needs beyond the desk (`frontDesk`). Opened on first
  * use; a failed open is not kept (the next call tries again), and a closed one opens again.
  */
-export function sharedLocalFrontDesk(open: () => Promise<LocalFrontDesk>): { open(): Promise<OpenedFrontDesk>; frontDesk(): Promise<FrontDesk> } {
+export function sharedLocalFrontDesk(open: () => Promise<LocalFrontDesk>): { open(): Promise<OpenedFrontDesk>; frontDesk(): Promise<FrontDesk>; database(): Promise<Database> } {
   let opening: Promise<LocalFrontDesk> | null = null
   const local = (): Promise<LocalFrontDesk> =>
     (opening ??= open().catch((error: unknown) => {
@@ -39,6 +40,8 @@ export function sharedLocalFrontDesk(open: () => Promise<LocalFrontDesk>): { ope
       }
     },
     frontDesk: async () => (await local()).frontDesk,
+    // Its rows as stored: what a kiosk brings to a site when it joins (records/frontdesk/merge-export.ts).
+    database: async () => (await local()).database,
   }
 }
 

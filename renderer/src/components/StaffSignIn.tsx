@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { KioskError } from '@shared/errors'
-import { useSession } from '../store/session'
+import { useSession, type JoinedSite } from '../store/session'
 import { Button, Field, Notice, visitorMessage } from './ui'
 
 /** What to say when a sign-in fails: the services' own words where they speak to the person. */
@@ -18,7 +18,7 @@ function signInFailure(error: unknown): string {
  * Staff sign-in: name and PIN or password, checked by the services. The inputs are uncontrolled
  * and emptied after each try, so a typed secret never lingers in the page's state.
  */
-export function StaffSignIn({ onSignedIn, onCancel, joinedSite = null }: { onSignedIn: () => void; onCancel: () => void; joinedSite?: { url: string; name: string } | null }) {
+export function StaffSignIn({ onSignedIn, onCancel, joinedSite = null }: { onSignedIn: () => void; onCancel: () => void; joinedSite?: JoinedSite | null }) {
   const signIn = useSession((s) => s.signIn)
   const form = useRef<HTMLFormElement>(null)
   const [busy, setBusy] = useState(false)
@@ -79,6 +79,19 @@ export function StaffSignIn({ onSignedIn, onCancel, joinedSite = null }: { onSig
           <p data-testid="joined-site">
             It is {joinedSite.name} on the site at {joinedSite.url}. Its staff are the site’s: sign in with an account of the site.
           </p>
+          {joinedSite.broughtRecords ? <p>Its staff accounts, watchlist, hosts, visits and invites are the site’s now; this kiosk keeps no copy of them.</p> : null}
+        </Notice>
+      ) : null}
+      {joinedSite?.keptApart?.length ? (
+        <Notice kind="warning" title="Accounts kept apart">
+          <p>The site already had accounts with these names. This kiosk’s accounts were added disabled, under new names: an administrator of the site may enable or leave them.</p>
+          <ul data-testid="kept-apart">
+            {joinedSite.keptApart.map((account) => (
+              <li key={account.importedAs}>
+                {account.name} → <strong>{account.importedAs}</strong>
+              </li>
+            ))}
+          </ul>
         </Notice>
       ) : null}
       <form ref={form} onSubmit={(e) => void submit(e)} noValidate autoComplete="off">

@@ -6,6 +6,14 @@ import { resetLanguage } from '../i18n'
 import { useLive } from './live'
 import { screenRole, useNavigation } from './navigation'
 
+/** A site this kiosk just joined; `keptApart`: accounts it brought whose names the site had (imported disabled, under another name). */
+export interface JoinedSite {
+  url: string
+  name: string
+  broughtRecords?: boolean
+  keptApart?: ReadonlyArray<{ name: string; importedAs: string }>
+}
+
 interface SessionState {
   /** Who is at the screen, as the services see this window or tab: a visitor until staff sign in. */
   role: Role
@@ -36,9 +44,12 @@ interface SessionState {
    * refusal, or that it cannot be reached). The session is read again: the site's staff sign in
    * next (Home opens its sign-in), or, when the site has none yet, its first administrator is made.
    */
-  joinSite: (input: { url: string; code: string; name?: string }) => Promise<void>
-  /** The site this kiosk just joined, and its name there, until someone signs in or leaves the sign-in. */
-  joinedSite: { url: string; name: string } | null
+  joinSite: (input: { url: string; code: string; name?: string; bringRecords?: boolean }) => Promise<void>
+  /**
+   * The site this kiosk just joined, and its name there, until someone signs in or leaves the sign-in; when it brought its records,
+   * the accounts the site took in under another name (theirs was taken), for the administrator to see.
+   */
+  joinedSite: JoinedSite | null
   /** Done with the just-joined sign-in (signed in, cancelled, or reset). */
   forgetJoined: () => void
   /** Ends the staff session in the services; the screen stays where it is allowed to. */
@@ -115,7 +126,7 @@ export const useSession = create<SessionState>((set, get) => ({
   },
   joinSite: async (input) => {
     const joined = await kiosk.joinSite(input)
-    set({ joinedSite: { url: joined.url, name: joined.name } })
+    set({ joinedSite: { url: joined.url, name: joined.name, broughtRecords: joined.brought !== undefined, keptApart: joined.keptApart ?? [] } })
     await get().load()
   },
   forgetJoined: () => set({ joinedSite: null }),

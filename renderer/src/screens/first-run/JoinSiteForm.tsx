@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
-import { Busy, Button, Field, Notice } from '../../components/ui'
+import { Busy, Button, CheckField, Field, Notice } from '../../components/ui'
 import { useSession } from '../../store/session'
 import { checkJoin, cleanCode, joinFailure, PAIRING_SOURCES, type JoinFailure, type JoinProblems } from './join-words'
 
@@ -21,8 +21,20 @@ export function JoinExplained() {
  * wrong, used or expired code; a site that cannot be reached) is shown here, the form kept as it
  * was typed, so the next try is one press away.
  */
-export function JoinSiteForm({ actions, onJoined, nameHint = 'How the site lists it, e.g. Main entrance. Left empty, it is named after this computer.' }: { actions?: ReactNode; onJoined?: () => void; nameHint?: string }) {
+export function JoinSiteForm({
+  actions,
+  onJoined,
+  nameHint = 'How the site lists it, e.g. Main entrance. Left empty, it is named after this computer.',
+  offerRecords = false,
+}: {
+  actions?: ReactNode
+  onJoined?: () => void
+  nameHint?: string
+  /** An administrator of a kiosk that ran on its own may bring its records (a first-run kiosk has none). */
+  offerRecords?: boolean
+}) {
   const joinSite = useSession((s) => s.joinSite)
+  const [bringRecords, setBringRecords] = useState(false)
   const form = useRef<HTMLFormElement>(null)
   const [problems, setProblems] = useState<JoinProblems>({})
   const [failure, setFailure] = useState<JoinFailure | null>(null)
@@ -64,7 +76,7 @@ export function JoinSiteForm({ actions, onJoined, nameHint = 'How the site lists
     submitting.current = true
     setBusy(true)
     try {
-      await joinSite({ url, code: cleanCode(code), ...(name ? { name } : {}) })
+      await joinSite({ url, code: cleanCode(code), ...(name ? { name } : {}), ...(offerRecords && bringRecords ? { bringRecords: true } : {}) })
       onJoined?.()
     } catch (caught) {
       const said = joinFailure(caught)
@@ -92,6 +104,14 @@ export function JoinSiteForm({ actions, onJoined, nameHint = 'How the site lists
           error={problems.code ?? null}
         />
         <Field label="This kiosk’s name (optional)" name="name" maxLength={64} autoComplete="off" hint={nameHint} error={problems.name ?? null} />
+        {offerRecords ? (
+          <CheckField
+            label="Bring this kiosk’s records to the site"
+            hint="Its staff accounts, watchlist, hosts, visits and invites join the site’s, and invitations it printed keep working there. An account whose name the site already has is added disabled under a new name, shown once the kiosk has joined. Once the site has them, this kiosk keeps no copy; if joining fails, nothing changes here. Left unticked, they stay on this kiosk, unused while it is on the site."
+            checked={bringRecords}
+            onChange={setBringRecords}
+          />
+        ) : null}
       </fieldset>
       {failure ? (
         <Notice kind="error" title={failure.title}>

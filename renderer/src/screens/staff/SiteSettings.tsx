@@ -24,7 +24,11 @@ export function JoinSiteSection({ onJoined }: { onJoined: () => void }) {
       <h2 id="join-site-title">Join a site</h2>
       <JoinExplained />
       <p>Once it joins, staff sign in here with the site’s accounts.</p>
-      <JoinSiteForm onJoined={onJoined} nameHint="How the site lists it, e.g. Main entrance. Left empty: the kiosk name under Kiosk above, else this computer’s name." />
+      <JoinSiteForm
+        onJoined={onJoined}
+        offerRecords
+        nameHint="How the site lists it, e.g. Main entrance. Left empty: the kiosk name under Kiosk above, else this computer’s name."
+      />
     </section>
   )
 }
