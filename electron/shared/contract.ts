@@ -60,7 +60,7 @@ export const broughtRecordsSchema = z.object({
 })
 /**
  * The kiosk as the site now knows it; the kiosk's settings say mode 'site' from here on. When it brought its records: how many,
- * and the accounts whose names the site had (imported disabled under another name, for an administrator to look at).
+ * and the accounts the site took in disabled (it has staff of its own; under another name where it had the name), for an administrator to look at.
  */
 export const joinSiteResult = z.object({
   kioskId: z.uuid(),

@@ -141,7 +141,7 @@ export type KioskRecords = z.infer<typeof kioskRecordsSchema>
 
 /** `records`: what a kiosk that ran on its own brings, when its administrator chose to. */
 export const pairRequest = z.strictObject({ code: pairingCode, name: kioskName, records: kioskRecordsSchema.optional() })
-/** An account the kiosk brought whose name the site already had: imported disabled, under another name. */
+/** An account the kiosk brought that the site took in disabled (it has staff of its own), under another name where it had the name. */
 export const keptApartSchema = z.object({ name: z.string(), importedAs: z.string() })
 export type KeptApart = z.infer<typeof keptApartSchema>
 /** What pairing gives a kiosk: its id on the site, and its own OAuth client (kept in its keychain). */

@@ -124,11 +124,14 @@ describe.each(['sqlite', 'postgres'] as const)('a kiosk brings its records to a 
     return { records, made, merged: merged! }
   }
 
-  it('merges accounts, the watchlist, hosts, visits and invites, keeping a taken name apart, disabled', async () => {
+  it('merges accounts, the watchlist, hosts, visits and invites; a site with staff takes the accounts in disabled, a taken name under another', async () => {
     const { key, kioskDb, site, host } = await setUp()
     const { made, merged } = await pairBringing(kioskDb, key, site)
 
-    expect(merged.keptApart).toEqual([{ name: 'Ada', importedAs: 'Ada - Lobby' }])
+    expect(merged.keptApart).toEqual([
+      { name: 'Ada', importedAs: 'Ada - Lobby' },
+      { name: 'Bea', importedAs: 'Bea' },
+    ])
     expect(merged.added).toEqual({ accounts: 2, watchlist: 1, alerts: 1, hosts: 1, visits: 2, invites: 2 })
     expect(merged.visitsEnded).toBe(1)
     expect(merged.reasonsJoined).toBe(1)
@@ -138,10 +141,12 @@ describe.each(['sqlite', 'postgres'] as const)('a kiosk brings its records to a 
       expect.arrayContaining([
         { name: 'ADA', role: 'admin', disabled: false },
         { name: 'Ada - Lobby', role: 'admin', disabled: true },
-        { name: 'Bea', role: 'operator', disabled: false },
+        { name: 'Bea', role: 'operator', disabled: true },
       ]),
     )
-    // Staff sign in at the site with the PINs they had; the one kept apart only once enabled.
+    // Staff sign in at the site with the PINs they had, once an administrator of the site enabled them.
+    await expect(site.signIn('Bea', 'bea-pin-123', made.id)).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    await site.setAccountDisabled('Bea', false)
     expect((await site.signIn('Bea', 'bea-pin-123', made.id)).account.name).toBe('Bea')
     await expect(site.signIn('Ada - Lobby', 'kiosk-ada-pin', made.id)).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
     await expect(site.signIn('Ada', 'kiosk-ada-pin', made.id)).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
@@ -192,11 +197,35 @@ describe.each(['sqlite', 'postgres'] as const)('a kiosk brings its records to a 
     expect((await site.createInvite({ email: 'n2@example.com', hostId: null, date: '2026-11-02', expiresAt: clock.now + DAY, createdBy: 'ADA' })).token.split('.')[1]).toBe(rotated)
   })
 
+  it('makes a staffless site’s staff of the first kiosk’s, as they were; refuses accounts with PIN parameters it does not use', async () => {
+    const key = randomBytes(32)
+    const kioskDb = await migrated(openSqlite(sqliteFile()))
+    const kiosk = createFrontDesk(kioskDb, { now: () => clock.now, inviteKeys: singleKeyring(async () => key) })
+    await kiosk.createFirstAdmin('Ada', 'kiosk-ada-pin', 'own')
+    await kiosk.createAccount('Bea', 'operator', 'bea-pin-123')
+    const empty = createFrontDesk(await migrated(cluster ? await openPostgres({ url: cluster.url }) : openSqlite(sqliteFile())), { now: () => clock.now })
+    const records = kioskRecordsSchema.parse(JSON.parse(JSON.stringify(await readKioskRecords(kioskDb, async () => key))))
+    const pair = async (brought: typeof records) => {
+      const { code } = await empty.createPairingCode('installer')
+      return empty.redeemPairingCode(code, 'Lobby', async (tx, kiosk) => {
+        await mergeKioskRecords(tx, kiosk, brought, clock.now)
+      })
+    }
+    // Hostile parameters (each sign-in would allocate gigabytes): nothing merged, no kiosk, the code still good.
+    const huge = { ...records, accounts: records.accounts.map((a) => ({ ...a, params: JSON.stringify({ N: 2 ** 24, r: 8, p: 1, keylen: 32 }) })) }
+    await expect(pair(huge)).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    expect(await empty.listKiosks()).toEqual([])
+    expect(await empty.accountCount()).toBe(0)
+    const made = await pair(records)
+    expect((await empty.listAccounts()).map(({ name, disabled }) => ({ name, disabled }))).toEqual(expect.arrayContaining([{ name: 'Ada', disabled: false }, { name: 'Bea', disabled: false }]))
+    expect((await empty.signIn('Ada', 'kiosk-ada-pin', made.id)).account.role).toBe('admin')
+  })
+
   it('numbers a kept-apart name that is taken too', async () => {
     const { key, kioskDb, site } = await setUp()
     await site.createAccount('Ada - Lobby', 'operator', 'another-pin')
     const { merged } = await pairBringing(kioskDb, key, site)
-    expect(merged.keptApart).toEqual([{ name: 'Ada', importedAs: 'Ada - Lobby 2' }])
+    expect(merged.keptApart).toContainEqual({ name: 'Ada', importedAs: 'Ada - Lobby 2' })
     expect((await site.listAccounts()).find((a) => a.name === 'Ada - Lobby 2')).toMatchObject({ role: 'admin', disabled: true })
   })
 

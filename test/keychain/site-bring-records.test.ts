@@ -70,24 +70,30 @@ describe('a kiosk on its own brings its records when it joins', () => {
       name: 'Lobby',
       url: site.url,
       brought: { accounts: 2, watchlist: 0, alerts: 0, hosts: 1, visits: 0, invites: 1 },
-      keptApart: [{ name: 'Ada', importedAs: 'Ada - Lobby' }],
+      // The site has staff: the kiosk's accounts come in disabled, for its administrators to enable.
+      keptApart: [
+        { name: 'Ada', importedAs: 'Ada - Lobby' },
+        { name: 'Bea', importedAs: 'Bea' },
+      ],
     })
     // The kiosk's own session ended with its accounts: the site's administrator signs in here now.
     await kiosk.call('signIn', { name: 'ada', secret: 'site-ada-pin' }, 'tab:site-admin')
     expect(await kiosk.call('getSettings', {}, 'tab:site-admin')).toMatchObject({ mode: 'site', kioskName: 'Lobby' })
 
-    // The site has them: the kept-apart account disabled, the code the kiosk printed valid there.
+    // The site has them: the accounts kept apart disabled, the code the kiosk printed valid there.
     expect((await desk.listAccounts()).map(({ name, disabled }) => ({ name, disabled }))).toEqual(
       expect.arrayContaining([
         { name: 'ada', disabled: false },
         { name: 'Ada - Lobby', disabled: true },
-        { name: 'Bea', disabled: false },
+        { name: 'Bea', disabled: true },
       ]),
     )
     expect(await desk.listHosts()).toEqual([host])
     expect(await desk.checkInvite(invite.token)).toMatchObject({ status: 'valid', email: 'guest@example.com', hostId: host.id })
 
-    // Staff sign in at the kiosk with the site's accounts: Bea with the PIN she had.
+    // Once the site's administrator enabled her, Bea signs in at the kiosk with the PIN she had.
+    expect(await kiosk.failure('signIn', { name: 'Bea', secret: 'bea-pin-123' }, 'tab:bea')).toMatchObject({ code: 'UNAUTHORIZED' })
+    await desk.setAccountDisabled('Bea', false)
     expect(await kiosk.call('signIn', { name: 'Bea', secret: 'bea-pin-123' }, 'tab:bea')).toMatchObject({ role: 'operator', account: 'Bea' })
 
     // The kiosk keeps no second copy; its log has counts only.

@@ -4,6 +4,8 @@ import { newKeyId } from './invite-keyring'
 import { InviteKeyRepository } from './invite-keys-repository'
 import { MergeRepository } from './merge-repository'
 import { recordsOn, type FrontDeskRecords } from './records'
+import { readPinParams } from './secrets'
+import { KioskError } from '../../shared/errors'
 
 /** What the site took in of a kiosk's records, counted by kind. */
 export interface MergeCounts {
@@ -16,7 +18,11 @@ export interface MergeCounts {
 }
 
 export interface MergeResult {
-  /** Accounts whose name the site already had: imported disabled, under another name, for an administrator to look at. */
+  /**
+   * Accounts imported disabled, for an administrator of the site to look at: every account when the
+   * site already had staff (a pairing code must not bring in new administrators unseen), else those
+   * whose name the site had (under another name).
+   */
   keptApart: KeptApart[]
   /** Rows added (a row the site already held, by its id, is not counted: it is there). */
   added: MergeCounts
@@ -64,8 +70,10 @@ function joinedReason(site: string, kiosk: string, kioskName: string): string | 
  * Takes a kiosk's records into the site's, inside the transaction that uses its pairing code up
  * (redeemPairingCode's alsoDo): all of it, or, when anything fails, none of it and no kiosk. Nothing
  * the kiosk brought is dropped:
- * - an account whose name the site has is imported DISABLED under another name (freeName) and
- *   listed; the others as they were (their PIN hashes, so staff sign in with the PINs they had);
+ * - accounts keep their PIN hashes (staff sign in with the PINs they had); on a site that already
+ *   has staff each is imported DISABLED and listed, for its administrators to enable (a pairing code
+ *   must not bring in administrators unseen), one whose name the site has under another name
+ *   (freeName); on a site with none, as they were: the first kiosk's staff become the site's;
  * - a person the site already watches keeps the site's entry, its reason followed by the kiosk's
  *   when they differ; the kiosk's alerts are the site's, from this kiosk;
  * - hosts, visits (from this kiosk, `kiosk.id`) and invites are added; a visit still open at the
@@ -80,7 +88,10 @@ export async function mergeKioskRecords(tx: Sql, kiosk: SiteKiosk, brought: Kios
 
   // The names decided under the accounts' lock: an account made at another kiosk meanwhile cannot take one.
   await records.accounts.lock()
+  // A site with staff takes the kiosk's accounts in disabled: its administrators choose whom to enable.
+  const siteHasStaff = (await records.accounts.count()) > 0
   for (const account of brought.accounts) {
+    if (!readPinParams(account.params)) throw new KioskError('INVALID_INPUT', `The account ${account.name} was brought with PIN parameters this site does not use: nothing was merged.`)
     const taken = (await records.accounts.byName(account.name)) !== undefined
     const name = taken ? await freeName(records, account.name, kiosk.name) : account.name
     const added = await records.accounts.insertImported({
@@ -89,14 +100,14 @@ export async function mergeKioskRecords(tx: Sql, kiosk: SiteKiosk, brought: Kios
       salt: Buffer.from(account.salt, 'base64'),
       hash: Buffer.from(account.hash, 'base64'),
       params: account.params,
-      disabled: taken || account.disabled ? 1 : 0,
+      disabled: siteHasStaff || account.disabled ? 1 : 0,
       created_at: account.createdAt,
       last_sign_in_at: account.lastSignInAt,
       failures: 0,
       locked_until: 0,
     })
     if (added) result.added.accounts++
-    if (taken) result.keptApart.push({ name: account.name, importedAs: name })
+    if (siteHasStaff && added) result.keptApart.push({ name: account.name, importedAs: name })
   }
 
   for (const entry of brought.watchlist) {

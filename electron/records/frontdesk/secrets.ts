@@ -9,6 +9,24 @@ import { PAIRING_ALPHABET, PAIRING_CODE_LENGTH } from '../../shared/frontdesk-ap
 export const PIN_PARAMS = { N: 2 ** 15, r: 8, p: 1, keylen: 32 }
 export type PinParams = typeof PIN_PARAMS
 
+/**
+ * An account's stored parameters, read back: only what this code could have written (N a power of
+ * two from 2^14 to 2^17, r 8, p 1, a 32-byte key), so an account brought from elsewhere cannot make
+ * each sign-in allocate gigabytes. Null for anything else.
+ */
+export function readPinParams(text: string): PinParams | null {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return null
+  }
+  if (typeof value !== 'object' || value === null) return null
+  const { N, r, p, keylen, ...rest } = value as Record<string, unknown>
+  const known = Object.keys(rest).length === 0 && r === 8 && p === 1 && keylen === 32
+  return known && typeof N === 'number' && Number.isInteger(Math.log2(N)) && N >= 2 ** 14 && N <= 2 ** 17 ? { N, r, p, keylen } : null
+}
+
 export function newSalt(): Buffer {
   return randomBytes(16)
 }

@@ -6,7 +6,7 @@ import { UniqueViolationError } from '../sql/types'
 import { accountView, type AccountRow } from './accounts-repository'
 import type { FrontDesk } from './front-desk'
 import type { FrontDeskRecords, RulesContext } from './records'
-import { derivePin, newSalt, newSessionToken, PIN_PARAMS, sha256, type PinParams } from './secrets'
+import { derivePin, newSalt, newSessionToken, PIN_PARAMS, readPinParams, sha256 } from './secrets'
 
 export interface StaffRulesOptions {
   freeFailures?: number | undefined
@@ -114,9 +114,10 @@ export function staffRules(context: RulesContext, options: StaffRulesOptions = {
       const row = await context.records.accounts.byKey(key)
       const pending = row ? { failures: row.failures, lockedUntil: row.locked_until } : unknownFailures.get(key)
       if (pending && pending.lockedUntil > now()) locked(pending.lockedUntil)
-      const params = row ? (JSON.parse(row.params) as PinParams) : PIN_PARAMS
-      const derived = await derivePin(secret, row?.salt ?? decoySalt, params)
-      const good = row !== undefined && derived.length === row.hash.length && timingSafeEqual(derived, row.hash) && row.disabled === 0
+      // Parameters this code did not write (a damaged row) are hashed as a decoy's: the PIN is refused, never trusted.
+      const stored = row ? readPinParams(row.params) : null
+      const derived = await derivePin(secret, row?.salt ?? decoySalt, stored ?? PIN_PARAMS)
+      const good = row !== undefined && stored !== null && derived.length === row.hash.length && timingSafeEqual(derived, row.hash) && row.disabled === 0
       if (good) {
         const signedIn = await context.transaction(async (records) => {
           // Disabled while the PIN was hashing: refused, as it would be a moment later.

@@ -84,11 +84,11 @@ export function StaffSignIn({ onSignedIn, onCancel, joinedSite = null }: { onSig
       ) : null}
       {joinedSite?.keptApart?.length ? (
         <Notice kind="warning" title="Accounts kept apart">
-          <p>The site already had accounts with these names. This kiosk’s accounts were added disabled, under new names: an administrator of the site may enable or leave them.</p>
+          <p>The site already has staff, so this kiosk’s accounts were added disabled (under a new name where the site had the name): an administrator of the site enables the ones to keep.</p>
           <ul data-testid="kept-apart">
             {joinedSite.keptApart.map((account) => (
               <li key={account.importedAs}>
-                {account.name} → <strong>{account.importedAs}</strong>
+                {account.importedAs === account.name ? <strong>{account.name}</strong> : <>{account.name} → <strong>{account.importedAs}</strong></>}
               </li>
             ))}
           </ul>

@@ -6,7 +6,7 @@ import { resetLanguage } from '../i18n'
 import { useLive } from './live'
 import { screenRole, useNavigation } from './navigation'
 
-/** A site this kiosk just joined; `keptApart`: accounts it brought whose names the site had (imported disabled, under another name). */
+/** A site this kiosk just joined; `keptApart`: accounts it brought that the site took in disabled (it has staff), some under another name. */
 export interface JoinedSite {
   url: string
   name: string
