@@ -41,7 +41,8 @@ test.afterAll(async () => {
 /** The layout checks for one screen in one state; `buttons` must be whole on screen, read in the same instant. */
 async function check(page: Page, size: KioskSize, name: string, options: { buttons?: string[]; inView?: Locator[]; axe?: boolean } = {}): Promise<void> {
   const what = `${size.name} ${name}`
-  const facts = await layoutFacts(page, options.buttons ?? [])
+  // What must be in view first, in the same instant as the layout's facts: the screen may not last (a liveness step's time).
+  const [facts] = await Promise.all([layoutFacts(page, options.buttons ?? []), options.inView ? expectInView(page, what, ...options.inView) : null])
   // Soft: one run reports every screen that does not fit, not only the first.
   expect.soft(facts.buttonsOutOfView, `${what}: buttons not on screen`).toEqual([])
   expectFits(facts, what, { mainMayScroll: staffLong.has(name.split('-')[0]!) })
@@ -50,7 +51,6 @@ async function check(page: Page, size: KioskSize, name: string, options: { butto
   expectNoOverlap(facts, what)
   expectWholeWords(facts, what)
   expectControlsBesideLabels(facts, what)
-  if (options.inView) await expectInView(page, what, ...options.inView)
   if (options.axe === false) await page.screenshot({ path: join(projectRoot, 'test-results/screens', size.name, `${name}.png`) })
   else await checkScreenAt(page, size.name, name)
 }

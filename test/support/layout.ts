@@ -193,14 +193,18 @@ export function expectTouchTargets(facts: LayoutFacts, what: string): void {
   expect.soft(facts.smallTargets, `${what}: touch targets under ${MIN_TARGET}px`).toEqual([])
 }
 
-/** Each locator is on screen whole: inside the window, not scrolled away inside the main area. */
+/**
+ * Each locator is on screen whole: inside the window, not scrolled away inside the main area. All
+ * are measured at once: a screen that lasts only so long (a liveness step's time) must still be
+ * on screen when the last is measured, however busy the machine.
+ */
 export async function expectInView(page: Page, what: string, ...targets: Locator[]): Promise<void> {
   const viewport = page.viewportSize()!
-  const main = await page.locator('main').boundingBox()
-  for (const target of targets) {
-    await expect(target).toBeVisible()
-    const box = await target.boundingBox()
-    expect(box, `${what}: ${target.toString()} has no box`).not.toBeNull()
+  await Promise.all(targets.map((target) => expect(target).toBeVisible()))
+  const [main, ...boxes] = await Promise.all([page.locator('main').boundingBox(), ...targets.map((target) => target.boundingBox())])
+  for (const [i, target] of targets.entries()) {
+    const box = boxes[i]
+    expect(box, `${what}: ${target.toString()} is not shown`).not.toBeNull()
     const { x, y, width, height } = box!
     const inside = x >= 0 && y >= (main?.y ?? 0) - 1 && x + width <= viewport.width + 1 && y + height <= Math.min(viewport.height, main ? main.y + main.height : Infinity) + 1
     expect.soft(inside, `${what}: ${target.toString()} at ${Math.round(x)},${Math.round(y)} ${Math.round(width)}×${Math.round(height)} is not inside the ${viewport.width}×${viewport.height} window`).toBe(true)
