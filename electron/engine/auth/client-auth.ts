@@ -45,7 +45,7 @@ export interface ClientAuthOptions {
 }
 
 /**
- * Client authentication for the token call, hardened against floods and guessing (issue 13):
+ * Client authentication for the token call, hardened against floods and guessing:
  * failures pause the client id and the peer exponentially; while paused, calls are refused
  * before any scrypt runs, so a flood costs nothing; and scrypt work under way is bounded, so
  * many peers together cannot occupy libuv's thread pool. State is in memory: an engine restart

@@ -114,7 +114,7 @@ export interface StoredSubject {
 }
 
 /**
- * Reads trails written before the canonical form (issue 25): kiosks then hashed a subject as it
+ * Reads trails written before the canonical form: kiosks then hashed a subject as it
  * was given, so an empty one ({} or empty fields) was hashed as its three stored columns although
  * it reads back as no subject. This is that hash, of a stored entry: only for verifying such
  * entries, never for writing one.
