@@ -31,8 +31,8 @@ import { StoreUnavailableError } from '../records/sql/types'
 import { openStore } from './store/store'
 import { createSiteEvents } from './store/site-events'
 import { createFrontDesk } from '../records/frontdesk/create-front-desk'
-import { siteHostNotices } from '../records/frontdesk/notices-site'
-import type { SiteNoticeTiming } from '../records/frontdesk/notices-sender'
+import { hostNoticesService, type NoticeTiming } from '../records/frontdesk/notices/service'
+import { sealedNoticeSecrets } from '../records/frontdesk/notices/settings'
 import { frontDeskMigrations } from '../records/frontdesk/migrations'
 import { migrate } from '../records/sql/migrate'
 import type { FrontDeskOptions } from '../records/frontdesk/front-desk'
@@ -62,8 +62,8 @@ export interface EngineOptions {
   frontDesk?: Omit<FrontDeskOptions, 'announce'> & { pairingFreeFailures?: number }
   /** When the site's retention first runs after the start, and how often after (tests shorten them; frontdesk-retention.ts). */
   retention?: { firstMs?: number; everyMs?: number }
-  /** The host notices' sender: claim, poll and backoff times (tests shorten them; records/frontdesk/notices-sender.ts). */
-  notices?: Partial<SiteNoticeTiming>
+  /** The host notices' runner: claim, poll and backoff times (tests shorten them; records/frontdesk/notices/service.ts). */
+  notices?: Partial<NoticeTiming>
 }
 
 export interface Engine {
@@ -92,15 +92,16 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // The front desk's alerts reach every engine's event streams (NOTIFY on PostgreSQL).
   const events = createSiteEvents(store.db, options.databaseUrl, log.engine)
   // The site tells hosts of arrivals itself: the check-in queues the notices in its transaction
-  // (notifyHosts) and every engine's sender sends them, each once. The secrets are sealed with the
+  // (notifyHosts) and every engine's runner sends them, each once. The secrets are sealed with the
   // template key the site's engines share.
-  const notices = siteHostNotices(store.db, { sealer, now: options.frontDesk?.now, log: log.engine, ...(options.notices ? { timing: options.notices } : {}) })
+  const noticesNow = options.frontDesk?.now ?? Date.now
+  const notices = hostNoticesService(store.db, { secrets: sealedNoticeSecrets(store.db, sealer, noticesNow), now: noticesNow, log: log.engine, ...(options.notices ? { timing: options.notices } : {}) })
   const desk = createFrontDesk(store.db, { notifyHosts: true, ...options.frontDesk, announce: events.announce })
   const frontDesk: typeof desk = {
     ...desk,
     async checkIn(request) {
       const outcome = await desk.checkIn(request)
-      // This engine's sender looks at once; the others find the notices at their next poll.
+      // This engine's runner looks at once; the others find the notices at their next poll.
       if (outcome.outcome === 'checked-in' && !outcome.alreadyOnSite && outcome.visit.hostId !== null) notices.wake()
       return outcome
     },
@@ -160,7 +161,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   )
   // The site forgets visits and ended invites on its own, whether or not a kiosk is running.
   const retention = siteRetention(frontDesk, { now: options.frontDesk?.now ?? Date.now, log: log.engine, ...options.retention })
-  notices.start()
+  await notices.start()
 
   return {
     app,

@@ -123,7 +123,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
         inviteKeys: singleKeyring(() => credentials.inviteKey()),
         onImported: (i) =>
           log(
-            `front desk: took in ${i.accounts} staff accounts, ${i.entries} watchlist entries, ${i.alerts} alerts, ${i.hosts} hosts, ${i.visits} visits and ${i.invites} invites from accounts.db, watchlist.db, visits.db and invites.db`,
+            `front desk: took in ${i.accounts} staff accounts, ${i.entries} watchlist entries, ${i.alerts} alerts, ${i.hosts} hosts, ${i.visits} visits, ${i.invites} invites and ${i.notices} host notices from accounts.db, watchlist.db, visits.db, invites.db and host-notices.db`,
           ),
       }),
   )
@@ -142,7 +142,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const reach = reachability({ backend, onBack: () => replica.syncAfterOffline() })
   const replica = replicaFeature({ own, settings, backend, pending: () => outbox.pending(), reachable: reach.reachable, audit, now, log })
   // On a site its staff's calls go to the site (staff is made below; only called once a request comes).
-  const notices = hostNotifications({ dataDir, keychain, log, site: { desk, staffDesk: (call) => staff.staffDesk(call) } })
+  // The kiosk's own host notices are in its frontdesk.db (its check-ins queue them there); on a site, staff's calls go to the site's.
+  const notices = hostNotifications({ database: ownFile.database, keychain, now, log, site: { desk, staffDesk: (call) => staff.staffDesk(call) } })
   const staff = staffFeature({
     desk,
     kiosk: async () => {
@@ -179,7 +180,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     audit,
     now,
     log,
-    hooks: { onArrival: notices.onArrival, onForget: notices.forgetVisits, screenPerson: (personUuid) => watchlist.screenPerson(personUuid) },
+    hooks: { noticesQueued: notices.wake, screenPerson: (personUuid) => watchlist.screenPerson(personUuid) },
   })
   // A visitor removed (by staff or the retention) takes their visits and invites with them (on a
   // site, staff's removal does it by their session: visits.withVisitorRemoval).
@@ -232,7 +233,13 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     engine,
     replica,
     audit,
-    { handlers: {}, stop: () => ownFrontDesk.close() },
+    {
+      handlers: {},
+      stop: async () => {
+        await ownFrontDesk.close()
+        await ownFile.close()
+      },
+    },
     watchlist,
     outbox,
     notices,

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { email } from './email'
-import { errorCodeSchema } from './errors'
+import { JOB_STATE_MAX_ITEMS, jobCountsSchema, jobErrorSchema, jobFieldsSchema, jobStateSchema, type JobCounts, type JobError, type JobState } from './jobs'
 
 /**
  * What staff see of the host notifications (electron/services/host-notices/README.md): the queue
@@ -12,38 +12,26 @@ export const noticeChannels = ['email', 'webhook'] as const
 export const noticeChannelSchema = z.enum(noticeChannels)
 export type NoticeChannel = z.infer<typeof noticeChannelSchema>
 
-/** queued → in-flight → delivered, or → failed (a permanent refusal, or too late to matter). */
-export const noticeStates = ['queued', 'in-flight', 'delivered', 'failed'] as const
-export const noticeStateSchema = z.enum(noticeStates)
-export type NoticeState = z.infer<typeof noticeStateSchema>
+/** The one delivery queue's states (jobs.ts): a notice refused for good, or too late to matter, needs attention. */
+export const noticeStateSchema = jobStateSchema
+export type NoticeState = JobState
 
-export const noticeErrorSchema = z.object({ code: errorCodeSchema, message: z.string() })
-export type NoticeError = z.infer<typeof noticeErrorSchema>
+export const noticeErrorSchema = jobErrorSchema
+export type NoticeError = JobError
 
-export const hostNoticeSchema = z.object({
-  id: z.string(),
+/** An arrival notice as staff see it: the queue's fields (jobs.ts) and its own. */
+export const hostNoticeSchema = jobFieldsSchema.extend({
   visitId: z.string(),
   channel: noticeChannelSchema,
-  /** Whom it tells (the host's name only: the visitor's name stays in the queue's file). */
+  /** Whom it tells (the host's name only: the visitor's name stays in the queue). */
   hostName: z.string(),
-  state: noticeStateSchema,
-  attempts: z.number().int(),
-  /** Epoch milliseconds. */
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  /** When a queued notice is next tried; null in any other state. */
-  nextAttemptAt: z.number().nullable(),
-  deliveredAt: z.number().nullable(),
-  /** Why the last attempt failed (the reason for `failed`); null after success. */
-  lastError: noticeErrorSchema.nullable(),
 })
 export type HostNotice = z.infer<typeof hostNoticeSchema>
 
-export const noticeCountsSchema = z.object({ queued: z.number().int(), inFlight: z.number().int(), delivered: z.number().int(), failed: z.number().int() })
-export type NoticeCounts = z.infer<typeof noticeCountsSchema>
+export const noticeCountsSchema = jobCountsSchema
+export type NoticeCounts = JobCounts
 
-/** At most this many notices in a state: failed first, then in-flight, queued, latest delivered. */
-export const NOTICE_STATE_MAX_ITEMS = 100
+export const NOTICE_STATE_MAX_ITEMS = JOB_STATE_MAX_ITEMS
 
 export const hostNoticeQueueSchema = z.object({
   running: z.boolean(),

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { errorCodeSchema } from './errors'
+import { JOB_STATE_MAX_ITEMS, jobCountsSchema, jobErrorSchema, jobFieldsSchema, jobStateSchema, type JobCounts, type JobError, type JobState } from './jobs'
 
 /**
  * What the renderer may see of the offline outbox (electron/services/outbox/README.md): item
@@ -7,13 +7,9 @@ import { errorCodeSchema } from './errors'
  * parses pushed events with the same schemas.
  */
 
-/**
- * queued → in-flight → delivered, or → needs-attention (a reason an operator must act on).
- * A failed attempt that is worth repeating goes back to queued with a later nextAttemptAt.
- */
-export const outboxItemStates = ['queued', 'in-flight', 'delivered', 'needs-attention'] as const
-export const outboxItemStateSchema = z.enum(outboxItemStates)
-export type OutboxItemState = z.infer<typeof outboxItemStateSchema>
+/** The one delivery queue's states (jobs.ts): queued → in-flight → delivered, or → needs-attention. */
+export const outboxItemStateSchema = jobStateSchema
+export type OutboxItemState = JobState
 
 /** An enrollment to queue: what the enroll form captured. The outbox adds the templateContext. */
 export const outboxEnqueueSchema = z.strictObject({
@@ -24,12 +20,11 @@ export const outboxEnqueueSchema = z.strictObject({
 })
 export type OutboxEnqueueRequest = z.infer<typeof outboxEnqueueSchema>
 
-export const outboxErrorSchema = z.object({ code: errorCodeSchema, message: z.string() })
-export type OutboxError = z.infer<typeof outboxErrorSchema>
+export const outboxErrorSchema = jobErrorSchema
+export type OutboxError = JobError
 
-export const outboxItemSchema = z.object({
-  id: z.string(),
-  state: outboxItemStateSchema,
+/** A queued enrollment as staff see it: the queue's fields (jobs.ts) and its own. */
+export const outboxItemSchema = jobFieldsSchema.extend({
   /**
    * The visitor this enrollment is for, so an operator knows whom a parked item concerns. Kept
    * encrypted at rest; shown here because the operator typed it in the first place.
@@ -37,16 +32,6 @@ export const outboxItemSchema = z.object({
   userId: z.string(),
   templateType: z.string(),
   sampleCount: z.number().int(),
-  /** Delivery attempts so far (reset when an operator retries a parked item). */
-  attempts: z.number().int(),
-  /** Epoch milliseconds. */
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  /** When a queued item will next be tried; null in any other state. */
-  nextAttemptAt: z.number().nullable(),
-  deliveredAt: z.number().nullable(),
-  /** Why the last attempt failed (the parking reason for needs-attention); null after success. */
-  lastError: outboxErrorSchema.nullable(),
 })
 export type OutboxItem = z.infer<typeof outboxItemSchema>
 
@@ -58,13 +43,8 @@ export const outboxRetryResultSchema = z.object({
 })
 export type OutboxRetryResult = z.infer<typeof outboxRetryResultSchema>
 
-export const outboxCountsSchema = z.object({
-  queued: z.number().int(),
-  inFlight: z.number().int(),
-  needsAttention: z.number().int(),
-  delivered: z.number().int(),
-})
-export type OutboxCounts = z.infer<typeof outboxCountsSchema>
+export const outboxCountsSchema = jobCountsSchema
+export type OutboxCounts = JobCounts
 
 export const outboxStateSchema = z.object({
   /** The last health probe's verdict; null until the first probe has answered. */
@@ -83,4 +63,4 @@ export const outboxStateSchema = z.object({
 export type OutboxState = z.infer<typeof outboxStateSchema>
 
 /** Keeps each pushed event small however long the queue grows while offline. */
-export const OUTBOX_STATE_MAX_ITEMS = 100
+export const OUTBOX_STATE_MAX_ITEMS = JOB_STATE_MAX_ITEMS

@@ -542,6 +542,11 @@ test('Outbox: a parked enrollment raises a notice on every staff screen, never s
   await checkScreen(page, 'attention-notice')
   await page.getByTestId('offline-banner').getByRole('button', { name: 'Open the outbox' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Outbox')
+  // The queue's list: its state in the words the host notices use too, its photos, why it was refused.
+  const row = page.getByTestId('outbox-items').getByRole('row').filter({ hasText: userId })
+  await expect(row.getByRole('cell', { name: 'Needs attention', exact: true })).toBeVisible()
+  await expect(row).toContainText(/face/i)
+  await checkScreen(page, 'outbox-needs-attention')
 
   await page.getByRole('button', { name: `Retry the enrollment of ${userId} now` }).click()
   await expect(page.getByTestId('outbox-message')).toHaveText(new RegExp(`^The enrollment of ${userId.replaceAll('.', '\\.')} was tried again and refused\\. The server said: .*face`, 'i'))

@@ -9,7 +9,9 @@ import { frontDeskMigrations } from '../../electron/records/frontdesk/migrations
 import { FRONTDESK_FILE, openLocalFrontDesk, type LocalFrontDesk } from '../../electron/records/frontdesk/local'
 import { singleKeyring } from '../../electron/records/frontdesk/invite-keyring'
 import { openAccounts, openWatchlist } from '../support/older-frontdesk-stores'
-import { openOldInvites, openOldVisits } from '../support/older-visit-stores'
+import { addArrival } from '../../electron/records/frontdesk/notices/notice-jobs'
+import { hostNoticesService } from '../../electron/records/frontdesk/notices/service'
+import { openOldHostNotices, openOldInvites, openOldVisits } from '../support/older-visit-stores'
 
 /**
  * A kiosk on its own (issue 43): its front desk on frontdesk.db in its data folder, and the staff
@@ -69,7 +71,7 @@ describe('a kiosk on its own: frontdesk.db', () => {
     const imported: LegacyImport[] = []
     local = await openLocalFrontDesk({ dataDir: dir, now, onImported: (counts) => imported.push(counts) })
     const desk = local.frontDesk
-    expect(imported).toEqual([{ accounts: 2, entries: 1, alerts: 2, visits: 0, hosts: 0, invites: 0 }])
+    expect(imported).toEqual([{ accounts: 2, entries: 1, alerts: 2, visits: 0, hosts: 0, invites: 0, notices: 0 }])
     for (const file of [...databaseFiles(dir, 'accounts.db'), ...databaseFiles(dir, 'watchlist.db')]) expect(existsSync(file), file).toBe(false)
 
     expect(await desk.listAccounts()).toEqual(before.accountsBefore)
@@ -127,7 +129,7 @@ describe('a kiosk on its own: frontdesk.db', () => {
     const imported: LegacyImport[] = []
     local = await openLocalFrontDesk({ dataDir: dir, now, inviteKeys: singleKeyring(async () => key), onImported: (counts) => imported.push(counts) })
     const desk = local.frontDesk
-    expect(imported).toEqual([{ accounts: 0, entries: 0, alerts: 0, visits: 3, hosts: 1, invites: 2 }])
+    expect(imported).toEqual([{ accounts: 0, entries: 0, alerts: 0, visits: 3, hosts: 1, invites: 2, notices: 0 }])
     for (const file of [...databaseFiles(dir, 'visits.db'), ...databaseFiles(dir, 'invites.db')]) expect(existsSync(file), file).toBe(false)
 
     expect(await desk.listHosts()).toEqual([hana])
@@ -135,7 +137,12 @@ describe('a kiosk on its own: frontdesk.db', () => {
       [queued, PERSON, 'old-kiosk', null, 'Hana'],
       [missed, third, 'old-kiosk', null, 'Hana'],
     ])
-    expect((await desk.arrivalsNotQueued('old-kiosk', 0)).map((v) => v.id)).toEqual([missed])
+    // arrival_queued_at as the old file kept it (no longer written: a check-in queues its notices in its transaction).
+    const marked = await local.database.all<{ id: string; at: number | null }>('SELECT id, arrival_queued_at AS at FROM visits WHERE host_id IS NOT NULL ORDER BY checked_in_at')
+    expect(marked.map((v) => [v.id, v.at !== null])).toEqual([
+      [queued, true],
+      [missed, false],
+    ])
     expect((await desk.visitLog({ onSite: false }, 0, 10)).visits).toEqual([expect.objectContaining({ id: left, checkedOutBy: 'staff' })])
     // Still on site: checking in again gives the open visit back.
     const again = await desk.checkIn({ person: { personUuid: PERSON, email: 'vera@example.com', firstName: null }, hostId: null, purpose: null, inviteToken: null, asLastTime: true, kioskId: 'old-kiosk' })
@@ -150,7 +157,13 @@ describe('a kiosk on its own: frontdesk.db', () => {
     expect(await desk.checkInvite(open.token)).toEqual({ status: 'valid', email: 'Guest@Example.com', hostId: hana.id, hostName: 'Hana', date: '2026-11-02' })
     expect(await desk.checkInvite(used.token)).toEqual({ status: 'refused', reason: 'used' })
     const guest = await desk.checkIn({ person: { personUuid: '22222222-2222-4222-8222-222222222222', email: 'guest@example.com', firstName: 'Gus' }, hostId: null, purpose: null, inviteToken: open.token, asLastTime: false, kioskId: 'old-kiosk' })
-    expect(guest).toMatchObject({ outcome: 'checked-in', alreadyOnSite: false, host: hana, visit: { inviteId: open.id } })
+    // A site of one: the check-in queued its host's notices itself, one per channel, and gives no host back.
+    expect(guest).toMatchObject({ outcome: 'checked-in', alreadyOnSite: false, host: null, visit: { inviteId: open.id } })
+    const guestVisit = guest.outcome === 'checked-in' ? guest.visit.id : ''
+    expect(await local.database.all("SELECT dedupe_key, state FROM jobs WHERE kind = 'host-notice' ORDER BY dedupe_key")).toEqual([
+      { dedupe_key: `${guestVisit}/email`, state: 'queued' },
+      { dedupe_key: `${guestVisit}/webhook`, state: 'queued' },
+    ])
     expect(await desk.checkInvite(open.token)).toEqual({ status: 'refused', reason: 'used' })
     // The person removed: their old invites go with their visits.
     expect(await desk.forgetPerson({ userId: 'O@example.com' })).toEqual({ visitIds: [left], invites: 1 })
@@ -173,12 +186,60 @@ describe('a kiosk on its own: frontdesk.db', () => {
 
     const imported: LegacyImport[] = []
     local = await openLocalFrontDesk({ dataDir: dir, now, onImported: (counts) => imported.push(counts) })
-    expect(imported).toEqual([{ accounts: 0, entries: 0, alerts: 0, visits: 3, hosts: 1, invites: 0 }])
+    expect(imported).toEqual([{ accounts: 0, entries: 0, alerts: 0, visits: 3, hosts: 1, invites: 0, notices: 0 }])
     // As the old file's second migration would have: an arrival with a host counts as handed over.
-    expect(await local.frontDesk.arrivalsNotQueued('old-kiosk', 0)).toEqual([])
+    expect(await local.database.all('SELECT arrival_queued_at AS at FROM visits WHERE id = ?', [withHost])).toEqual([{ at: clock.now - 1000 }])
     expect((await local.frontDesk.onSite()).map((v) => v.id)).toEqual([withHost, newer])
     const log = await local.frontDesk.visitLog({ onSite: false }, 0, 10)
     expect(log.visits).toEqual([expect.objectContaining({ id: older, checkedOutAt: new Date(clock.now).toISOString(), checkedOutBy: null })])
+  })
+
+  it('brings the old host-notices.db over: what was not delivered is queued again (in flight: due now; failed: needs attention), delivered records and the SMTP settings kept', async () => {
+    const visits = openOldVisits({ dir, now })
+    const hana = visits.addHost({ name: 'Hana', email: 'hana@example.com', webhookUrl: 'https://hooks.example.com/h' })
+    const first = visits.checkIn({ personUuid: PERSON, email: 'v@example.com', firstName: 'Vera', host: hana, purpose: 'Interview', kioskId: 'old-kiosk' })
+    const second = visits.checkIn({ personUuid: OTHER, email: 'o@example.com', firstName: 'Otto', host: hana, purpose: 'Delivery', kioskId: 'old-kiosk' })
+    visits.close()
+    const arrival = (visitId: string, visitorName: string) =>
+      JSON.stringify({ visitId, host: hana, visitorName, purpose: 'Interview', arrivedAt: new Date(clock.now).toISOString(), kioskId: 'old-kiosk' })
+    const smtp = { host: 'smtp.example.com', port: 587, security: 'starttls', from: 'desk@example.com', user: 'kiosk' }
+    const old = openOldHostNotices({ dir, now })
+    const queued = old.add({ visitId: first, channel: 'email', hostName: 'Hana', payload: arrival(first, 'Vera'), state: 'queued', attempts: 2, error: { code: 'UNREACHABLE', message: 'down' } })
+    const failed = old.add({ visitId: first, channel: 'webhook', hostName: 'Hana', payload: arrival(first, 'Vera'), state: 'failed', attempts: 1, error: { code: 'REJECTED', message: 'HTTP 400' } })
+    clock.now += 1000
+    const inFlight = old.add({ visitId: second, channel: 'email', hostName: 'Hana', payload: arrival(second, 'Otto'), state: 'in-flight', attempts: 1 })
+    const delivered = old.add({ visitId: second, channel: 'webhook', hostName: 'Hana', payload: null, state: 'delivered', attempts: 1 })
+    old.setSmtp(JSON.stringify(smtp))
+    old.close()
+
+    const imported: LegacyImport[] = []
+    local = await openLocalFrontDesk({ dataDir: dir, now, onImported: (counts) => imported.push(counts) })
+    expect(imported).toEqual([{ accounts: 0, entries: 0, alerts: 0, visits: 2, hosts: 1, invites: 0, notices: 4 }])
+    for (const file of databaseFiles(dir, 'host-notices.db')) expect(existsSync(file), file).toBe(false)
+
+    const secrets = { smtpPassword: async () => null, webhookSecret: async () => null, status: async () => ({ smtpPassword: false, webhookSecret: false }), set: async () => ({ smtpPassword: false, webhookSecret: false }) }
+    const notices = hostNoticesService(local.database, { secrets, now })
+    expect((await notices.list()).map((n) => [n.id, n.visitId, n.channel, n.hostName, n.state, n.attempts, n.lastError?.code ?? null])).toEqual([
+      [queued, first, 'email', 'Hana', 'queued', 2, 'UNREACHABLE'],
+      [failed, first, 'webhook', 'Hana', 'needs-attention', 1, 'REJECTED'],
+      [inFlight, second, 'email', 'Hana', 'queued', 1, null],
+      [delivered, second, 'webhook', 'Hana', 'delivered', 1, null],
+    ])
+    // In flight when the old store stopped (its outcome unknown): due now, under nobody's claim.
+    expect(await local.database.get('SELECT next_attempt_at AS due, claimed_by FROM jobs WHERE id = ?', [inFlight])).toEqual({ due: clock.now, claimed_by: null })
+    // The arrival still to tell is kept as it was (bytes now); the delivered one keeps none.
+    const payloads = await local.database.all<{ id: string; payload: Buffer | null }>('SELECT id, payload FROM jobs ORDER BY seq')
+    expect(JSON.parse(payloads[0]!.payload!.toString('utf8'))).toMatchObject({ visitId: first, visitorName: 'Vera' })
+    expect(payloads[3]).toEqual({ id: delivered, payload: null })
+    expect(await notices.settings()).toEqual({ smtp, secrets: { smtpPassword: false, webhookSecret: false } })
+    expect((await notices.queue()).counts).toEqual({ queued: 2, inFlight: 0, needsAttention: 1, delivered: 1 })
+    // The dedupe keys came along: the same arrival queued again is not a second notice.
+    expect(await addArrival(local.database, JSON.parse(arrival(second, 'Otto')), clock.now)).toEqual([])
+
+    await local.close()
+    local = await openLocalFrontDesk({ dataDir: dir, now, onImported: (counts) => imported.push(counts) })
+    expect(imported).toHaveLength(1)
+    expect(await local.database.all('SELECT id FROM jobs')).toHaveLength(4)
   })
 
   it('reads what the old files still held in their WAL (a kiosk stopped without a checkpoint)', async () => {
@@ -211,7 +272,7 @@ describe('a kiosk on its own: frontdesk.db', () => {
     copyFileSync(join(root, 'accounts.db'), join(dir, 'accounts.db'))
     const imported: LegacyImport[] = []
     local = await openLocalFrontDesk({ dataDir: dir, now, onImported: (counts) => imported.push(counts) })
-    expect(imported).toEqual([{ accounts: 0, entries: 0, alerts: 0, visits: 0, hosts: 0, invites: 0 }])
+    expect(imported).toEqual([{ accounts: 0, entries: 0, alerts: 0, visits: 0, hosts: 0, invites: 0, notices: 0 }])
     expect(await local.frontDesk.listAccounts()).toEqual(after)
     expect(existsSync(join(dir, 'accounts.db'))).toBe(false)
   })

@@ -1,8 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { createFrontDesk } from '../../electron/records/frontdesk/create-front-desk'
 import type { FrontDesk } from '../../electron/records/frontdesk/front-desk'
 import { singleKeyring } from '../../electron/records/frontdesk/invite-keyring'
@@ -11,11 +8,10 @@ import { mergeKioskRecords } from '../../electron/records/frontdesk/merge-rules'
 import { frontDeskMigrations } from '../../electron/records/frontdesk/migrations'
 import type { CheckInOutcome, CheckInRequest } from '../../electron/records/frontdesk/visit-types'
 import { migrate } from '../../electron/records/sql/migrate'
-import { openPostgres } from '../../electron/records/sql/postgres'
 import { openSqlite } from '../../electron/records/sql/sqlite'
 import type { Database } from '../../electron/records/sql/types'
 import { kioskRecordsSchema, type KioskRecords } from '../../electron/shared/frontdesk-api'
-import { emptyDatabase, startTestPostgres, type TestPostgres } from '../support/postgres'
+import { useSqlBackend } from '../support/sql-backend'
 
 /**
  * A kiosk that ran on its own brings its records when it joins a site: read from its own SQLite
@@ -46,46 +42,28 @@ const request = (personUuid: string, email: string, extra: Partial<CheckInReques
 })
 
 describe.each(['sqlite', 'postgres'] as const)('a kiosk brings its records to a site on %s', (backend) => {
-  let cluster: TestPostgres | null = null
-  let folder: string
+  const sql = useSqlBackend(backend, 'frontdesk-merge-')
   let clock: { now: number }
-  const opened: Database[] = []
 
-  beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'frontdesk-merge-'))
-    if (backend === 'postgres') {
-      cluster = await startTestPostgres()
-      process.env.PGPASSFILE = cluster.passfile
-    }
-  })
-  afterAll(async () => {
-    try {
-      await cluster?.close()
-    } finally {
-      rmSync(folder, { recursive: true, force: true })
-    }
-  })
-  beforeEach(async () => {
+  beforeEach(() => {
     clock = { now: Date.UTC(2026, 10, 1, 9) }
-    if (cluster) await emptyDatabase(cluster.url)
-  })
-  afterEach(async () => {
-    for (const db of opened.splice(0)) await db.close()
   })
 
   async function migrated(db: Database): Promise<Database> {
-    opened.push(db)
     await migrate(db, frontDeskMigrations)
     return db
   }
-  const sqliteFile = () => join(mkdtempSync(join(folder, 'db-')), 'frontdesk.db')
+  /** A kiosk's own database: a new SQLite file, migrated, closed after the test. */
+  const kioskDatabase = async () => migrated(sql.track(openSqlite(sql.sqliteFile())))
+  /** The site's database: the suite's PostgreSQL cluster, or a SQLite file of its own; migrated, closed after the test. */
+  const siteDatabase = async () => migrated(await sql.connect())
 
   /** The kiosk on its own (its SQLite file, its keychain's key) with a bit of everything, and the site it joins. */
   async function setUp() {
     const key = randomBytes(32)
-    const kioskDb = await migrated(openSqlite(sqliteFile()))
+    const kioskDb = await kioskDatabase()
     const kiosk = createFrontDesk(kioskDb, { now: () => clock.now, inviteKeys: singleKeyring(async () => key) })
-    const siteDb = await migrated(cluster ? await openPostgres({ url: cluster.url }) : openSqlite(sqliteFile()))
+    const siteDb = await siteDatabase()
     const site = createFrontDesk(siteDb, { now: () => clock.now })
 
     await kiosk.createFirstAdmin('Ada', 'kiosk-ada-pin', 'own')
@@ -199,11 +177,11 @@ describe.each(['sqlite', 'postgres'] as const)('a kiosk brings its records to a 
 
   it('makes a staffless site’s staff of the first kiosk’s, as they were; refuses accounts with PIN parameters it does not use', async () => {
     const key = randomBytes(32)
-    const kioskDb = await migrated(openSqlite(sqliteFile()))
+    const kioskDb = await kioskDatabase()
     const kiosk = createFrontDesk(kioskDb, { now: () => clock.now, inviteKeys: singleKeyring(async () => key) })
     await kiosk.createFirstAdmin('Ada', 'kiosk-ada-pin', 'own')
     await kiosk.createAccount('Bea', 'operator', 'bea-pin-123')
-    const empty = createFrontDesk(await migrated(cluster ? await openPostgres({ url: cluster.url }) : openSqlite(sqliteFile())), { now: () => clock.now })
+    const empty = createFrontDesk(await siteDatabase(), { now: () => clock.now })
     const records = kioskRecordsSchema.parse(JSON.parse(JSON.stringify(await readKioskRecords(kioskDb, async () => key))))
     const pair = async (brought: typeof records) => {
       const { code } = await empty.createPairingCode('installer')

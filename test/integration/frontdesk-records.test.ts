@@ -1,23 +1,19 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import sharp from 'sharp'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { createFrontDesk } from '../../electron/records/frontdesk/create-front-desk'
 import type { FrontDesk, FrontDeskOptions } from '../../electron/records/frontdesk/front-desk'
 import { singleKeyring } from '../../electron/records/frontdesk/invite-keyring'
 import { VISIT_EXPORT_MAX, type CheckInOutcome, type CheckInRequest, type NewInviteRequest } from '../../electron/records/frontdesk/visit-types'
 import { frontDeskMigrations } from '../../electron/records/frontdesk/migrations'
 import { migrate, recordedVersion, SchemaTooNewError, type MigrationSet } from '../../electron/records/sql/migrate'
-import { openPostgres } from '../../electron/records/sql/postgres'
-import { openSqlite } from '../../electron/records/sql/sqlite'
 import type { Database } from '../../electron/records/sql/types'
 import type { SiteEvent } from '../../electron/shared/frontdesk-api'
 import { PAIRING_ALPHABET, PAIRING_CODE_LENGTH, PAIRING_CODE_TTL_MS } from '../../electron/shared/frontdesk-api'
 import { INVITE_TOKEN_MAX, type InviteState } from '../../electron/shared/invites'
 import type { Visit, VisitFilter } from '../../electron/shared/visits'
-import { emptyDatabase, postgresClient, startTestPostgres, type TestPostgres } from '../support/postgres'
+import { postgresClient } from '../support/postgres'
+import { useSqlBackend } from '../support/sql-backend'
 import { eventually } from '../support/until'
 
 /**
@@ -32,47 +28,16 @@ const OTHER = '00000000-0000-4000-8000-000000000000'
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (backend) => {
-  let cluster: TestPostgres | null = null
-  let folder: string
-  let file: string
+  const sql = useSqlBackend(backend, 'frontdesk-records-')
+  const { connect, close } = sql
   let clock: { now: number }
-  const opened: Database[] = []
 
-  beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'frontdesk-records-'))
-    if (backend === 'postgres') {
-      cluster = await startTestPostgres()
-      process.env.PGPASSFILE = cluster.passfile
-    }
-  })
-  afterAll(async () => {
-    try {
-      await cluster?.close()
-    } finally {
-      rmSync(folder, { recursive: true, force: true })
-    }
-  })
-  beforeEach(async () => {
+  beforeEach(() => {
     clock = { now: Date.UTC(2026, 10, 1) }
-    file = join(mkdtempSync(join(folder, 'db-')), 'frontdesk.db')
-    if (cluster) await emptyDatabase(cluster.url)
-  })
-  afterEach(async () => {
-    for (const db of opened.splice(0)) await db.close()
   })
 
-  /** A new connection to this test's database (a new pool on PostgreSQL), closed after the test. */
-  async function connect(): Promise<Database> {
-    const db = cluster ? await openPostgres({ url: cluster.url }) : openSqlite(file)
-    opened.push(db)
-    return db
-  }
   /** Another engine's connection on PostgreSQL; on SQLite, the process's one connection (two in one process would wait on each other's lock). */
-  const peerOf = async (db: Database) => (cluster ? connect() : db)
-  const close = async (db: Database) => {
-    opened.splice(opened.indexOf(db), 1)
-    await db.close()
-  }
+  const peerOf = async (db: Database) => (sql.cluster ? connect() : db)
   async function open(options: FrontDeskOptions = {}, db?: Database): Promise<{ desk: FrontDesk; db: Database }> {
     const database = db ?? (await connect())
     await migrate(database, frontDeskMigrations)
@@ -84,7 +49,7 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
    * in the database, which two engines' can, rather than one after the other.
    */
   async function overlapping<T>(table: string, start: () => Array<Promise<T>>): Promise<Array<PromiseSettledResult<T>>> {
-    const blocker = postgresClient(cluster!.url)
+    const blocker = postgresClient(sql.cluster!.url)
     await blocker.connect()
     try {
       await blocker.query('BEGIN')
@@ -704,7 +669,7 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
       const a = await open()
       const b = await open({}, await peerOf(a.db))
       const start = () => [a.desk.checkIn(request({ kioskId: 'kiosk-a' })), b.desk.checkIn(request({ kioskId: 'kiosk-b' }))]
-      const results = cluster ? await overlapping('visits', start) : await Promise.allSettled(start())
+      const results = sql.cluster ? await overlapping('visits', start) : await Promise.allSettled(start())
       const outcomes = results.map((r) => {
         if (r.status === 'rejected') throw r.reason
         return checkedIn(r.value)
@@ -810,19 +775,31 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
       expect((await desk.onSite()).map((v) => v.id)).toEqual([recent.id])
     })
 
-    it('tells which arrivals of a kiosk were never handed to its host notices', async () => {
-      const { desk } = await open()
-      const host = await desk.addHost({ name: 'Hana', email: 'hana@example.com', webhookUrl: null })
-      const since = clock.now
-      const queued = checkedIn(await desk.checkIn(request({ hostId: host.id }))).visit
-      await desk.arrivalQueued(queued.id)
-      const missed = checkedIn(await desk.checkIn(request({ person: visitor(OTHER, 'o@example.com'), hostId: host.id }))).visit
-      checkedIn(await desk.checkIn(request({ person: visitor('33333333-3333-4333-8333-333333333333', 't@example.com') })))
-      checkedIn(await desk.checkIn(request({ person: visitor('44444444-4444-4444-8444-444444444444', 'f@example.com'), hostId: host.id, kioskId: 'kiosk-b' })))
-      const left = checkedIn(await desk.checkIn(request({ person: visitor('55555555-5555-4555-8555-555555555555', 'l@example.com'), hostId: host.id }))).visit
-      await desk.checkOut(left.personUuid)
-      expect((await desk.arrivalsNotQueued('kiosk-a', since)).map((v) => v.id)).toEqual([missed.id])
-      expect(await desk.arrivalsNotQueued('kiosk-a', since + 1)).toEqual([])
+    it("queues the host's notices in the check-in's transaction, once per channel, and removes them with the visits (forgotten or purged)", async () => {
+      const { desk, db } = await open({ notifyHosts: true })
+      const host = await desk.addHost({ name: 'Hana', email: 'hana@example.com', webhookUrl: 'https://hooks.example.com/h' })
+      const mine = checkedIn(await desk.checkIn(request({ hostId: host.id })))
+      // Nobody for the caller to tell: the notices are queued.
+      expect(mine.host).toBeNull()
+      const jobs = () => db.all<{ subject: string; dedupe_key: string; state: string }>("SELECT subject, dedupe_key, state FROM jobs WHERE kind = 'host-notice' ORDER BY seq")
+      expect(await jobs()).toEqual([
+        { subject: mine.visit.id, dedupe_key: `${mine.visit.id}/email`, state: 'queued' },
+        { subject: mine.visit.id, dedupe_key: `${mine.visit.id}/webhook`, state: 'queued' },
+      ])
+      // Checked in again while on site: nobody is told twice.
+      expect(checkedIn(await desk.checkIn(request({ hostId: host.id }))).alreadyOnSite).toBe(true)
+      // A host without an address: nothing to queue.
+      const quiet = await desk.addHost({ name: 'Quiet', email: null, webhookUrl: null })
+      checkedIn(await desk.checkIn(request({ person: visitor('33333333-3333-4333-8333-333333333333', 't@example.com'), hostId: quiet.id })))
+      const theirs = checkedIn(await desk.checkIn(request({ person: visitor(OTHER, 'o@example.com'), hostId: host.id }))).visit
+      expect(await jobs()).toHaveLength(4)
+
+      await desk.forgetPerson({ userId: 'visitor@example.com' })
+      expect((await jobs()).map((j) => j.subject)).toEqual([theirs.id, theirs.id])
+      await desk.checkOut(OTHER)
+      clock.now += 1
+      expect(await desk.purgeVisitsBefore(clock.now)).toContain(theirs.id)
+      expect(await jobs()).toEqual([])
     })
   })
 
@@ -928,7 +905,7 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
       const made = await a.desk.createInvite(invite())
       // One visitor enrolled twice (two ids, one e-mail), at two kiosks.
       const start = () => [checkIn(a.desk, made.token, { person: guest(PERSON) }), checkIn(b.desk, made.token, { person: guest(OTHER), kioskId: 'kiosk-b' })]
-      const results = cluster ? await overlapping('invites', start) : await Promise.allSettled(start())
+      const results = sql.cluster ? await overlapping('invites', start) : await Promise.allSettled(start())
       const outcomes = results.map((r) => (r.status === 'fulfilled' ? r.value : { outcome: 'failed', reason: String(r.reason) }))
       expect(outcomes.map((o) => o.outcome).sort()).toEqual(['checked-in', 'invite-refused'])
       expect(outcomes.find((o) => o.outcome === 'invite-refused')).toEqual({ outcome: 'invite-refused', reason: 'used' })
@@ -1058,6 +1035,41 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
       expect(await recordedVersion(db, 'broken')).toBe(1)
       await db.get('SELECT count(*) AS n FROM broken_a')
       await expect(db.get('SELECT count(*) AS n FROM broken_b')).rejects.toThrow(/broken_b/)
+    })
+
+    it('moves the host notices into the one delivery queue (step 7): every row a job, failed now needing attention, the payload as bytes', async () => {
+      const db = await connect()
+      await migrate(db, { name: 'frontdesk', steps: frontDeskMigrations.steps.slice(0, 6) })
+      const arrival = JSON.stringify({ visitId: 'visit-1', visitorName: 'Amélie Ørsted', purpose: 'Interview' })
+      const insert = `INSERT INTO host_notices (id, dedupe_key, visit_id, channel, host_name, payload, state, attempts, created_at, updated_at, next_attempt_at, delivered_at, error_code, error_message, claimed_by, claimed_until)
+                      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+      await db.run(insert, ['n-2', 'visit-1/webhook', 'visit-1', 'webhook', 'Hana Ö', arrival, 'failed', 3, 2000, 2500, null, null, 'REJECTED', 'HTTP 400', null, null])
+      await db.run(insert, ['n-1', 'visit-1/email', 'visit-1', 'email', 'Hana Ö', null, 'delivered', 1, 1000, 1200, null, 1200, null, null, null, null])
+      await db.run(insert, ['n-3', 'visit-2/email', 'visit-2', 'email', 'Hana Ö', arrival, 'in-flight', 1, 3000, 3100, null, null, null, null, 'engine-a', 3400])
+
+      await migrate(db, frontDeskMigrations)
+      expect(await recordedVersion(db, 'frontdesk')).toBe(7)
+      await expect(db.get('SELECT count(*) AS n FROM host_notices')).rejects.toThrow(/host_notices/)
+      type Job = { id: string; kind: string; dedupe_key: string; subject: string; summary: string; payload: Buffer | null; state: string; attempts: number; created_at: number; updated_at: number; delivered_at: number | null; error_code: string | null; claimed_by: string | null; claimed_until: number | null }
+      const jobs = await db.all<Job>('SELECT id, kind, dedupe_key, subject, summary, payload, state, attempts, created_at, updated_at, delivered_at, error_code, claimed_by, claimed_until FROM jobs ORDER BY seq')
+      // In the order they were queued.
+      expect(jobs.map((j) => [j.id, j.kind, j.dedupe_key, j.subject, j.state, Number(j.attempts), Number(j.created_at), j.error_code])).toEqual([
+        ['n-1', 'host-notice', 'visit-1/email', 'visit-1', 'delivered', 1, 1000, null],
+        ['n-2', 'host-notice', 'visit-1/webhook', 'visit-1', 'needs-attention', 3, 2000, 'REJECTED'],
+        ['n-3', 'host-notice', 'visit-2/email', 'visit-2', 'in-flight', 1, 3000, null],
+      ])
+      expect(jobs.map((j) => JSON.parse(j.summary))).toEqual([
+        { visitId: 'visit-1', channel: 'email', hostName: 'Hana Ö' },
+        { visitId: 'visit-1', channel: 'webhook', hostName: 'Hana Ö' },
+        { visitId: 'visit-2', channel: 'email', hostName: 'Hana Ö' },
+      ])
+      expect(jobs[0]!.payload).toBeNull()
+      expect(Buffer.isBuffer(jobs[1]!.payload)).toBe(true)
+      expect(jobs[1]!.payload!.toString('utf8')).toBe(arrival)
+      // Still claimed: the claim runs out and a runner queues it again.
+      expect([jobs[2]!.claimed_by, Number(jobs[2]!.claimed_until)]).toEqual(['engine-a', 3400])
+      // The dedupe keys came along: the same arrival is not queued twice.
+      await expect(db.run("INSERT INTO jobs (id, kind, dedupe_key, summary, state, created_at, updated_at) VALUES ('x', 'host-notice', 'visit-1/webhook', '{}', 'queued', 1, 1)")).rejects.toThrow()
     })
 
     it('migrates once when two engines open the database at the same moment', async () => {

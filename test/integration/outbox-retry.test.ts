@@ -33,7 +33,7 @@ describe('an operator’s "Retry now" (real SQLite, real clients, real engine)',
     let current: Backend = offline
     let probes = 0
     // Probes on their own only once an hour here: any probe after the first is the retry's.
-    const outbox = openOutbox({
+    const outbox = await openOutbox({
       dir,
       key: testKey(),
       deliver: (item) => enrollVisitor(current, item),
@@ -44,9 +44,9 @@ describe('an operator’s "Retry now" (real SQLite, real clients, real engine)',
       timing: { ...FAST_TIMING, offlineProbeMs: 3_600_000 },
     })
     try {
-      const item = outbox.enqueue({ userId: 'retry@visitor.example', templateType: 'Face:HumanFaceRes', samples: [sample('person-c.jpg')] })
+      const item = await outbox.enqueue({ userId: 'retry@visitor.example', templateType: 'Face:HumanFaceRes', samples: [sample('person-c.jpg')] })
       outbox.start()
-      await waitFor(() => outbox.state().online === false, 10_000, 'the first probe')
+      await waitFor(async () => (await outbox.state()).online === false, 10_000, 'the first probe')
       expect(probes).toBe(1)
 
       const refused = await outbox.retryNow(item.id)

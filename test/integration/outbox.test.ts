@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
+import { createCipheriv, randomBytes, randomUUID } from 'node:crypto'
 import { appendFileSync, copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -31,7 +32,7 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
     dirs.push(dir)
     return dir
   }
-  const open = (dir: string, key: Buffer, extra: Partial<OutboxOptions> = {}): Outbox =>
+  const open = (dir: string, key: Buffer, extra: Partial<OutboxOptions> = {}): Promise<Outbox> =>
     openOutbox({
       dir,
       key,
@@ -44,7 +45,7 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
   const payloadRows = (dir: string) => {
     const db = raw(dir)
     try {
-      return (db.prepare('SELECT COUNT(*) AS n FROM payloads').get() as { n: number }).n
+      return (db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE payload IS NOT NULL').get() as { n: number }).n
     } finally {
       db.close()
     }
@@ -66,15 +67,15 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
   it('queues an enrollment while the servers are unreachable, encrypted at rest, and delivers it exactly once when they are back', async () => {
     const dir = newDir()
     current = offline
-    const outbox = open(dir, testKey())
+    const outbox = await open(dir, testKey())
     const states: OutboxState[] = []
     outbox.onChange((state) => states.push(outboxStateSchema.parse(state)))
     const userId = 'offline-a@visitor.example'
-    const item = outbox.enqueue({ userId, templateType: TYPE, samples: [sample('person-a1.jpg')] })
+    const item = await outbox.enqueue({ userId, templateType: TYPE, samples: [sample('person-a1.jpg')] })
     expect(item).toMatchObject({ state: 'queued', userId, templateType: TYPE, sampleCount: 1, attempts: 0, lastError: null, deliveredAt: null })
     outbox.start()
     await waitFor(() => states.some((s) => s.online === false), 5_000, 'the probe to report offline')
-    expect(outbox.get(item.id)).toMatchObject({ state: 'queued' })
+    expect(await outbox.get(item.id)).toMatchObject({ state: 'queued' })
 
     // At rest: neither the photo nor the userId in clear, in the database or its WAL.
     const files = scanFiles(dir, ['outbox.db'], [{ name: 'userId', value: userId }])
@@ -86,7 +87,7 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
     current = online
     const after = await outbox.drainNow()
     expect(after.online).toBe(true)
-    expect(outbox.get(item.id)).toMatchObject({ state: 'delivered', attempts: 1, lastError: null, nextAttemptAt: null })
+    expect(await outbox.get(item.id)).toMatchObject({ state: 'delivered', attempts: 1, lastError: null, nextAttemptAt: null })
     expect(payloadRows(dir)).toBe(0)
     expect(await engineTally(t, [item])).toEqual([{ id: item.id, userId, persons: 1, contexts: 1, templatesOfPerson: 1 }])
 
@@ -101,25 +102,25 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
   it('parks an enrollment the BioEngine refuses (no face) with its reason; retry sends it again, discard deletes it and its samples', async () => {
     const dir = newDir()
     current = online
-    const outbox = open(dir, testKey())
+    const outbox = await open(dir, testKey())
     const userId = 'noface@visitor.example'
-    const item = outbox.enqueue({ userId, templateType: TYPE, samples: [sample('no-face.jpg')] })
+    const item = await outbox.enqueue({ userId, templateType: TYPE, samples: [sample('no-face.jpg')] })
     await outbox.drainNow()
-    const parked = outbox.get(item.id)!
+    const parked = (await outbox.get(item.id))!
     expect(parked).toMatchObject({ state: 'needs-attention', attempts: 1, nextAttemptAt: null, lastError: { code: 'NO_FACE' } })
     expect(parked.lastError!.message).toMatch(/face/i)
     expect(parked.lastError!.message).not.toContain(userId)
-    expect(outbox.state().counts.needsAttention).toBe(1)
+    expect((await outbox.state()).counts.needsAttention).toBe(1)
 
-    expect(outbox.retry(item.id)).toMatchObject({ state: 'queued', attempts: 0 })
+    expect(await outbox.retry(item.id)).toMatchObject({ state: 'queued', attempts: 0 })
     await outbox.drainNow()
-    expect(outbox.get(item.id)).toMatchObject({ state: 'needs-attention', attempts: 1, lastError: { code: 'NO_FACE' } })
+    expect(await outbox.get(item.id)).toMatchObject({ state: 'needs-attention', attempts: 1, lastError: { code: 'NO_FACE' } })
 
-    outbox.discard(item.id)
-    expect(outbox.list()).toEqual([])
+    await outbox.discard(item.id)
+    expect(await outbox.list()).toEqual([])
     expect(payloadRows(dir)).toBe(0)
-    expect(() => outbox.retry(item.id)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }))
-    expect(() => outbox.discard(item.id)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }))
+    await expect(outbox.retry(item.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(outbox.discard(item.id)).rejects.toMatchObject({ code: 'NOT_FOUND' })
     // Nothing was enrolled for this visitor.
     expect((await engineTally(t, [item]))[0]).toMatchObject({ contexts: 0 })
     await outbox.close()
@@ -130,7 +131,7 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
     current = online
     let locked = 2
     let refusals = 0
-    const outbox = open(dir, testKey(), {
+    const outbox = await open(dir, testKey(), {
       // The real workflow behind a keychain that is locked for the first two attempts, and a server
       // refusal (4xx) for one visitor.
       deliver: async (item) => {
@@ -144,87 +145,186 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
       timing: { ...FAST_TIMING, backoff: { baseMs: 1_000, capMs: 3_000 } },
       random: () => 0.999,
     })
-    const item = outbox.enqueue({ userId: 'locked@visitor.example', templateType: TYPE, samples: [sample('person-c.jpg')] })
+    const item = await outbox.enqueue({ userId: 'locked@visitor.example', templateType: TYPE, samples: [sample('person-c.jpg')] })
     const ceilings: number[] = []
     for (let attempt = 1; attempt <= 2; attempt++) {
       await outbox.drainNow()
-      const queued = outbox.get(item.id)!
+      const queued = (await outbox.get(item.id))!
       expect(queued).toMatchObject({ state: 'queued', attempts: attempt, lastError: { code: 'KEYCHAIN_LOCKED' } })
       ceilings.push(queued.nextAttemptAt! - queued.updatedAt)
     }
     // random() = 0.999 of min(cap, base * 2^(attempt-1)): 1 s, then 2 s.
     expect(ceilings).toEqual([999, 1998])
     await outbox.drainNow()
-    expect(outbox.get(item.id)).toMatchObject({ state: 'delivered', attempts: 3, lastError: null })
+    expect(await outbox.get(item.id)).toMatchObject({ state: 'delivered', attempts: 3, lastError: null })
 
-    const refused = outbox.enqueue({ userId: 'refused@visitor.example', templateType: TYPE, samples: [sample('person-d.jpg')] })
+    const refused = await outbox.enqueue({ userId: 'refused@visitor.example', templateType: TYPE, samples: [sample('person-d.jpg')] })
     await outbox.drainNow()
     await outbox.drainNow()
     expect(refusals).toBe(1)
-    expect(outbox.get(refused.id)).toMatchObject({ state: 'needs-attention', lastError: { code: 'REJECTED', message: expect.stringContaining('tenant closed') } })
+    expect(await outbox.get(refused.id)).toMatchObject({ state: 'needs-attention', lastError: { code: 'REJECTED', message: expect.stringContaining('tenant closed') } })
     await outbox.close()
   })
 
   it('refuses a malformed enrollment and a key that is not 32 bytes', async () => {
     const dir = newDir()
-    expect(() => open(dir, Buffer.alloc(16))).toThrow(/32 bytes/)
-    const outbox = open(dir, testKey())
-    expect(() => outbox.enqueue({ userId: '', templateType: TYPE, samples: [sample('person-b.jpg')] })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }))
-    expect(() => outbox.enqueue({ userId: 'x@y.example', templateType: TYPE, samples: [] })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }))
-    expect(outbox.list()).toEqual([])
+    await expect(open(dir, Buffer.alloc(16))).rejects.toThrow(/32 bytes/)
+    const outbox = await open(dir, testKey())
+    await expect(outbox.enqueue({ userId: '', templateType: TYPE, samples: [sample('person-b.jpg')] })).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    await expect(outbox.enqueue({ userId: 'x@y.example', templateType: TYPE, samples: [] })).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    expect(await outbox.list()).toEqual([])
     await outbox.close()
   })
 
-  it('resets stale in-flight rows when it is opened, but not rows a live dispatcher holds', async () => {
+  it('queues again at open what a dead process left in flight, but not what a live one holds until its claim runs out', async () => {
     const dir = newDir()
     const key = testKey()
-    let outbox = open(dir, key)
-    const { id } = outbox.enqueue({ userId: 'stale@visitor.example', templateType: TYPE, samples: [sample('person-c.jpg')] })
+    let outbox = await open(dir, key)
+    const { id } = await outbox.enqueue({ userId: 'stale@visitor.example', templateType: TYPE, samples: [sample('person-c.jpg')] })
     await outbox.close()
 
-    // A process that has exited (and been reaped) for the previous dispatcher.
+    // A process that has exited (and been reaped) for the previous sender.
     const deadPid = spawnSync(process.execPath, ['-e', '']).pid!
-    const crash = (pid: number, expiresAt: number) => {
+    /** The row as a runner of process `pid` on this machine leaves it mid-delivery, its claim holding until `claimedUntil`. */
+    const crash = (pid: number, claimedUntil: number) => {
       const db = raw(dir)
-      db.prepare(`UPDATE items SET state = 'in-flight', claimed_by = 'ghost', attempts = 1 WHERE id = ?`).run(id)
-      db.prepare('INSERT OR REPLACE INTO lease (id, owner, pid, expires_at) VALUES (1, ?, ?, ?)').run('ghost', pid, expiresAt)
+      db.prepare(`UPDATE jobs SET state = 'in-flight', claimed_by = ?, claimed_until = ?, next_attempt_at = NULL, attempts = 1 WHERE id = ?`).run(`${hostname()}/${pid}/ghost`, claimedUntil, id)
       db.close()
     }
 
+    // Its claim would hold for another minute, but its process is gone: queued again at once.
     crash(deadPid, Date.now() + 60_000)
-    outbox = open(dir, key)
-    expect(outbox.get(id)).toMatchObject({ state: 'queued', attempts: 1 })
+    outbox = await open(dir, key)
+    expect(await outbox.get(id)).toMatchObject({ state: 'queued', attempts: 1 })
     await outbox.close()
 
-    // A live holder (this very process stands in for another kiosk) keeps its in-flight row...
+    // A live claimant (this very process stands in for another kiosk) keeps its in-flight row, and nothing else sends it...
     crash(process.pid, Date.now() + 60_000)
-    outbox = open(dir, key)
-    expect(outbox.get(id)).toMatchObject({ state: 'in-flight' })
+    let sent = 0
+    current = online
+    outbox = await open(dir, key, { deliver: async () => void sent++ })
+    expect(await outbox.get(id)).toMatchObject({ state: 'in-flight' })
+    await outbox.drainNow()
+    expect(sent).toBe(0)
+    expect(await outbox.get(id)).toMatchObject({ state: 'in-flight' })
     await outbox.close()
 
-    // ...until its lease expires.
+    // ...until its claim runs out.
     crash(process.pid, Date.now() - 1)
-    outbox = open(dir, key)
-    expect(outbox.get(id)).toMatchObject({ state: 'queued' })
-    current = online
+    outbox = await open(dir, key)
+    expect(await outbox.get(id)).toMatchObject({ state: 'queued' })
     await outbox.drainNow()
-    expect(outbox.get(id)).toMatchObject({ state: 'delivered', attempts: 2 })
+    expect(await outbox.get(id)).toMatchObject({ state: 'delivered', attempts: 2 })
     await outbox.close()
+  })
+
+  it('brings over, losing nothing, an outbox.db written before the one queue (items, payloads, lease), and delivers what waited', async () => {
+    const dir = newDir()
+    const key = testKey()
+    const at = Date.now() - 60_000
+    // The old outbox, frozen here: its schema (PRAGMA user_version 1) and its sealing.
+    const oldSeal = (plain: string, aad: string) => {
+      const iv = randomBytes(12)
+      const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
+      cipher.setAAD(Buffer.from(aad, 'utf8'))
+      const body = Buffer.concat([cipher.update(Buffer.from(plain, 'utf8')), cipher.final()])
+      return Buffer.concat([Buffer.of(1), iv, cipher.getAuthTag(), body])
+    }
+    const old = raw(dir)
+    old.pragma('journal_mode = WAL')
+    old.exec(`
+      CREATE TABLE items (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        state TEXT NOT NULL CHECK (state IN ('queued', 'in-flight', 'delivered', 'needs-attention')),
+        template_type TEXT NOT NULL,
+        sample_count INTEGER NOT NULL,
+        user_sealed BLOB NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        next_attempt_at INTEGER,
+        delivered_at INTEGER,
+        error_code TEXT,
+        error_message TEXT,
+        claimed_by TEXT
+      );
+      CREATE INDEX items_by_state ON items(state, next_attempt_at, seq);
+      CREATE TABLE payloads (
+        item_id TEXT PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+        samples_sealed BLOB NOT NULL
+      );
+      CREATE TABLE lease (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        owner TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+    `)
+    old.pragma('user_version = 1')
+    const rows = [
+      { state: 'queued', userId: 'legacy-queued@visitor.example', photo: 'person-a1.jpg', attempts: 2, next: at + 3_600_000, error: ['UNREACHABLE', 'The person server could not be reached.'] },
+      { state: 'in-flight', userId: 'legacy-inflight@visitor.example', photo: 'person-b.jpg', attempts: 1, next: null, error: null },
+      { state: 'needs-attention', userId: 'legacy-parked@visitor.example', photo: 'no-face.jpg', attempts: 1, next: null, error: ['NO_FACE', 'No face was found.'] },
+      { state: 'delivered', userId: 'legacy-delivered@visitor.example', photo: null, attempts: 1, next: null, error: null },
+    ].map((row) => ({ ...row, id: randomUUID() }))
+    const insertItem = old.prepare(
+      `INSERT INTO items (id, state, template_type, sample_count, user_sealed, attempts, created_at, updated_at, next_attempt_at, delivered_at, error_code, error_message, claimed_by)
+       VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    for (const row of rows) {
+      insertItem.run(row.id, row.state, TYPE, oldSeal(row.userId, `identity-kiosk/outbox/v1/${row.id}/user`), row.attempts, at, at + 1, row.next, row.state === 'delivered' ? at + 2 : null, row.error?.[0] ?? null, row.error?.[1] ?? null, row.state === 'in-flight' ? 'dead-dispatcher' : null)
+      if (row.photo) old.prepare('INSERT INTO payloads (item_id, samples_sealed) VALUES (?, ?)').run(row.id, oldSeal(JSON.stringify([sample(row.photo)]), `identity-kiosk/outbox/v1/${row.id}/samples`))
+    }
+    old.prepare('INSERT INTO lease (id, owner, pid, expires_at) VALUES (1, ?, ?, ?)').run('dead-dispatcher', 999_999, Date.now() + 60_000)
+    old.close()
+
+    current = online
+    const lines: string[] = []
+    const outbox = await open(dir, key, { log: (line) => lines.push(line) })
+    expect(lines).toContain('outbox: 4 item(s) brought over from the previous outbox format')
+    const [queued, inFlight, parked, delivered] = rows
+    expect(await outbox.list()).toEqual([
+      expect.objectContaining({ id: queued!.id, state: 'queued', userId: queued!.userId, templateType: TYPE, sampleCount: 1, attempts: 2, createdAt: at, updatedAt: at + 1, nextAttemptAt: at + 3_600_000, lastError: { code: 'UNREACHABLE', message: 'The person server could not be reached.' } }),
+      expect.objectContaining({ id: inFlight!.id, state: 'queued', userId: inFlight!.userId, attempts: 1, createdAt: at }),
+      expect.objectContaining({ id: parked!.id, state: 'needs-attention', userId: parked!.userId, attempts: 1, lastError: { code: 'NO_FACE', message: 'No face was found.' } }),
+      expect.objectContaining({ id: delivered!.id, state: 'delivered', userId: delivered!.userId, deliveredAt: at + 2 }),
+    ])
+    // The in-flight row is due now (its dispatcher is gone); the old tables are gone; an older kiosk now refuses the file.
+    expect((await outbox.get(inFlight!.id))!.nextAttemptAt).toBeLessThanOrEqual(Date.now())
+    const check = raw(dir)
+    expect(check.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('items', 'payloads', 'lease')`).all()).toEqual([])
+    expect(check.pragma('user_version', { simple: true })).toBe(2)
+    check.close()
+    expect(payloadRows(dir)).toBe(3)
+
+    // Sealed the old way, it opens and is delivered (drainNow makes the backed-off one due too), exactly once.
+    const state = await outbox.drainNow()
+    expect(state.counts).toMatchObject({ queued: 0, inFlight: 0, delivered: 3, needsAttention: 1 })
+    expect(await outbox.get(queued!.id)).toMatchObject({ state: 'delivered', attempts: 3 })
+    expect(await outbox.get(inFlight!.id)).toMatchObject({ state: 'delivered', attempts: 2 })
+    expect(await engineTally(t, [queued!, inFlight!])).toEqual([queued!, inFlight!].map(({ id, userId }) => ({ id, userId, persons: 1, contexts: 1, templatesOfPerson: 1 })))
+    await outbox.close()
+
+    // Opened again: nothing brought over twice.
+    const again = await open(dir, key)
+    expect((await again.list()).map((i) => i.id)).toEqual(rows.map((r) => r.id))
+    await again.close()
   })
 
   it('parks, without sending, an item it cannot decrypt (another key)', async () => {
     const dir = newDir()
-    let outbox = open(dir, testKey())
-    const { id } = outbox.enqueue({ userId: 'rekeyed@visitor.example', templateType: TYPE, samples: [sample('person-d.jpg')] })
+    let outbox = await open(dir, testKey())
+    const { id } = await outbox.enqueue({ userId: 'rekeyed@visitor.example', templateType: TYPE, samples: [sample('person-d.jpg')] })
     await outbox.close()
     let delivered = 0
-    outbox = open(dir, testKey(), { deliver: async () => void delivered++ })
-    expect(outbox.get(id)).toMatchObject({ userId: '(unreadable)', state: 'queued' })
+    outbox = await open(dir, testKey(), { deliver: async () => void delivered++ })
+    expect(await outbox.get(id)).toMatchObject({ userId: '(unreadable)', state: 'queued' })
     current = online
     await outbox.drainNow()
     expect(delivered).toBe(0)
-    expect(outbox.get(id)).toMatchObject({ state: 'needs-attention', lastError: { code: 'INTERNAL', message: expect.stringMatching(/decrypt/) } })
-    outbox.discard(id)
+    expect(await outbox.get(id)).toMatchObject({ state: 'needs-attention', lastError: { code: 'INTERNAL', message: expect.stringMatching(/decrypt/) } })
+    await outbox.discard(id)
     await outbox.close()
   })
 
@@ -232,7 +332,7 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
     const answers = [false, true, false, false, true]
     const lines: string[] = []
     let probes = 0
-    const outbox = open(newDir(), testKey(), { probe: async () => answers[Math.min(probes++, answers.length - 1)]!, log: (line) => lines.push(line) })
+    const outbox = await open(newDir(), testKey(), { probe: async () => answers[Math.min(probes++, answers.length - 1)]!, log: (line) => lines.push(line) })
     const states: Array<boolean | null> = []
     outbox.onChange((state) => states.push(state.online))
     outbox.start()
@@ -242,16 +342,16 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
     await outbox.close()
     // A first probe racing the servers' start says nothing (the state still reads offline).
     expect(states[0]).toBe(false)
-    expect(lines.filter((line) => /outbox: (offline|online again)/.test(line))).toEqual(['outbox: offline (health probe failed)', 'outbox: online again; 0 item(s) due now'])
+    expect(lines.filter((line) => /outbox: (offline|online again)/.test(line))).toEqual(['outbox: offline (health probe failed)', 'outbox: online again; 0 job(s) due now'])
   })
 
   it('pushes its state to listeners as it changes, and stops when unsubscribed', async () => {
     const dir = newDir()
     current = online
-    const outbox = open(dir, testKey())
+    const outbox = await open(dir, testKey())
     const states: OutboxState[] = []
     const unsubscribe = outbox.onChange((state) => states.push(state))
-    const item = outbox.enqueue({ userId: 'events@visitor.example', templateType: TYPE, samples: [sample('person-e.jpg')] })
+    const item = await outbox.enqueue({ userId: 'events@visitor.example', templateType: TYPE, samples: [sample('person-e.jpg')] })
     await waitFor(() => states.some((s) => s.counts.queued === 1), 2_000, 'a queued event')
     outbox.start()
     await waitFor(() => states.some((s) => s.counts.delivered === 1), 10_000, 'a delivered event')
@@ -269,18 +369,18 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
   it('leaves no client secret, token, userId or photo in its files and logs', async () => {
     const dir = newDir()
     const logFile = join(dir, 'outbox.log')
-    const outbox = open(dir, testKey(), { log: (line) => appendFileSync(logFile, `${line}\n`) })
+    const outbox = await open(dir, testKey(), { log: (line) => appendFileSync(logFile, `${line}\n`) })
     const users = ['scan-a@visitor.example', 'scan-b@visitor.example', 'scan-noface@visitor.example', 'scan-queued@visitor.example']
     current = online
-    outbox.enqueue({ userId: users[0]!, templateType: TYPE, samples: [sample('person-a2.jpg'), sample('person-a1.jpg')] })
-    outbox.enqueue({ userId: users[1]!, templateType: TYPE, samples: [sample('face.png')] })
-    outbox.enqueue({ userId: users[2]!, templateType: TYPE, samples: [sample('no-face.jpg')] })
+    await outbox.enqueue({ userId: users[0]!, templateType: TYPE, samples: [sample('person-a2.jpg'), sample('person-a1.jpg')] })
+    await outbox.enqueue({ userId: users[1]!, templateType: TYPE, samples: [sample('face.png')] })
+    await outbox.enqueue({ userId: users[2]!, templateType: TYPE, samples: [sample('no-face.jpg')] })
     await outbox.drainNow()
-    expect(outbox.state().counts).toMatchObject({ delivered: 2, needsAttention: 1 })
+    expect((await outbox.state()).counts).toMatchObject({ delivered: 2, needsAttention: 1 })
     current = offline
-    outbox.enqueue({ userId: users[3]!, templateType: TYPE, samples: [sample('person-b.jpg'), sample('face.png')] })
+    await outbox.enqueue({ userId: users[3]!, templateType: TYPE, samples: [sample('person-b.jpg'), sample('face.png')] })
     await outbox.drainNow()
-    expect(outbox.state()).toMatchObject({ online: false, counts: { queued: 1 } })
+    expect(await outbox.state()).toMatchObject({ online: false, counts: { queued: 1 } })
 
     // The scanner itself finds what it looks for (a photo and a userId written in clear).
     const control = newDir()
@@ -311,17 +411,18 @@ describe('offline outbox (real SQLite, real clients, real engine)', () => {
   it('drains a backlog in order, one delivery at a time (throughput measured)', async () => {
     const dir = newDir()
     current = online
-    const outbox = open(dir, testKey())
+    const outbox = await open(dir, testKey())
     const n = 20
     const photos = ['person-a1.jpg', 'person-b.jpg', 'person-c.jpg', 'person-d.jpg', 'person-e.jpg'].map(sample)
     const enqueueStart = performance.now()
-    const items = Array.from({ length: n }, (_, i) => outbox.enqueue({ userId: `backlog-${i}@visitor.example`, templateType: TYPE, samples: [photos[i % photos.length]!] }))
+    const items = []
+    for (let i = 0; i < n; i++) items.push(await outbox.enqueue({ userId: `backlog-${i}@visitor.example`, templateType: TYPE, samples: [photos[i % photos.length]!] }))
     const enqueueMs = performance.now() - enqueueStart
     const drainStart = performance.now()
     const state = await outbox.drainNow()
     const drainMs = performance.now() - drainStart
     expect(state.counts).toMatchObject({ delivered: n, queued: 0, inFlight: 0, needsAttention: 0 })
-    const delivered = outbox.list()
+    const delivered = await outbox.list()
     expect(delivered.map((i) => i.id)).toEqual(items.map((i) => i.id))
     // Delivery order follows enqueue order.
     const times = delivered.map((i) => i.deliveredAt!)

@@ -2,14 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request, type Dispatcher } from 'undici'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { SiteAuditRow } from '../../electron/records/frontdesk/audit-repository'
 import type { SiteAuditInput, SiteAuditTrail } from '../../electron/records/frontdesk/audit-trail'
 import { siteAuditTrail } from '../../electron/records/frontdesk/audit-trail'
 import { frontDeskMigrations } from '../../electron/records/frontdesk/migrations'
 import { migrate } from '../../electron/records/sql/migrate'
-import { openPostgres } from '../../electron/records/sql/postgres'
-import { openSqlite } from '../../electron/records/sql/sqlite'
 import type { Database } from '../../electron/records/sql/types'
 import { SCOPE_TENANT_ADMIN } from '../../electron/shared/api-requests'
 import { auditQueryParams, auditQueryRecord, type AuditEntryView } from '../../electron/shared/audit'
@@ -20,7 +18,7 @@ import type { KioskDesk } from '../../electron/services/front-desk/desk'
 import { siteAuditFor } from '../../electron/services/site/site-audit'
 import { BACKENDS, startBackend, type BackendHandle } from '../support/backends'
 import { basic, startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
-import { emptyDatabase, startTestPostgres, type TestPostgres } from '../support/postgres'
+import { useSqlBackend } from '../support/sql-backend'
 
 /**
  * The site's audit trail: one append-only, hash-chained line of what the site answered its
@@ -42,47 +40,21 @@ const entry = (over: Partial<SiteAuditInput> = {}): SiteAuditInput => ({
 })
 
 describe.each(['sqlite', 'postgres'] as const)("the site's audit records on %s", (backend) => {
-  let cluster: TestPostgres | null = null
-  let folder: string
-  let file: string
+  const sql = useSqlBackend(backend, 'site-audit-')
+  const { connect } = sql
   let clock: { now: number }
-  const opened: Database[] = []
 
-  beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'site-audit-'))
-    if (backend === 'postgres') {
-      cluster = await startTestPostgres()
-      process.env.PGPASSFILE = cluster.passfile
-    }
-  })
-  afterAll(async () => {
-    try {
-      await cluster?.close()
-    } finally {
-      rmSync(folder, { recursive: true, force: true })
-    }
-  })
-  beforeEach(async () => {
+  beforeEach(() => {
     clock = { now: Date.UTC(2026, 10, 1) }
-    file = join(mkdtempSync(join(folder, 'db-')), 'frontdesk.db')
-    if (cluster) await emptyDatabase(cluster.url)
-  })
-  afterEach(async () => {
-    for (const db of opened.splice(0)) await db.close()
   })
 
-  async function connect(): Promise<Database> {
-    const db = cluster ? await openPostgres({ url: cluster.url }) : openSqlite(file)
-    opened.push(db)
-    return db
-  }
   async function open(db?: Database): Promise<{ trail: SiteAuditTrail; db: Database }> {
     const database = db ?? (await connect())
     await migrate(database, frontDeskMigrations)
     return { trail: siteAuditTrail(database, { now: () => clock.now }), db: database }
   }
   /** Another engine: its own pool on PostgreSQL; on SQLite the process's one connection. */
-  const peer = async (db: Database) => (cluster ? open(await connect()) : open(db))
+  const peer = async (db: Database) => (sql.cluster ? open(await connect()) : open(db))
 
   /** Changes a stored row behind the trail's back, as someone with the database's password could. */
   async function tamper(db: Database, sql: string): Promise<void> {

@@ -15,6 +15,7 @@ import { createEngine, type Engine } from '../../electron/engine/server'
 import { HttpClient } from '../../electron/services/clients/http-client'
 import { TokenProvider } from '../../electron/services/clients/token-provider'
 import type { Call } from '../../electron/services/dispatch'
+import { openLocalFrontDesk } from '../../electron/records/frontdesk/local'
 import { hostNotifications } from '../../electron/services/features/host-notifications'
 import { ownDesk } from '../../electron/services/front-desk/own-desk'
 import { siteDesk } from '../../electron/services/site/site-desk'
@@ -212,7 +213,8 @@ describe("the site's host notices on PostgreSQL (two engines)", () => {
     const subjects = mails.map((m) => readMail(m.raw).subject).sort()
     expect(subjects).toEqual(persons.map((p) => `${p.firstName} has arrived`).sort())
     // Delivered: the visitor's name is no longer kept in the queue.
-    const payloads = await a.engine.ctx.store.db.all<{ payload: string | null }>(`SELECT payload FROM host_notices WHERE visit_id IN (${visitIds.map(() => '?').join(', ')})`, visitIds)
+    const payloads = await a.engine.ctx.store.db.all<{ payload: Buffer | null }>(`SELECT payload FROM jobs WHERE kind = 'host-notice' AND subject IN (${visitIds.map(() => '?').join(', ')})`, visitIds)
+    expect(payloads).toHaveLength(2 * persons.length)
     expect(payloads.every((p) => p.payload === null)).toBe(true)
   })
 
@@ -248,20 +250,20 @@ describe("the site's host notices on PostgreSQL (two engines)", () => {
     }
   })
 
-  it('fails a notice its receiver refuses, shows it to operators, and sends it again when one retries it', async () => {
+  it('parks a notice its receiver refuses (needs attention), shows it to operators, and sends it again when one retries it', async () => {
     const host = await addHost({ name: 'Rita Refused', webhookUrl: receiver.url })
     receiver.statuses = [400]
     const visitId = (await checkIn(b, host.id)).body.visit.id as string
-    const failed = await eventually('failed', async () => {
+    const failed = await eventually('needs attention', async () => {
       const [notice] = await noticesOf(visitId)
-      return notice?.state === 'failed' ? notice : undefined
+      return notice?.state === 'needs-attention' ? notice : undefined
     })
     expect(failed.lastError).toMatchObject({ code: 'REJECTED', message: expect.stringMatching(/HTTP 400/) })
     const queue = await notices()
     expect(queue.running).toBe(true)
-    expect(queue.counts.failed).toBeGreaterThanOrEqual(1)
-    // Failed first.
-    expect(queue.items[0]!.state).toBe('failed')
+    expect(queue.counts.needsAttention).toBeGreaterThanOrEqual(1)
+    // What needs attention first.
+    expect(queue.items[0]!.state).toBe('needs-attention')
 
     // A kiosk's token alone retries nothing.
     expect((await call(a, 'POST', fd(`/host-notices/${failed.id}/retry`), { token: kioskToken })).status).toBe(401)
@@ -290,7 +292,8 @@ describe("the site's host notices on PostgreSQL (two engines)", () => {
     const keychain = { get: async (key: string) => kept.get(key) ?? null, set: async (key: string, value: string) => void kept.set(key, value), delete: async (key: string) => kept.delete(key) }
     const adminCall: Call = { actor: { role: 'admin', account: 'Ada Admin' }, key: 'window-1' }
     const sessions: Record<string, string> = { 'window-1': admin }
-    const feature = hostNotifications({ dataDir: folder, keychain, log: () => {}, site: { desk: async () => desk, staffDesk: async (call) => desk.as({ token: sessions[call.key!]!, account: call.actor.account ?? '' }) } })
+    const ownRecords = await openLocalFrontDesk({ dataDir: folder })
+    const feature = hostNotifications({ database: async () => ownRecords.database, keychain, log: () => {}, site: { desk: async () => desk, staffDesk: async (call) => desk.as({ token: sessions[call.key!]!, account: call.actor.account ?? '' }) } })
     try {
       const queue = await feature.handlers.getHostNotices!({}, adminCall)
       expect(queue.running).toBe(true)
@@ -302,8 +305,11 @@ describe("the site's host notices on PostgreSQL (two engines)", () => {
       // A delivered notice is the site's to refuse again.
       const deliveredId = queue.items.find((n) => n.state === 'delivered')!.id
       await expect(feature.handlers.retryHostNotice!({ id: deliveredId }, adminCall)).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+      // The kiosk's own queue is not what staff see on a site.
+      expect(await (await feature.service()).list()).toEqual([])
     } finally {
       await feature.stop()
+      await ownRecords.close()
     }
     // On its own: the site's calls are not the kiosk's to make.
     const own = ownDesk(async () => ({ frontDesk: a.engine.ctx.frontDesk, close: async () => {} }), () => kioskId)

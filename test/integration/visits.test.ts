@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import BetterSqlite from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadFacePlugins } from '../../electron/engine/face'
 import { visitsFeature, type VisitsFeature } from '../../electron/services/features/visits'
@@ -25,7 +26,18 @@ describe('visits (real engine, real store, roles and audit)', () => {
   let dir: string
   let clock = Date.parse('2026-11-27T09:00:00Z')
   let retentionDays: number | null = null
-  const arrivals: ArrivalNotice[] = []
+  let wakes = 0
+  /** The arrivals the check-ins queued for their hosts in the kiosk's frontdesk.db (one job per channel), in order, as the notices carry them. */
+  const arrivals = (): ArrivalNotice[] => {
+    const db = new BetterSqlite(join(dir, 'frontdesk.db'), { readonly: true })
+    try {
+      const rows = db.prepare("SELECT subject, payload FROM jobs WHERE kind = 'host-notice' ORDER BY seq").all() as Array<{ subject: string; payload: Buffer }>
+      const seen = new Set<string>()
+      return rows.filter((row) => !seen.has(row.subject) && seen.add(row.subject)).map((row) => JSON.parse(row.payload.toString('utf8')) as ArrivalNotice)
+    } finally {
+      db.close()
+    }
+  }
   const watchlist = new Set<string>()
   let host: { id: string; name: string }
   let ada: string
@@ -42,7 +54,7 @@ describe('visits (real engine, real store, roles and audit)', () => {
           ...parts,
           retentionDays: async () => retentionDays,
           now: () => clock,
-          hooks: { onArrival: (notice) => void arrivals.push(notice), screenPerson: async (uuid) => (watchlist.has(uuid) ? 'watchlisted' : 'clear') },
+          hooks: { noticesQueued: () => void wakes++, screenPerson: async (uuid) => (watchlist.has(uuid) ? 'watchlisted' : 'clear') },
         })),
     })
   })
@@ -79,7 +91,9 @@ describe('visits (real engine, real store, roles and audit)', () => {
 
     const checkedIn = await k.visitor.call('checkIn', { personUuid: ada, hostId: host.id, purpose: 'Interview', firstName: 'Ada' })
     expect(checkedIn).toEqual({ outcome: 'checked-in', visitId: expect.any(String), greeting: 'Ada', hostName: 'Grace Hopper', checkedInAt: new Date(clock).toISOString(), alreadyOnSite: false })
-    expect(arrivals).toEqual([{ visitId: checkedIn.visitId, host, visitorName: 'Ada', purpose: 'Interview', arrivedAt: new Date(clock).toISOString(), kioskId: 'front-desk-1' }])
+    // Queued with the visit, in the check-in's transaction; the kiosk's runner woken.
+    expect(arrivals()).toEqual([{ visitId: checkedIn.visitId, host, visitorName: 'Ada', purpose: 'Interview', arrivedAt: new Date(clock).toISOString(), kioskId: 'front-desk-1' }])
+    expect(wakes).toBe(1)
     expect(latest('check-in')).toMatchObject({ outcome: 'ok', role: 'visitor', subject: { personUuid: ada }, detail: `visit ${checkedIn.visitId}` })
     // The enrollment's ticket is used once.
     expect((await k.visitor.failure('checkIn', { personUuid: ada })).code).toBe('FORBIDDEN')
@@ -106,10 +120,10 @@ describe('visits (real engine, real store, roles and audit)', () => {
     clock += DAY_MS
     const back = await k.visitor.call('checkInByFace', { sample: sample('person-a2.jpg') })
     expect(back).toEqual({ outcome: 'checked-in', visitId: expect.any(String), greeting: 'Ada', hostName: 'Grace Hopper', checkedInAt: new Date(clock).toISOString(), alreadyOnSite: false })
-    expect(arrivals.at(-1)).toMatchObject({ visitId: back.visitId, visitorName: 'Ada', purpose: 'Interview' })
+    expect(arrivals().at(-1)).toMatchObject({ visitId: back.visitId, visitorName: 'Ada', purpose: 'Interview' })
     // Checking in twice gives the open visit back.
     expect(await k.visitor.call('checkInByFace', { sample: sample('person-a1.jpg') })).toMatchObject({ visitId: back.visitId, alreadyOnSite: true })
-    expect(arrivals).toHaveLength(2)
+    expect(arrivals()).toHaveLength(2)
     expect(latest('check-in')).toMatchObject({ outcome: 'ok', subject: { personUuid: ada }, detail: `visit ${back.visitId} (already on site)` })
     // Watchlisted while on site: sent to the desk, not given the open visit back.
     watchlist.add(ada)
@@ -158,7 +172,7 @@ describe('visits (real engine, real store, roles and audit)', () => {
     expect(await k.visitor.call('checkInByFace', { sample: sample('person-d.jpg'), hostId: host.id })).toEqual({ outcome: 'refused', reason: 'see-front-desk' })
     expect(latest('check-in')).toMatchObject({ outcome: 'refused', subject: { personUuid: eve.person.uuid }, detail: 'see-front-desk: watchlisted' })
     expect((await k.operator.call('visitLog', { search: 'eve@' })).total).toBe(0)
-    expect(arrivals).toHaveLength(2)
+    expect(arrivals()).toHaveLength(2)
 
     // Bad input is a clear error, never a crash.
     expect((await k.visitor.failure('checkInByFace', { sample: sample('person-a2.jpg'), hostId: 'no-such-host' })).code).toBe('INVALID_INPUT')
@@ -233,10 +247,10 @@ describe('visits (real engine, real store, roles and audit)', () => {
     expect(await openInvites()).toEqual([invite.id, forSomeoneElse.invite.id].sort())
 
     // No host chosen: the invitation's; the e-mail's case does not matter.
-    const told = arrivals.length
+    const told = arrivals().length
     const checkedIn = await k.visitor.call('checkIn', { personUuid: cleo, inviteToken: token, firstName: 'Cleo' })
     expect(checkedIn).toEqual({ outcome: 'checked-in', visitId: expect.any(String), greeting: 'Cleo', hostName: 'Grace Hopper', checkedInAt: new Date(clock).toISOString(), alreadyOnSite: false })
-    expect(arrivals.slice(told)).toEqual([expect.objectContaining({ visitId: checkedIn.visitId, visitorName: 'Cleo' })])
+    expect(arrivals().slice(told)).toEqual([expect.objectContaining({ visitId: checkedIn.visitId, visitorName: 'Cleo' })])
     expect((await k.operator.call('visitLog', { search: 'cleo@' })).visits).toEqual([expect.objectContaining({ id: checkedIn.visitId, inviteId: invite.id, hostId: host.id })])
     expect((await k.operator.call('listInvites', {})).invites.find((i: { id: string }) => i.id === invite.id)).toMatchObject({ state: 'used', visitId: checkedIn.visitId })
     expect(latest('check-in')).toMatchObject({ outcome: 'ok', subject: { personUuid: cleo }, detail: `visit ${checkedIn.visitId}` })
@@ -244,7 +258,7 @@ describe('visits (real engine, real store, roles and audit)', () => {
     // The same code again is refused as used, before anything else (staff checking her in by id too).
     expect(await k.operator.call('checkIn', { personUuid: cleo, inviteToken: token })).toEqual({ outcome: 'refused', reason: 'invite', invite: 'used', personUuid: cleo })
     expect((await k.operator.call('visitLog', { search: 'cleo@' })).total).toBe(1)
-    expect(arrivals.length).toBe(told + 1)
+    expect(arrivals().length).toBe(told + 1)
   })
 
   it('asks for liveness where the tenant does', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchEngineFromSource } from '../../electron/services/engine-launch'
-import { checkWebhook, WEBHOOK_HEADERS } from '../../electron/services/host-notices'
+import { checkWebhook, WEBHOOK_HEADERS } from '../../electron/records/frontdesk/notices/signature'
 import { createKioskServices, type KioskServices } from '../../electron/services/kiosk-services'
 import { createKeychain } from '../../electron/services/secrets/keychain'
 import { CONSENT } from '../../electron/shared/consent'
@@ -119,7 +119,7 @@ describe('a check-in tells its host, once, on the composed services', () => {
     expect((await call('visitLog', {})).visits).toEqual([])
     expect((await call('listOnSite')).visits).toEqual([])
     expect(await notices()).toEqual([])
-    expect((await call('getHostNotices')).counts).toMatchObject({ queued: 0, delivered: 0, failed: 0 })
+    expect((await call('getHostNotices')).counts).toMatchObject({ queued: 0, delivered: 0, needsAttention: 0 })
     // Nor do their bytes linger in the kiosk's own files (WAL frames, freed pages); the person
     // server and the audit trail (whom each act concerned) are apart.
     for (const file of kioskFiles()) {
@@ -128,13 +128,13 @@ describe('a check-in tells its host, once, on the composed services', () => {
     }
   }, 120_000)
 
-  it('removing a visitor whose host could not be told takes the failed notice, which kept their name for a retry, with no trace left', async () => {
+  it('removing a visitor whose host could not be told takes the notice that needs attention, which kept their name for a retry, with no trace left', async () => {
     const ada = await call('addHost', { name: 'Ada Lovelace', email: 'ada@host.example' })
     smtp.answer([550])
     const enrolled = await visitor('enrollVisitor', { userId: 'refused@kiosk.example', samples: [sample('person-b.jpg')], consent: true, consentVersion: CONSENT.version })
     const checkedIn = await visitor('checkIn', { personUuid: enrolled.person.uuid, hostId: ada.id, firstName: 'Zelda' })
     expect(checkedIn).toMatchObject({ outcome: 'checked-in', hostName: 'Ada Lovelace' })
-    await eventually('the e-mail refused for good', async () => (await notices()).find((n) => n.visitId === checkedIn.visitId)?.state === 'failed')
+    await eventually('the e-mail refused for good', async () => (await notices()).find((n) => n.visitId === checkedIn.visitId)?.state === 'needs-attention')
     expect(smtp.refused).toBe(1)
 
     await call('removeVisitor', { userId: 'refused@kiosk.example' })
@@ -145,37 +145,32 @@ describe('a check-in tells its host, once, on the composed services', () => {
     }
   }, 120_000)
 
-  it('an arrival stored but never queued (the kiosk died between the two) is queued at the next start and told once; later starts tell nobody again', async () => {
-    // E-mail off for now, so the notice cannot be sent before the "crash".
+  it('an arrival is queued with its visit, in one transaction: a notice not yet sent when the kiosk stops is sent after the next start, once; later starts tell nobody again', async () => {
+    // E-mail off for now, so the notice cannot be sent before the stop.
     await call('saveNotificationSettings', { smtp: null })
     const katherine = await call('addHost', { name: 'Katherine Johnson', email: 'katherine@host.example' })
     const enrolled = await visitor('enrollVisitor', { userId: 'restart@kiosk.example', samples: [sample('person-c.jpg')], consent: true, consentVersion: CONSENT.version })
     const checkedIn = await visitor('checkIn', { personUuid: enrolled.person.uuid, hostId: katherine.id, firstName: 'Hedy' })
-    expect((await notices()).filter((n) => n.visitId === checkedIn.visitId)).toHaveLength(1)
+    const queued = (await notices()).filter((n) => n.visitId === checkedIn.visitId)
+    expect(queued).toMatchObject([{ channel: 'email', hostName: 'Katherine Johnson', state: 'queued' }])
+    // The visit and its notice are in the same file, written by the same commit.
+    const frontDeskDb = new Database(join(dataDir, 'frontdesk.db'), { readonly: true })
+    expect(frontDeskDb.prepare("SELECT subject FROM jobs WHERE kind = 'host-notice' AND id = ?").get(queued[0]!.id)).toEqual({ subject: checkedIn.visitId })
+    frontDeskDb.close()
     await services.stop()
 
-    // What a crash right after the visit was stored leaves on disk: the visit, not marked as handed
-    // to the queue, and no notice for it.
-    const frontDeskDb = new Database(join(dataDir, 'frontdesk.db'))
-    expect(frontDeskDb.prepare('UPDATE visits SET arrival_queued_at = NULL WHERE id = ?').run(checkedIn.visitId).changes).toBe(1)
-    frontDeskDb.close()
-    const noticesDb = new Database(join(dataDir, 'host-notices.db'))
-    expect(noticesDb.prepare('DELETE FROM items WHERE visit_id = ?').run(checkedIn.visitId).changes).toBe(1)
-    noticesDb.close()
-
     await startKiosk()
-    const recovered = (await notices()).filter((n) => n.visitId === checkedIn.visitId)
-    expect(recovered).toMatchObject([{ channel: 'email', hostName: 'Katherine Johnson' }])
+    expect((await notices()).filter((n) => n.visitId === checkedIn.visitId).map((n) => n.id)).toEqual([queued[0]!.id])
     const mails = smtp.mails.length
     await call('saveNotificationSettings', { smtp: { host: '127.0.0.1', port: smtp.port, security: 'none', from: 'front-desk@kiosk.example', user: null } })
-    await eventually('the recovered notice delivered', async () => (await notices()).find((n) => n.id === recovered[0]!.id)?.state === 'delivered')
+    await eventually('the notice delivered after the restart', async () => (await notices()).find((n) => n.id === queued[0]!.id)?.state === 'delivered')
     expect(smtp.mails.slice(mails).map((mail) => [mail.to, readMail(mail.raw).subject])).toEqual([[['katherine@host.example'], 'Hedy has arrived']])
 
-    // Started again: the arrival was queued (and told), so nothing new.
+    // Started again: the arrival was told, so nothing new.
     await services.stop()
     await startKiosk()
     await new Promise((resolve) => setTimeout(resolve, 1_000))
-    expect((await notices()).filter((n) => n.visitId === checkedIn.visitId).map((n) => n.id)).toEqual([recovered[0]!.id])
+    expect((await notices()).filter((n) => n.visitId === checkedIn.visitId).map((n) => n.id)).toEqual([queued[0]!.id])
     expect(smtp.mails).toHaveLength(mails + 1)
     await call('removeVisitor', { userId: 'restart@kiosk.example' })
   }, 180_000)

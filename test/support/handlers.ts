@@ -48,7 +48,7 @@ export function testFrontDesk(options: { dataDir?: string; kioskId?: string } & 
   const { dataDir = mkdtempSync(join(tmpdir(), 'kiosk-frontdesk-')), kioskId = 'test-kiosk', ...frontDeskOptions } = options
   const shared = sharedLocalFrontDesk(() => openLocalFrontDesk({ dataDir, ...frontDeskOptions }))
   const own = ownDesk(shared.open, () => kioskId)
-  return { dataDir, records: ownVisitRecords(own, shared.frontDesk), ...own }
+  return { dataDir, records: ownVisitRecords(own, shared.frontDesk), database: shared.database, ...own }
 }
 export type TestFrontDesk = ReturnType<typeof testFrontDesk>
 
@@ -139,8 +139,8 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       audit,
       watchlist,
       { handlers: outboxHandlers(outbox) },
-      // A queue in a folder of its own, its sender never started; no keychain behind it.
-      { handlers: hostNotifications({ dataDir: mkdtempSync(join(tmpdir(), 'kiosk-notices-')), keychain: { get: notConfigured, set: notConfigured, delete: notConfigured }, log }).handlers },
+      // The kiosk's own front desk's notices, their runner never started; no keychain behind it.
+      { handlers: hostNotifications({ database: frontDesk.database, keychain: { get: notConfigured, set: notConfigured, delete: notConfigured }, log }).handlers },
       settings,
       // A kiosk on its own: joining a site reaches for one (none answers here).
       siteFeature({ settings: async () => ({ ...defaultSettings }), desk: staff.desk, staffDesk: staff.staffDesk, credentials: { setServerCredentials: notConfigured }, saveSettings: notConfigured, events: null }),

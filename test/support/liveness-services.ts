@@ -34,7 +34,7 @@ export async function livenessServices(t: TestEngine, options: Pick<ServicesInTe
   const log = (line: string) => lines.push(line)
   const audit = openAuditLog({ dir, kioskId: 'liveness-test' })
   // Never started: queued items stay queued for the test to see.
-  const outbox = openOutbox({ dir, key: randomBytes(32), deliver: async () => Promise.reject(new Error('not delivering in this test')), probe: async () => false })
+  const outbox = await openOutbox({ dir, key: randomBytes(32), deliver: async () => Promise.reject(new Error('not delivering in this test')), probe: async () => false })
   const frontDesk = testFrontDesk(options.frontDesk)
   const staff = testStaff(frontDesk)
   const backend = async () => current

@@ -4,9 +4,12 @@
  *
  *   notice-child.ts <data folder> <keychain service> <webhook URL>
  *
- * Queues one arrival for a host with that webhook, prints "queued <notice id>" once it is
- * committed, and starts sending; the parent kills it with SIGKILL while the POST is in flight.
+ * Checks a visitor in on the kiosk's own desk, with a host who has that webhook (the check-in's
+ * transaction queues the notice), prints "queued <notice id>" once it is committed, and starts
+ * sending; the parent kills it with SIGKILL while the POST is in flight.
  */
+import { randomUUID } from 'node:crypto'
+import { openLocalFrontDesk } from '../../electron/records/frontdesk/local'
 import { hostNotifications } from '../../electron/services/features/host-notifications'
 import { createKeychain } from '../../electron/services/secrets/keychain'
 
@@ -15,14 +18,10 @@ if (!dataDir || !service || !webhookUrl) {
   process.stderr.write('usage: notice-child.ts <data folder> <keychain service> <webhook URL>\n')
   process.exit(2)
 }
-const feature = hostNotifications({ dataDir, keychain: createKeychain(service), timing: { backoff: { baseMs: 20, capMs: 200 }, leaseTtlMs: 3_000 }, log: () => {} })
-const [notice] = feature.enqueueArrival({
-  visitId: 'visit-killed-mid-send',
-  host: { id: 'host-1', name: 'Grace Host', email: null, webhookUrl },
-  visitorName: 'Killed Midsend',
-  purpose: 'Delivery',
-  arrivedAt: new Date().toISOString(),
-  kioskId: 'front-desk-1',
-})
+const local = await openLocalFrontDesk({ dataDir })
+const host = await local.frontDesk.addHost({ name: 'Grace Host', email: null, webhookUrl })
+await local.frontDesk.checkIn({ person: { personUuid: randomUUID(), email: 'killed@example.com', firstName: 'Killed Midsend' }, hostId: host.id, purpose: 'Delivery', inviteToken: null, asLastTime: false, kioskId: 'front-desk-1' })
+const feature = hostNotifications({ database: async () => local.database, keychain: createKeychain(service), timing: { backoff: { baseMs: 20, capMs: 200 }, claimMs: 3_000 }, log: () => {} })
+const [notice] = await (await feature.service()).list()
 process.stdout.write(`queued ${notice!.id}\n`)
-feature.start()
+await feature.start()

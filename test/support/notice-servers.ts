@@ -17,6 +17,8 @@ export interface SmtpOptions {
   login?: { user: string; password: string }
   /** How the server answers each message, in order; once exhausted, it accepts. An SMTP reply code >= 400 refuses it. */
   answers?: number[]
+  /** How long it takes to answer each message (a slow relay). */
+  delayMs?: number
 }
 
 export interface LocalSmtp {
@@ -64,7 +66,8 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<LocalSmtp> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-      stream.on('end', () => {
+      stream.on('end', () => setTimeout(answer, options.delayMs ?? 0))
+      function answer() {
         const code = answers.shift()
         if (code !== undefined && code >= 400) {
           state.refused++
@@ -78,7 +81,7 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<LocalSmtp> {
           user: typeof session.user === 'string' ? session.user : null,
         })
         callback()
-      })
+      }
     },
   })
   await new Promise<void>((resolve, reject) => {
@@ -114,8 +117,11 @@ export interface LocalReceiver {
   close(): Promise<void>
 }
 
-/** A webhook receiver (node:http) on 127.0.0.1, a random port: it records every request and answers with the statuses it is given (0: never). */
-export async function startReceiver(statuses: number[] = []): Promise<LocalReceiver> {
+/**
+ * A webhook receiver (node:http) on 127.0.0.1, a random port: it records every request and answers
+ * with the statuses it is given (0: never), each after `delayMs` (a slow receiver).
+ */
+export async function startReceiver(statuses: number[] = [], delayMs = 0): Promise<LocalReceiver> {
   const posts: ReceivedPost[] = []
   let answers = [...statuses]
   const server = createServer((req, res) => {
@@ -126,8 +132,10 @@ export async function startReceiver(statuses: number[] = []): Promise<LocalRecei
       const status = answers.shift() ?? 204
       // 0: never answer (a receiver that hangs); the connection is closed with the server.
       if (status === 0) return
-      res.statusCode = status
-      res.end()
+      setTimeout(() => {
+        res.statusCode = status
+        res.end()
+      }, delayMs)
     })
   })
   await new Promise<void>((resolve, reject) => {

@@ -127,3 +127,82 @@ export function openOldInvites(options: { dir: string; now: () => number; key: B
     close: () => db.close(),
   }
 }
+
+/** host-notices.db as the kiosk's own host notices' queue made it (electron/services/host-notices/database.ts, before the one delivery queue). */
+const hostNoticeMigrations = [
+  `CREATE TABLE items (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     dedupe_key TEXT NOT NULL UNIQUE,
+     visit_id TEXT NOT NULL,
+     channel TEXT NOT NULL CHECK (channel IN ('email', 'webhook')),
+     host_name TEXT NOT NULL,
+     payload TEXT,
+     state TEXT NOT NULL CHECK (state IN ('queued', 'in-flight', 'delivered', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     next_attempt_at INTEGER,
+     delivered_at INTEGER,
+     error_code TEXT,
+     error_message TEXT,
+     claimed_by TEXT
+   );
+   CREATE INDEX items_by_state ON items(state, next_attempt_at, seq);
+   CREATE INDEX items_by_visit ON items(visit_id);
+   CREATE TABLE lease (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     owner TEXT NOT NULL,
+     pid INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL
+   );
+   CREATE TABLE config (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     smtp TEXT
+   );`,
+]
+
+export interface OldNotice {
+  visitId: string
+  channel: 'email' | 'webhook'
+  hostName: string
+  /** The ArrivalNotice as the old store kept it (JSON); null once delivered. */
+  payload: string | null
+  state: 'queued' | 'in-flight' | 'delivered' | 'failed'
+  attempts?: number
+  error?: { code: string; message: string }
+}
+
+export function openOldHostNotices(options: { dir: string; now: () => number }) {
+  const { now } = options
+  const db = openPrivateDatabase(options.dir, 'host-notices.db', hostNoticeMigrations)
+  return {
+    add(notice: OldNotice): string {
+      const id = randomUUID()
+      const at = now()
+      db.prepare(
+        `INSERT INTO items (id, dedupe_key, visit_id, channel, host_name, payload, state, attempts, created_at, updated_at, next_attempt_at, delivered_at, error_code, error_message, claimed_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        id,
+        `${notice.visitId}/${notice.channel}`,
+        notice.visitId,
+        notice.channel,
+        notice.hostName,
+        notice.payload,
+        notice.state,
+        notice.attempts ?? 0,
+        at,
+        at,
+        notice.state === 'queued' ? at : null,
+        notice.state === 'delivered' ? at : null,
+        notice.error?.code ?? null,
+        notice.error?.message ?? null,
+        notice.state === 'in-flight' ? 'old-sender' : null,
+      )
+      return id
+    },
+    setSmtp: (smtp: string) => void db.prepare('INSERT INTO config (id, smtp) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET smtp = excluded.smtp').run(smtp),
+    close: () => db.close(),
+  }
+}

@@ -12,7 +12,7 @@ export const sample = (name: string) => fixture(name).toString('base64')
 export const testKey = () => randomBytes(32)
 
 /** Fast timings so the tests see retries, probes and backoff within seconds. */
-export const FAST_TIMING = { backoff: { baseMs: 20, capMs: 200 }, offlineProbeMs: 100, onlineProbeMs: 5_000, probeTimeoutMs: 1_000, leaseTtlMs: 3_000, stopGraceMs: 2_000 }
+export const FAST_TIMING = { backoff: { baseMs: 20, capMs: 200 }, offlineProbeMs: 100, onlineProbeMs: 5_000, probeTimeoutMs: 1_000, claimMs: 3_000, stopGraceMs: 2_000 }
 
 /** A loopback URL where nothing listens (a port taken and released). */
 export async function closedPortUrl(): Promise<string> {

@@ -1,4 +1,4 @@
-import type { SiteHostNotices } from '../../records/frontdesk/notices-site'
+import type { HostNoticesService } from '../../records/frontdesk/notices/service'
 import { frontDeskRoutes as r } from '../../shared/frontdesk-api'
 import { FRONTDESK_AUTH } from '../auth/front-desk-auth'
 import type { EngineApp } from '../http/zod-provider'
@@ -6,9 +6,9 @@ import type { EngineApp } from '../http/zod-provider'
 /**
  * The site's host notices: operators see the queue and retry a notice, administrators set the
  * SMTP server and the secrets (write-only: a reply says which are stored, never a value). The
- * notices themselves are queued by the check-in and sent by every engine's sender.
+ * notices themselves are queued by the check-in and sent by every engine's runner.
  */
-export function noticeRoutes(app: EngineApp, notices: SiteHostNotices): void {
+export function noticeRoutes(app: EngineApp, notices: HostNoticesService): void {
   app.get(r.getHostNotices.path, { config: { auth: FRONTDESK_AUTH[r.getHostNotices.auth] }, schema: { response: { 200: r.getHostNotices.response } } }, async () => notices.queue())
   app.post(r.retryHostNotice.path, { config: { auth: FRONTDESK_AUTH[r.retryHostNotice.auth] }, schema: { params: r.retryHostNotice.params, response: { 200: r.retryHostNotice.response } } }, async (request) =>
     notices.retry(request.params.id),

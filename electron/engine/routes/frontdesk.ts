@@ -1,5 +1,5 @@
 import type { FrontDesk } from '../../records/frontdesk/front-desk'
-import type { SiteHostNotices } from '../../records/frontdesk/notices-site'
+import type { HostNoticesService } from '../../records/frontdesk/notices/service'
 import { KioskError } from '../../shared/errors'
 import { frontDeskRoutes as r, LOOK_BODY_LIMIT, type FrontDeskAuth } from '../../shared/frontdesk-api'
 import { FRONTDESK_AUTH, kioskClientId } from '../auth/front-desk-auth'
@@ -20,8 +20,8 @@ export interface FrontDeskRouteOptions extends EventStreamLimits, PairingOptions
   /** OAuth clients: a removed kiosk's goes with it. */
   clients: Pick<ClientRepository, 'remove'>
   events: SiteEvents
-  /** The site's host notices: their queue and settings (the engine runs their sender). */
-  notices: SiteHostNotices
+  /** The site's host notices: their queue and settings (the engine runs their runner). */
+  notices: HostNoticesService
   log: (line: string) => void
 }
 

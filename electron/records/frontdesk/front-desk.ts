@@ -93,14 +93,10 @@ export interface FrontDesk {
   visitLog(filter: VisitFilter, pageNo: number, pageSize: number): Promise<{ visits: Visit[]; total: number }>
   /** Every visit that matches, newest first, up to VISIT_EXPORT_MAX (more is INVALID_INPUT: narrow the filter). */
   exportVisits(filter: VisitFilter): Promise<Visit[]>
-  /** Removes the person's visits (by e-mail, any case, and by person id) and their invites. */
+  /** Removes the person's visits (by e-mail, any case, and by person id), their hosts' notices and their invites, in one transaction. */
   forgetPerson(person: PersonKeys): Promise<{ visitIds: string[]; invites: number }>
-  /** The visitor retention: visits that ended (or, still open, began) before `cutoff`; returns their ids. */
+  /** The visitor retention: visits that ended (or, still open, began) before `cutoff`, with their hosts' notices; returns their ids. */
   purgeVisitsBefore(cutoff: number): Promise<string[]>
-  /** A kiosk on its own hands arrivals to its host notices' queue itself: marks the visit's arrival as handed over. */
-  arrivalQueued(visitId: string): Promise<void>
-  /** Open visits with a host, checked in at `kioskId` since `since`, whose arrival was never handed over (the kiosk stopped in between). */
-  arrivalsNotQueued(kioskId: string, since: number): Promise<Visit[]>
 
   // Invites: codes signed with the site's key, valid at every kiosk, used up once site-wide.
   createInvite(request: NewInviteRequest): Promise<{ invite: Invite; token: string }>
@@ -128,9 +124,9 @@ export interface FrontDeskOptions {
   /** Where invitation codes' keys are kept: a kiosk on its own passes its keychain's; absent, the database's (a site). */
   inviteKeys?: InviteKeyring
   /**
-   * A site's engines (true): checkIn queues the arrival's host notices in its transaction (the
-   * site sends them) and answers `host: null`. A kiosk on its own (false, the default): checkIn
-   * answers the host and the kiosk queues the notices itself.
+   * True (a site's engines, and a kiosk on its own: openLocalFrontDesk): checkIn queues the
+   * arrival's host notices in its transaction (notices/service.ts sends them) and answers
+   * `host: null`. False (the default): checkIn answers the host and queues nothing.
    */
   notifyHosts?: boolean
 }

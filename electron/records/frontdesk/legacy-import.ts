@@ -7,6 +7,8 @@ import type { AccountRow } from './accounts-repository'
 import { recordsOn } from './records'
 import type { HostRow } from './hosts-repository'
 import type { InviteRow } from './invites-repository'
+import { importNotice, type ImportedNotice } from './notices/notice-jobs'
+import { NoticeSettingsRepository } from './notices/settings'
 import type { VisitRow } from './visits-repository'
 import { uuidKey, type AlertRow } from './watchlist-repository'
 
@@ -15,6 +17,8 @@ export const LEGACY_ACCOUNTS_FILE = 'accounts.db'
 export const LEGACY_WATCHLIST_FILE = 'watchlist.db'
 export const LEGACY_VISITS_FILE = 'visits.db'
 export const LEGACY_INVITES_FILE = 'invites.db'
+/** The kiosk's own host notices' queue before the one delivery queue (its `items` and `config` tables). */
+export const LEGACY_HOST_NOTICES_FILE = 'host-notices.db'
 
 export interface LegacyImport {
   accounts: number
@@ -23,6 +27,7 @@ export interface LegacyImport {
   visits: number
   hosts: number
   invites: number
+  notices: number
 }
 
 type LegacyAccount = Omit<AccountRow, 'name_key'>
@@ -30,12 +35,29 @@ type LegacyEntry = { person_uuid: string; email: string; reason: string; added_b
 type LegacyAlert = Omit<AlertRow, 'kiosk_name'>
 /** A visits.db made before its second migration has no arrival_queued_at. */
 type LegacyVisit = Omit<VisitRow, 'arrival_queued_at'> & { arrival_queued_at?: number | null }
+type LegacyNotice = {
+  id: string
+  visit_id: string
+  channel: 'email' | 'webhook'
+  host_name: string
+  payload: string | null
+  state: 'queued' | 'in-flight' | 'delivered' | 'failed'
+  attempts: number
+  created_at: number
+  updated_at: number
+  next_attempt_at: number | null
+  delivered_at: number | null
+  error_code: string | null
+  error_message: string | null
+}
 
 /**
- * Brings a kiosk's old accounts.db, watchlist.db, visits.db and invites.db into the front desk's
- * records, once: every row, the PIN hashes (with their salts and parameters) and the back-off
- * included, so staff sign in with the PINs they had, no alert is lost, whoever was on site still
- * is, and an invitation made before still works (its code is checked with the keychain's key).
+ * Brings a kiosk's old accounts.db, watchlist.db, visits.db, invites.db and host-notices.db into
+ * the front desk's records, once: every row, the PIN hashes (with their salts and parameters) and
+ * the back-off included, so staff sign in with the PINs they had, no alert is lost, whoever was on
+ * site still is, an invitation made before still works (its code is checked with the keychain's
+ * key), and a host not yet told still is (its notice a job of the one queue, with its id, so a
+ * receiver recognises a repeat; the SMTP settings into notice_settings unless some are set).
  * One transaction; the old files (and their -wal, -shm) are removed only after it committed. A
  * row the records already hold is kept as it is there, so an import cut short between the commit
  * and the removal is simply done again at the next open. Returns what was added (null when there
@@ -54,11 +76,18 @@ export async function importLegacyRecords(db: Database, dir: string): Promise<Le
     ? readOld(visitsFile, (old) => ({ hosts: rows<HostRow>(old, 'hosts', 'created_at, id'), visits: oneOpenEach(rows<LegacyVisit>(old, 'visits', 'checked_in_at, id')) }))
     : null
   const invites = existsSync(invitesFile) ? readOld(invitesFile, (old) => rows<InviteRow>(old, 'invites', 'created_at, id')) : null
-  if (!accounts && !watchlist && !visits && !invites) return null
+  const noticesFile = join(dir, LEGACY_HOST_NOTICES_FILE)
+  const notices = existsSync(noticesFile)
+    ? readOld(noticesFile, (old) => ({
+        items: rows<LegacyNotice>(old, 'items', 'seq'),
+        smtp: rows<{ smtp: string | null }>(old, 'config', 'id')[0]?.smtp ?? null,
+      }))
+    : null
+  if (!accounts && !watchlist && !visits && !invites && !notices) return null
 
   const imported = await db.transaction(async (tx) => {
     const records = recordsOn(tx)
-    const added: LegacyImport = { accounts: 0, entries: 0, alerts: 0, visits: 0, hosts: 0, invites: 0 }
+    const added: LegacyImport = { accounts: 0, entries: 0, alerts: 0, visits: 0, hosts: 0, invites: 0, notices: 0 }
     for (const row of accounts ?? []) if (await records.accounts.insertImported(row)) added.accounts++
     for (const row of watchlist?.entries ?? []) {
       const entry: WatchlistEntry = { personUuid: row.person_uuid, email: row.email, reason: row.reason, addedBy: row.added_by, addedAt: row.added_at }
@@ -69,6 +98,8 @@ export async function importLegacyRecords(db: Database, dir: string): Promise<Le
     for (const row of visits?.hosts ?? []) if (await records.hosts.insertImported(row)) added.hosts++
     for (const row of visits?.visits ?? []) if (await records.visits.insertImported(row)) added.visits++
     for (const row of invites ?? []) if (await records.invites.insertImported(row)) added.invites++
+    for (const row of notices?.items ?? []) if (await importNotice(tx, noticeOf(row))) added.notices++
+    if (notices?.smtp) await new NoticeSettingsRepository(tx).setSmtpIfNone(notices.smtp, Date.now())
     return added
   })
   for (const [read, file] of [
@@ -76,6 +107,7 @@ export async function importLegacyRecords(db: Database, dir: string): Promise<Le
     [watchlist, watchlistFile],
     [visits, visitsFile],
     [invites, invitesFile],
+    [notices, noticesFile],
   ] as const) {
     if (read) removeDatabaseFiles(file)
   }
@@ -98,6 +130,29 @@ function oneOpenEach(visits: LegacyVisit[]): VisitRow[] {
     open.set(uuidKey(row.person_uuid), row)
   }
   return rows
+}
+
+/**
+ * An old notice as a job: one that failed is one that needs attention; one in flight when the old
+ * store last stopped (its outcome unknown) is queued again, due at once, with the same id.
+ */
+function noticeOf(row: LegacyNotice): ImportedNotice {
+  const state = row.state === 'failed' ? 'needs-attention' : row.state === 'in-flight' ? 'queued' : row.state
+  return {
+    id: row.id,
+    visitId: row.visit_id,
+    channel: row.channel,
+    hostName: row.host_name,
+    payload: row.payload,
+    state,
+    attempts: row.attempts,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    nextAttemptAt: state === 'queued' ? (row.state === 'in-flight' ? row.updated_at : (row.next_attempt_at ?? row.updated_at)) : null,
+    deliveredAt: row.delivered_at,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+  }
 }
 
 /** Reads an old file without writing to it (read-only: a file that cannot be read stops the import, and nothing is removed). */

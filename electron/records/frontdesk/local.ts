@@ -11,10 +11,10 @@ import { frontDeskMigrations } from './migrations'
 /** A kiosk on its own keeps the front desk's records here, in its data folder. */
 export const FRONTDESK_FILE = 'frontdesk.db'
 
-export interface LocalFrontDeskOptions extends FrontDeskOptions {
+export interface LocalFrontDeskOptions extends Omit<FrontDeskOptions, 'notifyHosts'> {
   /** The kiosk's data folder (made 0700 if it is new). */
   dataDir: string
-  /** Told what was brought over from the kiosk's old accounts.db, watchlist.db, visits.db and invites.db, the one time it happens. */
+  /** Told what was brought over from the kiosk's old accounts.db, watchlist.db, visits.db, invites.db and host-notices.db, the one time it happens. */
   onImported?: (imported: LegacyImport) => void
 }
 
@@ -30,7 +30,7 @@ export interface LocalFrontDesk {
  * and PIN hashes, so the file is made 0600 before SQLite opens it (SQLite gives its -wal and -shm
  * the main file's permissions, so all three stay private); every commit is fsynced before it
  * returns (synchronous FULL), and freed pages are zeroed. On its first open it takes in the
- * kiosk's older accounts.db, watchlist.db, visits.db and invites.db (legacy-import.ts); the
+ * kiosk's older accounts.db, watchlist.db, visits.db, invites.db and host-notices.db (legacy-import.ts); the
  * invites' codes stay good when `inviteKeys` is the keychain's key (singleKeyring).
  */
 export async function openLocalFrontDesk(options: LocalFrontDeskOptions): Promise<LocalFrontDesk> {
@@ -47,5 +47,6 @@ export async function openLocalFrontDesk(options: LocalFrontDeskOptions): Promis
     await database.close()
     throw error
   }
-  return { frontDesk: createFrontDesk(database, options), database, close: () => database.close() }
+  // A site of one: the check-in queues its host notices in its transaction, as a site's does.
+  return { frontDesk: createFrontDesk(database, { ...options, notifyHosts: true }), database, close: () => database.close() }
 }

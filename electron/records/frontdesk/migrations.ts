@@ -1,6 +1,7 @@
 import type { MigrationSet } from '../sql/migrate'
 import { auditStep } from './audit-migration'
 import { mergeStep } from './merge-migration'
+import { noticeJobsStep } from './notice-jobs-migration'
 import { noticesStep } from './notices-migration'
 
 /**
@@ -280,5 +281,7 @@ export const frontDeskMigrations: MigrationSet = {
     noticesStep,
     // What a kiosk that ran on its own brings when it joins: its invitation key (merge-migration.ts).
     mergeStep,
+    // The host notices move into the one delivery queue's jobs table (notice-jobs-migration.ts).
+    noticeJobsStep,
   ],
 }

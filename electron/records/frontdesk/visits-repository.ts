@@ -15,6 +15,10 @@ export interface VisitRow {
   checked_out_by: 'visitor' | 'staff' | null
   kiosk_id: string
   invite_id: string | null
+  /**
+   * When a kiosk on its own handed the arrival to its old host notices' store. No longer written:
+   * the check-in queues its notices in its own transaction now. Kept as stored (imports, merges).
+   */
   arrival_queued_at: number | null
 }
 
@@ -176,21 +180,6 @@ export class VisitRepository {
   /** Removes visits that ended (or, still open, began) before `cutoff`; returns their ids. */
   async purgeBefore(cutoff: number): Promise<string[]> {
     return (await this.sql.all<{ id: string }>('DELETE FROM visits WHERE coalesce(checked_out_at, checked_in_at) < ? RETURNING id', [cutoff])).map((row) => row.id)
-  }
-
-  async arrivalQueued(id: string, at: number): Promise<void> {
-    await this.sql.run('UPDATE visits SET arrival_queued_at = ? WHERE id = ?', [at, id])
-  }
-
-  /** Open visits with a host, checked in at the kiosk since `since`, whose arrival never reached the host notices' queue. */
-  async arrivalsNotQueued(kioskId: string, since: number): Promise<Visit[]> {
-    return (
-      await this.sql.all<JoinedRow>(
-        `${SELECT} WHERE visits.kiosk_id = ? AND visits.host_id IS NOT NULL AND visits.arrival_queued_at IS NULL AND visits.checked_out_at IS NULL AND visits.checked_in_at >= ?
-         ORDER BY visits.checked_in_at, visits.id`,
-        [kioskId, since],
-      )
-    ).map(visitOf)
   }
 
   /** The filter as a WHERE clause. The search is case-insensitive in both dialects (SQLite's LIKE folds ASCII; PostgreSQL's ILIKE). */

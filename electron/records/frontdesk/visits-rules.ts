@@ -3,22 +3,19 @@ import { KioskError } from '../../shared/errors'
 import type { ArrivalNotice, Host, InviteCheckInRefusal, Visit } from '../../shared/visits'
 import { UniqueViolationError, type Sql } from '../sql/types'
 import type { FrontDesk } from './front-desk'
-import { HostNoticeRepository } from './host-notices-repository'
 import type { TokenClaims } from './invite-tokens'
 import { claimsOf, inviteOf } from './invites-rules'
+import { addArrival, noticeJobs } from './notices/notice-jobs'
 import { foldRemovals, type FrontDeskRecords, type RulesContext } from './records'
 import { VISIT_EXPORT_MAX, type CheckInOutcome, type CheckInRequest, type InviteKeyring } from './visit-types'
 import { emailKey, uuidKey } from './watchlist-repository'
 
-type VisitRules = Pick<
-  FrontDesk,
-  'checkIn' | 'checkOut' | 'endVisit' | 'lastVisitOf' | 'onSite' | 'visitLog' | 'exportVisits' | 'forgetPerson' | 'purgeVisitsBefore' | 'arrivalQueued' | 'arrivalsNotQueued'
->
+type VisitRules = Pick<FrontDesk, 'checkIn' | 'checkOut' | 'endVisit' | 'lastVisitOf' | 'onSite' | 'visitLog' | 'exportVisits' | 'forgetPerson' | 'purgeVisitsBefore'>
 
 const alreadyOnSite = (visit: Visit): CheckInOutcome => ({ outcome: 'checked-in', visit, alreadyOnSite: true, host: null })
 const inviteRefused = (reason: InviteCheckInRefusal): CheckInOutcome => ({ outcome: 'invite-refused', reason })
 
-/** What the host is told of a visitor's arrival (the name they gave, else the e-mail their host knows them by), as a kiosk on its own tells it. */
+/** What the host is told of a visitor's arrival (the name they gave, else the e-mail their host knows them by). */
 const arrivalOf = (visit: Visit, host: Host): ArrivalNotice => ({
   visitId: visit.id,
   host,
@@ -35,10 +32,10 @@ const arrivalOf = (visit: Visit, host: Host): ArrivalNotice => ({
  * when two kiosks check them in at the same moment.
  */
 /**
- * `notifyHosts` (a site): the arrival's host notices are queued in the check-in's transaction, one
- * row per channel (notices-sender.ts sends them from whichever engine claims them) and the caller
- * is given no host to tell. Without it (a kiosk on its own), the host is given back and the kiosk
- * queues the arrival itself.
+ * `notifyHosts` (a site, and a kiosk on its own): the arrival's host notices are queued in the
+ * check-in's transaction, one job per channel (notices/notice-jobs.ts; sent by whichever runner
+ * claims it, notices/service.ts) and the caller is given no host to tell. Without it, the host is
+ * given back and nothing is queued.
  */
 export function visitRules(context: RulesContext, keyring: InviteKeyring, notifyHosts = false): VisitRules {
   const { records, now } = context
@@ -95,7 +92,7 @@ export function visitRules(context: RulesContext, keyring: InviteKeyring, notify
     const visit = (await tx.visits.byId(id))!
     if (notifyHosts && host) {
       // With the visit or not at all: a visit stored is an arrival told, whichever engine took it.
-      await new HostNoticeRepository(sql).insertArrival(arrivalOf(visit, host), at)
+      await addArrival(sql, arrivalOf(visit, host), at)
       return { outcome: 'checked-in', visit, alreadyOnSite: false, host: null }
     }
     return { outcome: 'checked-in', visit, alreadyOnSite: false, host }
@@ -143,8 +140,10 @@ export function visitRules(context: RulesContext, keyring: InviteKeyring, notify
     },
 
     async forgetPerson(person) {
-      const forgotten = await context.transaction(async (tx) => {
+      const forgotten = await context.transaction(async (tx, sql) => {
         const visits = await tx.visits.forget({ emailKey: person.userId ? emailKey(person.userId) : null, personUuid: person.personUuid ? uuidKey(person.personUuid) : null })
+        // Their hosts' notices (which name them until delivered) go with the visits.
+        await noticeJobs(sql).forgetSubjects(visits.ids)
         // Their invites: made out to the e-mail given, or to any e-mail their visits were under.
         const invites = await tx.invites.forget([...(person.userId ? [emailKey(person.userId)] : []), ...visits.emailKeys])
         return { visitIds: visits.ids, invites }
@@ -154,12 +153,14 @@ export function visitRules(context: RulesContext, keyring: InviteKeyring, notify
     },
 
     async purgeVisitsBefore(cutoff) {
-      const ids = await records.visits.purgeBefore(cutoff)
+      const ids = await context.transaction(async (tx, sql) => {
+        const purged = await tx.visits.purgeBefore(cutoff)
+        await noticeJobs(sql).forgetSubjects(purged)
+        return purged
+      })
       if (ids.length > 0) await foldRemovals(context.db)
       return ids
     },
 
-    arrivalQueued: (visitId) => records.visits.arrivalQueued(visitId, now()),
-    arrivalsNotQueued: (kioskId, since) => records.visits.arrivalsNotQueued(kioskId, since),
   }
 }

@@ -103,7 +103,7 @@ async function enrollOrQueue(deps: Pick<EnrollmentDeps, 'backend' | 'templateTyp
     const outbox = await deps.outbox().catch((cause: unknown) => {
       throw new KioskError('INTERNAL', `${reason} The enrollment could not be queued either: ${cause instanceof Error ? cause.message : 'outbox unavailable'}`)
     })
-    const item = outbox.enqueue({ userId: input.userId, templateType, samples: input.samples }, id)
+    const item = await outbox.enqueue({ userId: input.userId, templateType, samples: input.samples }, id)
     return { outcome: 'queued', outboxId: item.id, reason }
   }
 }

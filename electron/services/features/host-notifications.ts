@@ -1,7 +1,5 @@
-import { KioskError } from '../../shared/errors'
-import type { ArrivalNotice } from '../../shared/visits'
-import type { HostNotice } from '../../shared/host-notices'
-import { openHostNotices, type HostNotices, type NoticeTiming } from '../host-notices'
+import { hostNoticesService, type HostNoticesService, type NoticeTiming } from '../../records/frontdesk/notices/service'
+import type { Database } from '../../records/sql/types'
 import { noticeSecrets } from '../host-notices/secrets'
 import type { Keychain } from '../secrets/keychain'
 import type { Call } from '../dispatch'
@@ -9,7 +7,8 @@ import type { KioskDesk, StaffDesk } from '../front-desk/desk'
 import type { Feature } from './feature'
 
 export interface HostNotificationsDeps {
-  dataDir: string
+  /** The kiosk's own front desk's database (frontdesk.db): its check-ins queue the notices there, and its SMTP settings are kept there. */
+  database: () => Promise<Database>
   /** The kiosk's keychain: the SMTP password and the webhook signing secret live there. */
   keychain: Pick<Keychain, 'get' | 'set' | 'delete'>
   timing?: Partial<NoticeTiming>
@@ -18,84 +17,76 @@ export interface HostNotificationsDeps {
   /**
    * The front desk in use: on a site, the site tells hosts (its check-in queues the notices), so
    * staff's views and settings are the site's, through the caller's session. Absent: always this
-   * kiosk's own queue.
+   * kiosk's own.
    */
   site?: { desk: () => Promise<KioskDesk>; staffDesk: (call: Call) => Promise<StaffDesk> }
 }
 
 export interface HostNotificationsFeature extends Feature {
-  /** Queues the host's notices for an arrival, once per channel; throws INVALID_INPUT for an incomplete notice. */
-  enqueueArrival(notice: ArrivalNotice): HostNotice[]
-  /**
-   * The visits feature's hook: enqueueArrival that never throws. A check-in is not undone because
-   * its host cannot be told; the failure is logged (visit id and code only) and answered false.
-   * True when the arrival is in the queue (queued now or already).
-   */
-  onArrival(notice: ArrivalNotice): boolean
-  /** The visits feature removes a visitor's visits: their notices go too. */
-  forgetVisits(visitIds: readonly string[]): number
-  /** The queue, opened on first use. */
-  opened(): HostNotices
-  /** Starts the sender. */
-  start(): void
-  /** Stops the sender (a send in progress is queued again) and closes the queue's file. */
+  /** A check-in on the kiosk's own desk queued notices (in its transaction): the runner looks now. */
+  wake(): void
+  /** The kiosk's own notices, over its frontdesk.db (opened on first use). */
+  service(): Promise<HostNoticesService>
+  /** Starts the kiosk's own runner. */
+  start(): Promise<void>
+  /** Stops it (a send in progress is queued again at once). */
   stop(): Promise<void>
 }
 
 /**
- * Hosts told of their visitors' arrivals: on its own, a durable queue of the kiosk's, delivered by
- * one sender with backoff; staff see the queue and retry a failed notice, an administrator sets
- * the SMTP server and the secrets. The queue needs no key, so it opens without the keychain; the
- * secrets are read at each send. On a site the site tells hosts (its check-in queues the notices
- * and answers no host), and these handlers are the site's calls; notices queued here before the
- * kiosk joined are still sent from here.
+ * Hosts told of their visitors' arrivals. On its own, the kiosk is a site of one: its check-in
+ * queues the notices in the one delivery queue of its frontdesk.db, and its runner sends them
+ * (records/frontdesk/notices/service.ts, the site's own code), with the secrets from the keychain,
+ * read at each send. Two processes on one data folder (the desktop app and the web host) each run
+ * one; a notice is claimed by one at a time. On a site the site tells hosts, and these handlers
+ * are the site's calls; notices queued here before the kiosk joined are still sent from here.
  */
 export function hostNotifications(deps: HostNotificationsDeps): HostNotificationsFeature {
   const secrets = noticeSecrets(deps.keychain)
-  let queue: HostNotices | null = null
-  const opened = () => (queue ??= openHostNotices({ dir: deps.dataDir, secrets, timing: deps.timing, now: deps.now, log: deps.log }))
+  let opening: Promise<HostNoticesService> | null = null
+  let opened: HostNoticesService | null = null
+  let started = false
+  const service = (): Promise<HostNoticesService> =>
+    (opening ??= deps
+      .database()
+      .then(async (db) => {
+        const notices = hostNoticesService(db, { secrets, timing: deps.timing, now: deps.now, log: deps.log })
+        // Opened after a start that could not open it: its runner starts now.
+        if (started) await notices.start()
+        return (opened = notices)
+      })
+      .catch((error: unknown) => {
+        // A failed open is not kept: the next use tries again.
+        opening = null
+        throw error
+      }))
   /** The site's desk as the caller's session when the kiosk is on a site; null on its own. */
   const siteDesk = async (call: Call): Promise<StaffDesk | null> => (deps.site && (await deps.site.desk()).onSite ? deps.site.staffDesk(call) : null)
   return {
-    enqueueArrival: (notice) => opened().enqueue(notice),
-    onArrival(notice) {
+    wake: () => opened?.wake(),
+    service,
+    handlers: {
+      getHostNotices: async (_input, call) => ((await siteDesk(call))?.hostNotices() ?? (await service()).queue()),
+      retryHostNotice: async (input, call) => ((await siteDesk(call))?.retryHostNotice(input.id) ?? (await service()).retry(input.id)),
+      getNotificationSettings: async (_input, call) => ((await siteDesk(call))?.notificationSettings() ?? (await service()).settings()),
+      saveNotificationSettings: async (input, call) => ((await siteDesk(call))?.saveNotificationSettings(input.smtp) ?? (await service()).saveSettings(input.smtp)),
+      setNotificationSecrets: async (input, call) => ((await siteDesk(call))?.setNotificationSecrets(input) ?? (await service()).setSecrets(input)),
+    },
+    async start() {
+      started = true
       try {
-        opened().enqueue(notice)
-        return true
+        await (await service()).start()
       } catch (error) {
-        deps.log(`host notices: the arrival of visit ${String(notice?.visitId).slice(0, 64)} was not queued (${error instanceof KioskError ? error.code : 'INTERNAL'})`)
-        return false
+        // The kiosk starts without it; staff's next look at the notices opens it again.
+        deps.log(`host notices: not started: ${error instanceof Error ? error.message : 'unknown error'}`)
       }
     },
-    forgetVisits: (visitIds) => opened().forgetVisits(visitIds),
-    opened,
-    handlers: {
-      getHostNotices: async (_input, call) => ((await siteDesk(call))?.hostNotices() ?? opened().state()),
-      retryHostNotice: async (input, call) => ((await siteDesk(call))?.retryHostNotice(input.id) ?? opened().retry(input.id)),
-      getNotificationSettings: async (_input, call) => {
-        const site = await siteDesk(call)
-        return site ? site.notificationSettings() : { smtp: opened().smtp(), secrets: await secrets.status() }
-      },
-      saveNotificationSettings: async (input, call) => {
-        const site = await siteDesk(call)
-        if (site) return site.saveNotificationSettings(input.smtp)
-        opened().setSmtp(input.smtp)
-        return { smtp: opened().smtp(), secrets: await secrets.status() }
-      },
-      setNotificationSecrets: async (input, call) => {
-        const site = await siteDesk(call)
-        if (site) return site.setNotificationSecrets(input)
-        const status = await secrets.set(input)
-        opened().secretsChanged()
-        return status
-      },
-    },
-    start() {
-      opened().start()
-    },
     async stop() {
-      await queue?.close()
-      queue = null
+      started = false
+      const current = opening
+      opening = null
+      opened = null
+      await (await current?.catch(() => null))?.stop()
     },
   }
 }

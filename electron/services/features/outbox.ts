@@ -35,8 +35,7 @@ export function outboxHandlers(opened: () => Promise<Pick<Outbox, 'state' | 'ret
     getOutbox: async () => (await opened()).state(),
     retryOutboxItem: async (input) => (await opened()).retryNow(input.id),
     discardOutboxItem: async (input) => {
-      const outbox = await opened()
-      outbox.discard(input.id)
+      await (await opened()).discard(input.id)
       return { ok: true }
     },
   }
@@ -48,9 +47,10 @@ export function outboxHandlers(opened: () => Promise<Pick<Outbox, 'state' | 'ret
  */
 export function outboxFeature(deps: OutboxDeps): OutboxFeature {
   let outbox: Outbox | null = null
-  async function opened(): Promise<Outbox> {
-    if (outbox) return outbox
-    const fresh = openOutbox({
+  // One opening at a time: two callers at once share it; a failed one (a locked keychain) is tried again next time.
+  let opening: Promise<Outbox> | null = null
+  async function open(): Promise<Outbox> {
+    const fresh = await openOutbox({
       dir: deps.dataDir,
       key: await deps.credentials.outboxKey(),
       deliver: deps.deliver,
@@ -64,16 +64,22 @@ export function outboxFeature(deps: OutboxDeps): OutboxFeature {
     outbox = fresh
     return fresh
   }
+  function opened(): Promise<Outbox> {
+    if (outbox) return Promise.resolve(outbox)
+    opening ??= open().finally(() => (opening = null))
+    return opening
+  }
   deps.engine.onChange((status) => status.state === 'running' && outbox?.start())
   return {
     opened,
     send: () => outbox?.start(),
-    pending: async () => new Set((outbox?.list() ?? []).filter((item) => item.state !== 'delivered').map((item) => item.userId.toLowerCase())),
+    pending: async () => new Set(((await outbox?.list()) ?? []).filter((item) => item.state !== 'delivered').map((item) => item.userId.toLowerCase())),
     handlers: outboxHandlers(opened),
     async start() {
       await opened().catch((error: Error) => deps.log(`outbox not opened yet: ${error.message}`))
     },
     async stop() {
+      await opening?.catch(() => {})
       await outbox?.close()
       outbox = null
     },

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { CheckInOutcome } from '../../records/frontdesk/visit-types'
 import { KioskError } from '../../shared/errors'
-import type { ArrivalNotice, Host, InviteCheckInRefusal, refusalWhySchema, Visit, VisitorCheckResult } from '../../shared/visits'
+import type { InviteCheckInRefusal, refusalWhySchema, Visit, VisitorCheckResult } from '../../shared/visits'
 import { DAY_MS } from '../workflows/retention-purge'
 import type { Backend } from '../backend'
 import type { Call, Handlers } from '../dispatch'
@@ -14,20 +14,19 @@ import type { AuditTrail } from './audit'
 import type { Feature } from './feature'
 
 /**
- * The seams other parts of the kiosk plug into: the host told of an arrival, and a person screened
- * against the watchlist before a check-in is stored. Both default to nothing.
+ * The seams other parts of the kiosk plug into: the host notices' runner woken after a check-in
+ * queued notices, and a person screened against the watchlist before a check-in is stored. Both
+ * default to nothing.
  */
 export interface VisitHooks {
   /**
-   * After a check-in with a host is stored: false (or a throw) when the arrival could not be queued.
-   * A failure is logged and the visitor is checked in anyway; on a kiosk on its own an arrival not
-   * queued is offered again at the next start, so it must be idempotent per visit.
+   * A check-in on the kiosk's own desk stored a visit with a host: its notices were queued in the
+   * same transaction, and the kiosk's runner may look now rather than at its next poll. (On a
+   * site, the engine that took the check-in wakes its own.)
    */
-  onArrival?: (notice: ArrivalNotice) => boolean | void | Promise<boolean | void>
+  noticesQueued?: () => void
   /** Before a check-in is stored: 'watchlisted' refuses it (the visitor reads "please see the front desk"). */
   screenPerson?: (personUuid: string) => Promise<'clear' | 'watchlisted'>
-  /** Visits removed (with their visitor, or by the retention): what this kiosk kept about them elsewhere goes too. */
-  onForget?: (visitIds: readonly string[]) => void
 }
 
 export interface VisitsDeps {
@@ -63,12 +62,6 @@ export interface VisitsFeature extends Feature {
 
 /** How long after enrolling a window may check that person in without staff. */
 export const ENROLLED_CHECK_IN_MS = 15 * 60_000
-/**
- * How far back an arrival not queued (the kiosk stopped between storing the visit and queueing its
- * notices) is still worth telling the host at the next start: a day, well inside the host notices'
- * 7 days, so a notice already delivered and pruned is never sent again.
- */
-export const ARRIVAL_RECOVERY_MS = 24 * 60 * 60_000
 /** How many faces 1:N looks at: enough to see a tie at the top. */
 const CANDIDATES = 5
 
@@ -114,7 +107,7 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     return result.outcome === 'checked-in' && consent === true && (await keepsFaceCrops()) ? { ...result, badgePhoto: true } : result
   }
 
-  /** Screens, has the front desk store the visit (or give the open one back), then tells the host: the one path every check-in takes. */
+  /** Screens, has the front desk store the visit (or give the open one back) with its host's notices: the one path every check-in takes. */
   async function admit(desk: KioskDesk, person: Person, choice: { hostId: string | null; purpose: string | null; inviteToken: string | null; asLastTime: boolean }): Promise<VisitorCheckResult> {
     // Screened first, even when already on site: someone watchlisted since is sent to the desk, not waved through.
     if (hooks.screenPerson && (await hooks.screenPerson(person.personUuid)) === 'watchlisted') return seeFrontDesk('watchlisted', person.personUuid)
@@ -122,8 +115,8 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     // (used a moment before at another kiosk or tab: refused, nothing stored, the host not told).
     const done: CheckInOutcome = await desk.checkIn({ person, ...choice })
     if (done.outcome === 'invite-refused') return inviteRefused(done.reason, person.personUuid)
-    const { visit, alreadyOnSite, host } = done
-    if (!alreadyOnSite && host) await tellHost(desk, visit, host)
+    const { visit, alreadyOnSite } = done
+    if (!alreadyOnSite && visit.hostId !== null && !desk.onSite) hooks.noticesQueued?.()
     return { outcome: 'checked-in', visitId: visit.id, greeting: greetingOf(visit), hostName: visit.hostName, checkedInAt: visit.checkedInAt, alreadyOnSite, personUuid: person.personUuid }
   }
 
@@ -132,33 +125,6 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     const checked = await desk.checkInvite(token)
     if (checked.status === 'refused') return checked.reason
     return checked.email.toLowerCase() === email.toLowerCase() ? null : 'other-email'
-  }
-
-  /**
-   * Hands the arrival to this kiosk's host notices. A kiosk on its own marks the visit once they
-   * took it, and offers an arrival never marked again at its next start; on a site nothing marks
-   * it, so an arrival lost to a stop in between is not recovered.
-   */
-  async function tellHost(desk: KioskDesk, visit: Visit, host: Host): Promise<void> {
-    if (!hooks.onArrival) return
-    const notice: ArrivalNotice = { visitId: visit.id, host, visitorName: greetingOf(visit), purpose: visit.purpose, arrivedAt: visit.checkedInAt, kioskId: visit.kioskId }
-    try {
-      if ((await hooks.onArrival(notice)) === false) deps.log(`visits: the arrival of visit ${visit.id} was not queued${desk.onSite ? '' : '; it is offered again at the next start'}`)
-      else if (!desk.onSite) await deps.own.arrivalQueued(visit.id)
-    } catch (error) {
-      deps.log(`visits: the host was not told of visit ${visit.id}: ${errorText(error)}`)
-    }
-  }
-
-  /** At start, on its own: arrivals stored but never queued (the kiosk stopped in between) are queued now, while their visitor is on site. */
-  async function queueMissedArrivals(): Promise<void> {
-    const desk = await deps.desk()
-    if (desk.onSite) return
-    for (const visit of await deps.own.arrivalsNotQueued(now() - ARRIVAL_RECOVERY_MS)) {
-      const host = await deps.own.getHost(visit.hostId!)
-      // A host removed since has nobody to tell.
-      if (host) await tellHost(desk, visit, host)
-    }
   }
 
   /** 1:N at the caller's role, liveness first where the tenant asks: one clear match with an e-mail, or why not. */
@@ -171,12 +137,6 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     return { personUuid: best.personUuid, email: best.userId }
   }
 
-  /** Tells the hook which visits went; returns how many. */
-  function forgotten(visitIds: string[]): number {
-    if (visitIds.length > 0) hooks.onForget?.(visitIds)
-    return visitIds.length
-  }
-
   /** On its own: the retention applied to the kiosk's own visits. On a site the site purges its own. */
   async function purgeExpired(): Promise<void> {
     try {
@@ -187,7 +147,7 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
       if (!(await deps.own.anyCheckedInBefore(cutoff))) return
       await deps.audit.systemAct(
         { action: 'visits-purge', detail: `visits older than ${days} days` },
-        async () => forgotten(await deps.own.purgeVisitsBefore(cutoff)),
+        async () => (await deps.own.purgeVisitsBefore(cutoff)).length,
         (removed) => ({ detail: `${removed} visits older than ${days} days removed` }),
       )
     } catch (error) {
@@ -288,10 +248,7 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
         // removals on a site are the site's business).
         removeVisitor: async (input, call) => {
           const result = await handlers.removeVisitor(input, call)
-          if ((await deps.desk()).onSite) {
-            const gone = await (await deps.staffDesk(call)).forgetPerson({ userId: input.userId })
-            forgotten(gone.visitIds)
-          }
+          if ((await deps.desk()).onSite) await (await deps.staffDesk(call)).forgetPerson({ userId: input.userId })
           return result
         },
       }
@@ -300,7 +257,7 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     async forget(person) {
       if ((await deps.desk()).onSite) return
       const gone = await deps.own.forgetPerson(person)
-      const removed = forgotten(gone.visitIds)
+      const removed = gone.visitIds.length
       if (removed > 0) deps.log(`visits: ${removed} visits removed with their visitor`)
       if (gone.invites > 0) deps.log(`invites: ${gone.invites} removed with their person`)
     },
@@ -308,7 +265,6 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     purgeExpired,
     async start() {
       await purgeExpired()
-      await queueMissedArrivals().catch((error: unknown) => deps.log(`visits: arrivals not queued were not looked for: ${errorText(error)}`))
       hourly = setInterval(() => void purgeExpired(), 60 * 60_000)
       hourly.unref()
     },

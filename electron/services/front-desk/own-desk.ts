@@ -1,7 +1,6 @@
 import type { FrontDesk } from '../../records/frontdesk/front-desk'
 import type { PersonKeys } from '../../records/frontdesk/visit-types'
 import { KioskError } from '../../shared/errors'
-import type { Visit } from '../../shared/visits'
 import { notOnSite } from '../backend-resolver'
 import type { KioskDesk } from './desk'
 
@@ -15,10 +14,6 @@ export interface OwnDesk {
   desk: KioskDesk
   /** Forgets alerts dismissed more than `keepDays` ago (the audit trail keeps the record of each stop). */
   pruneDismissed(keepDays: number): Promise<number>
-  /** The kiosk hands each arrival to its own host notices' queue: marks the visit's arrival as handed over. */
-  arrivalQueued(visitId: string): Promise<void>
-  /** This kiosk's open visits with a host since `since` whose arrival was never handed over (it stopped in between). */
-  arrivalsNotQueued(since: number): Promise<Visit[]>
   /** The kiosk's own retention (a site's engines apply the site's): visits that ended (or, still open, began) before `cutoff`; their ids. */
   purgeVisitsBefore(cutoff: number): Promise<string[]>
   /** Invites that ended before `cutoff`; how many. */
@@ -89,7 +84,7 @@ export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => str
       createInvite: async (request) => (await local()).createInvite({ ...request, createdBy: account }),
       listInvites: async (state) => (await local()).listInvites(state),
       revokeInvite: async (id) => (await local()).revokeInvite(id),
-      // On its own the kiosk's host notifications keep their own queue and keychain secrets (features/host-notifications.ts).
+      // On its own the kiosk's host notifications are its own service's, with the keychain's secrets (features/host-notifications.ts).
       hostNotices: async () => Promise.reject(notOnSite()),
       retryHostNotice: async () => Promise.reject(notOnSite()),
       notificationSettings: async () => Promise.reject(notOnSite()),
@@ -100,8 +95,6 @@ export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => str
   return {
     desk,
     pruneDismissed: async (keepDays) => (await local()).pruneDismissed(keepDays),
-    arrivalQueued: async (visitId) => (await local()).arrivalQueued(visitId),
-    arrivalsNotQueued: async (since) => (await local()).arrivalsNotQueued(kioskId(), since),
     purgeVisitsBefore: async (cutoff) => (await local()).purgeVisitsBefore(cutoff),
     purgeInvitesBefore: async (cutoff) => (await local()).purgeInvitesBefore(cutoff),
     forgetPerson: async (person) => (await local()).forgetPerson(person),

@@ -1,16 +1,8 @@
-import type { NotificationSecretStatus, NotificationSecretsInput } from '../../shared/host-notices'
+import type { NoticeSecrets } from '../../records/frontdesk/notices/settings'
 import { credentialAccounts } from '../secrets/credentials'
 import type { Keychain } from '../secrets/keychain'
 
-/** The SMTP password and the webhook signing secret, kept in the OS keychain only (read at each send, never stored or logged). */
-export interface NoticeSecrets {
-  smtpPassword(): Promise<string | null>
-  webhookSecret(): Promise<string | null>
-  status(): Promise<NotificationSecretStatus>
-  /** Stores the given secrets; null deletes one; a field left out stays as it is. */
-  set(input: NotificationSecretsInput): Promise<NotificationSecretStatus>
-}
-
+/** A kiosk on its own keeps the SMTP password and the webhook signing secret in the OS keychain only (read at each send, never stored or logged). */
 export function noticeSecrets(keychain: Pick<Keychain, 'get' | 'set' | 'delete'>): NoticeSecrets {
   const accounts = { smtpPassword: credentialAccounts.smtpPassword, webhookSecret: credentialAccounts.webhookSecret }
   const status = async () => ({

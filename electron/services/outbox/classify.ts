@@ -1,14 +1,7 @@
 import { KioskError, type ErrorCode } from '../../shared/errors'
 import type { OutboxError } from '../../shared/outbox'
+import type { Verdict } from '../../records/queue/job-runner'
 import { ApiError } from '../clients/api-error'
-
-/**
- * What a failed delivery means for its item:
- * - `retry`: transient from the kiosk's point of view; try again after a backoff.
- *   `connectivity` additionally asks for a health probe before anything else is sent.
- * - `park`: the servers refused this enrollment as it is; an operator must look (needs-attention).
- */
-export type Verdict = { action: 'retry'; connectivity: boolean; error: OutboxError } | { action: 'park'; error: OutboxError }
 
 /** The kiosk cannot authenticate right now, but an operator can fix that without touching the item. */
 const BLOCKED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['KEYCHAIN_LOCKED', 'KEYCHAIN_UNAVAILABLE', 'NOT_CONFIGURED', 'UNAUTHORIZED', 'ENGINE_UNAVAILABLE', 'AUDIT_UNAVAILABLE'])
@@ -21,7 +14,9 @@ const BLOCKED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['KEYCHAIN_LOCKED', '
 export const CONNECTIVITY_CODES: readonly ErrorCode[] = ['UNREACHABLE', 'TIMEOUT', 'ENGINE_UNAVAILABLE']
 
 /**
- * Classification (see README.md in this folder):
+ * What a failed delivery means for its item (the one queue's Verdict): `retry` after a backoff
+ * (`connectivity`: probe before anything else is sent), or `park` for an operator. Classification
+ * (see README.md in this folder):
  * - ApiError retryable (UNREACHABLE, TIMEOUT, SERVER_ERROR = 5xx/429) → retry.
  * - BAD_REPLY → retry: a reply that is not the API (a captive portal, a broken proxy, a server
  *   mid-deploy) says nothing about this enrollment, and every step is idempotent.

@@ -4,7 +4,7 @@ import type { z } from 'zod'
 import { tenantReply, templateTypeResponseSchema } from '../../shared/api-models'
 import { isApiErrorBody, type HttpClient } from '../clients/http-client'
 import type { TokenProvider } from '../clients/token-provider'
-import type { ProbeFn } from './delivery-loop'
+import type { ProbeFn } from '../../records/queue/job-runner'
 
 export interface ProbeTarget {
   http: Pick<HttpClient, 'request' | 'parse'>

@@ -1,16 +1,13 @@
 import type { FrontDesk } from '../../records/frontdesk/front-desk'
 import type { LocalFrontDesk } from '../../records/frontdesk/local'
 import type { Database } from '../../records/sql/types'
-import type { Host } from '../../shared/visits'
 import type { OpenedFrontDesk, OwnDesk } from '../front-desk/own-desk'
 
 /**
  * What a kiosk on its own does to its own front desk's visits and invites itself, beside the desk's
  * calls: a site does all of this on its own (its engines purge; a site's forgets are staff's acts).
  */
-export interface OwnVisitRecords extends Pick<OwnDesk, 'arrivalQueued' | 'arrivalsNotQueued' | 'purgeVisitsBefore' | 'purgeInvitesBefore' | 'forgetPerson'> {
-  /** A host of the directory with its contacts (whom to tell of an arrival recovered at start). */
-  getHost(id: string): Promise<Host | null>
+export interface OwnVisitRecords extends Pick<OwnDesk, 'purgeVisitsBefore' | 'purgeInvitesBefore' | 'forgetPerson'> {
   /** Whether any visit began before `cutoff`: otherwise the retention has nothing to remove (and audits nothing). */
   anyCheckedInBefore(cutoff: number): Promise<boolean>
 }
@@ -20,7 +17,13 @@ export interface OwnVisitRecords extends Pick<OwnDesk, 'arrivalQueued' | 'arriva
  * close closes it) and the few reads its upkeep needs beyond the desk (`frontDesk`). Opened on first
  * use; a failed open is not kept (the next call tries again), and a closed one opens again.
  */
-export function sharedLocalFrontDesk(open: () => Promise<LocalFrontDesk>): { open(): Promise<OpenedFrontDesk>; frontDesk(): Promise<FrontDesk>; database(): Promise<Database> } {
+export function sharedLocalFrontDesk(open: () => Promise<LocalFrontDesk>): {
+  open(): Promise<OpenedFrontDesk>
+  frontDesk(): Promise<FrontDesk>
+  database(): Promise<Database>
+  /** Closes the file, whoever opened it (the own desk may never have: the host notices' runner opens it at start). */
+  close(): Promise<void>
+} {
   let opening: Promise<LocalFrontDesk> | null = null
   const local = (): Promise<LocalFrontDesk> =>
     (opening ??= open().catch((error: unknown) => {
@@ -40,20 +43,23 @@ export function sharedLocalFrontDesk(open: () => Promise<LocalFrontDesk>): { ope
       }
     },
     frontDesk: async () => (await local()).frontDesk,
-    // Its rows as stored: what a kiosk brings to a site when it joins (records/frontdesk/merge-export.ts).
+    // Its rows as stored: what a kiosk brings to a site when it joins (records/frontdesk/merge-export.ts),
+    // and the host notices' queue and settings (features/host-notifications.ts).
     database: async () => (await local()).database,
+    async close() {
+      const current = opening
+      opening = null
+      await (await current?.catch(() => null))?.close()
+    },
   }
 }
 
-/** The own desk's upkeep calls, and the two reads beside them. */
+/** The own desk's upkeep calls, and the read beside them. */
 export function ownVisitRecords(own: OwnDesk, frontDesk: () => Promise<FrontDesk>): OwnVisitRecords {
   return {
-    arrivalQueued: (visitId) => own.arrivalQueued(visitId),
-    arrivalsNotQueued: (since) => own.arrivalsNotQueued(since),
     purgeVisitsBefore: (cutoff) => own.purgeVisitsBefore(cutoff),
     purgeInvitesBefore: (cutoff) => own.purgeInvitesBefore(cutoff),
     forgetPerson: (person) => own.forgetPerson(person),
-    getHost: async (id) => (await frontDesk()).getHost(id),
     anyCheckedInBefore: async (cutoff) => (await (await frontDesk()).visitLog({ to: new Date(cutoff).toISOString() }, 0, 1)).total > 0,
   }
 }

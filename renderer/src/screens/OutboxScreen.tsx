@@ -2,25 +2,23 @@ import { useEffect, useState } from 'react'
 import type { OutboxItem, OutboxItemState, OutboxRetryResult, OutboxState } from '@shared/outbox'
 import { usesRemoteServers } from '@shared/settings'
 import { kiosk } from '../bridge/kiosk'
-import { DataTable } from '../components/DataTable'
-import { Busy, Button, ErrorNotice, Notice, LoadError } from '../components/ui'
+import { JobCountSummary, JobList, jobStateWord } from '../components/JobList'
+import { Busy, ErrorNotice, Notice, LoadError } from '../components/ui'
 import { readinessOf, useLive } from '../store/live'
 import { ConfirmDialog } from './staff/controls'
-import { formatDateTime, formatFromNow, plural } from './staff/format'
+import { plural } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
 import { HostNoticesSection } from './staff/HostNoticesSection'
 import { ReplicaSection } from './staff/ReplicaSection'
 import { ScreenFrame } from './ScreenFrame'
 import './staff/staff.css'
 
-const stateWords: Record<OutboxItemState, { label: string; meaning: string }> = {
-  queued: { label: 'Waiting', meaning: 'Will be sent automatically at its next attempt; nothing to do.' },
-  'in-flight': { label: 'Sending', meaning: 'Being sent to the server right now.' },
-  'needs-attention': {
-    label: 'Needs attention',
-    meaning: 'The server refused it and it will not be tried again on its own. Read the last error, fix the cause, then choose Retry now, or Discard it.',
-  },
-  delivered: { label: 'Delivered', meaning: 'Reached the server. Kept here for a day as a record, without the photos.' },
+/** What each state means for an enrollment (the states' words are the queue's, shared with the host notices). */
+const stateMeanings: Record<OutboxItemState, string> = {
+  queued: 'Will be sent automatically at its next attempt; nothing to do.',
+  'in-flight': 'Being sent to the server right now.',
+  'needs-attention': 'The server refused it and it will not be tried again on its own. Read the last error, fix the cause, then choose Retry now, or Discard it.',
+  delivered: 'Reached the server. Kept here for a day as a record, without the photos.',
 }
 
 /** What an operator's "Retry now" really did: the kiosk probed and tried at once, and says how it went. */
@@ -42,7 +40,6 @@ export function OutboxScreen() {
   const engineStarting = ['unknown', 'starting'].includes(readinessOf(useLive((s) => s.engine)))
   const initial = useLoad(() => kiosk.getOutbox({}))
   const [state, setState] = useState<OutboxState | null>(live)
-  const [now, setNow] = useState(() => Date.now())
   const action = useAction()
   const [discarding, setDiscarding] = useState<OutboxItem | null>(null)
   const [message, setMessage] = useState<Message | null>(null)
@@ -54,10 +51,6 @@ export function OutboxScreen() {
   useEffect(() => {
     if (live) setState(live)
   }, [live])
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 5000)
-    return () => clearInterval(timer)
-  }, [])
 
   const refresh = async () => {
     const fresh = await kiosk.getOutbox({})
@@ -116,24 +109,7 @@ export function OutboxScreen() {
                 <Notice kind="warning" title="The outbox is not sending.">Its sender is stopped; restart the kiosk. Nothing waiting is lost.</Notice>
               )
             ) : null}
-            <dl className="staff-counts" data-testid="outbox-counts">
-              <div>
-                <dt>Waiting</dt>
-                <dd>{counts.queued}</dd>
-              </div>
-              <div>
-                <dt>Sending</dt>
-                <dd>{counts.inFlight}</dd>
-              </div>
-              <div>
-                <dt>Needs attention</dt>
-                <dd>{counts.needsAttention}</dd>
-              </div>
-              <div>
-                <dt>Delivered (last day)</dt>
-                <dd>{counts.delivered}</dd>
-              </div>
-            </dl>
+            <JobCountSummary counts={counts} deliveredWindow="day" testId="outbox-counts" />
           </section>
 
           {remote ? <ReplicaSection /> : null}
@@ -148,86 +124,44 @@ export function OutboxScreen() {
                 <span data-testid="outbox-message">{message.text}</span>
               </Notice>
             ) : null}
-            {state.items.length === 0 ? (
-              <Notice kind="info" title="The outbox is empty.">
-                Every enrollment has reached the server. When the servers cannot be reached, enrollments wait here and are sent automatically once they
-                can be.
-              </Notice>
-            ) : (
-              <>
-                <DataTable
-                  caption="Enrollments in the outbox"
-                  captionHidden
-                  testId="outbox-items"
-                  rows={state.items}
-                  rowKey={(item) => String(item.id)}
-                  rowClass={(item) => (item.state === 'needs-attention' ? 'attention' : undefined)}
-                  columns={[
-                    { header: 'Visitor', rowHeader: true, cell: (item) => item.userId },
-                    { header: 'Template type', cell: (item) => item.templateType },
-                    { header: 'State', cell: (item) => stateWords[item.state].label },
-                    { header: 'Attempts', cell: (item) => item.attempts },
-                    { header: 'Taken', cell: (item) => formatDateTime(item.createdAt) },
-                    {
-                      header: 'Next attempt',
-                      cell: (item) => (item.state === 'queued' ? formatFromNow(item.nextAttemptAt, now) : item.state === 'delivered' ? `Delivered ${formatDateTime(item.deliveredAt)}` : '—'),
-                    },
-                    {
-                      header: 'Last error',
-                      cell: (item) =>
-                        item.lastError ? (
-                          <>
-                            {item.lastError.message} <span className="hint">({item.lastError.code})</span>
-                          </>
-                        ) : (
-                          '—'
-                        ),
-                    },
-                    {
-                      header: null,
-                      actions: true,
-                      cell: (item) =>
-                        item.state === 'queued' || item.state === 'needs-attention' ? (
-                          <>
-                            <Button
-                              variant="secondary"
-                              className="btn-small"
-                              aria-label={`Retry the enrollment of ${item.userId} now`}
-                              busy={action.busyKey === `retry:${item.id}`}
-                              disabled={action.busy}
-                              onClick={() => void retry(item)}
-                            >
-                              Retry now
-                            </Button>
-                            <Button
-                              variant="danger"
-                              className="btn-small"
-                              aria-label={`Discard the enrollment of ${item.userId}`}
-                              disabled={action.busy}
-                              onClick={() => {
-                                action.clear()
-                                setDiscarding(item)
-                              }}
-                            >
-                              Discard
-                            </Button>
-                          </>
-                        ) : null,
-                    },
-                  ]}
-                />
-                {state.truncated ? <p className="hint">Only the first {state.items.length} enrollments are listed; the counts above cover all of them.</p> : null}
-              </>
-            )}
+            <JobList
+              caption="Enrollments in the outbox"
+              testId="outbox-items"
+              jobs={state.items}
+              columns={[
+                { header: 'Visitor', rowHeader: true, cell: (item) => item.userId },
+                { header: 'Template type', cell: (item) => item.templateType },
+                { header: 'Photos', cell: (item) => item.sampleCount },
+              ]}
+              createdHeader="Taken"
+              empty={
+                <Notice kind="info" title="The outbox is empty.">
+                  Every enrollment has reached the server. When the servers cannot be reached, enrollments wait here and are sent automatically once they
+                  can be.
+                </Notice>
+              }
+              truncated={state.truncated}
+              truncatedWhat="enrollments"
+              retry={{ label: (item) => `Retry the enrollment of ${item.userId} now`, run: (item) => void retry(item) }}
+              discard={{
+                label: (item) => `Discard the enrollment of ${item.userId}`,
+                run: (item) => {
+                  action.clear()
+                  setDiscarding(item)
+                },
+              }}
+              busy={action.busy}
+              busyKey={action.busyKey}
+            />
           </section>
 
           <section className="staff-section" aria-labelledby="outbox-states-title">
             <h2 id="outbox-states-title">What the states mean</h2>
             <dl className="staff-facts staff-glossary">
-              {(Object.keys(stateWords) as OutboxItemState[]).map((key) => (
+              {(Object.keys(stateMeanings) as OutboxItemState[]).map((key) => (
                 <div key={key}>
-                  <dt>{stateWords[key].label}</dt>
-                  <dd>{stateWords[key].meaning}</dd>
+                  <dt>{jobStateWord(key)}</dt>
+                  <dd>{stateMeanings[key]}</dd>
                 </div>
               ))}
             </dl>
