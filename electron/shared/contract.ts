@@ -6,7 +6,7 @@ import { checkInviteInput, checkInviteResult, createInviteInput, createInviteRes
 import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
 import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
 import { accountViewSchema, createAccountInput, firstAdminInput, sessionViewSchema, setAccountDisabledInput, signInInput, type Role } from './staff'
-import { keptApartSchema, kioskIdParams, kioskName, pairingCode, pairingCodeResult, siteKioskSchema } from './frontdesk-api'
+import { keptApartSchema, kioskIdParams, kioskName, pairingCode, pairingCodeResult, listedKioskSchema } from './frontdesk-api'
 import { credentialStatusSchema, kioskModes, serverCredentialNames, serverCredentialsInputSchema, settingsPatchSchema, settingsSchema, siteUrl } from './settings'
 import * as v from './visits'
 import * as w from './workflows'
@@ -207,7 +207,7 @@ export const contract = {
   joinSite: { input: joinSiteInput, output: joinSiteResult, role: 'visitor' },
   /** A single-use code another kiosk joins this kiosk's site with (NOT_CONFIGURED on a kiosk on its own). */
   createPairingCode: { input: noInput, output: pairingCodeResult, role: 'admin' },
-  listKiosks: { input: noInput, output: z.array(siteKioskSchema), role: 'admin' },
+  listKiosks: { input: noInput, output: z.array(listedKioskSchema), role: 'admin' },
   /** The site refuses that kiosk's credential from now on. */
   removeKiosk: { input: z.strictObject(kioskIdParams.shape), output: done, role: 'admin' },
 } as const satisfies Record<string, MethodSpec>

@@ -165,6 +165,12 @@ export const siteKioskSchema = z.object({
   lastSeenAt: z.number().nullable(),
 })
 export type SiteKiosk = z.infer<typeof siteKioskSchema>
+/**
+ * A kiosk as the site lists it to a kiosk: marked when it is the kiosk asking, the screen staff
+ * stand at (false from a site older than the mark: a kiosk may be upgraded before its site).
+ */
+export const listedKioskSchema = siteKioskSchema.extend({ thisKiosk: z.boolean().default(false) })
+export type ListedKiosk = z.infer<typeof listedKioskSchema>
 export const kioskIdParams = z.object({ id: z.uuid() })
 
 /** A staff session the site issued: the token goes back with every staff call, never to a renderer. */
@@ -261,7 +267,7 @@ export const hostNoticeIdParams = z.object({ id: z.uuid() })
 export const frontDeskRoutes = {
   pair: { method: 'POST', path: '/pair', auth: 'pairing', body: pairRequest, response: pairResult },
   createPairingCode: { method: 'POST', path: '/pairing-codes', auth: 'admin', response: pairingCodeResult },
-  listKiosks: { method: 'GET', path: '/kiosks', auth: 'admin', response: z.array(siteKioskSchema) },
+  listKiosks: { method: 'GET', path: '/kiosks', auth: 'admin', response: z.array(listedKioskSchema) },
   removeKiosk: { method: 'DELETE', path: '/kiosks/:id', auth: 'admin', params: kioskIdParams },
 
   staffStatus: { method: 'GET', path: '/staff/status', auth: 'kiosk', response: staffStatusSchema },

@@ -177,7 +177,8 @@ test('joined with the site’s code: the site’s first administrator, its Kiosk
     const nav = page.getByRole('navigation', { name: 'Main' })
     await nav.getByRole('button', { name: 'Kiosks', exact: true }).click()
     const table = page.getByTestId('kiosks')
-    await expect(table.getByRole('rowheader', { name: 'Lobby' })).toBeVisible()
+    // The kiosk staff stand at is marked: the site knows which kiosk asks.
+    await expect(table.getByRole('rowheader', { name: 'Lobby (this kiosk)', exact: true })).toBeVisible()
     await expect(page.getByText('Add a kiosk')).toBeVisible()
     await expect(page.getByText(ownSite.url).first()).toBeVisible()
 
@@ -193,7 +194,7 @@ test('joined with the site’s code: the site’s first administrator, its Kiosk
     expect(paired.status).toBe(200)
     await nav.getByRole('button', { name: 'Accounts', exact: true }).click()
     await nav.getByRole('button', { name: 'Kiosks', exact: true }).click()
-    await expect(table.getByRole('rowheader', { name: 'Side door' })).toBeVisible()
+    await expect(table.getByRole('rowheader', { name: 'Side door', exact: true })).toBeVisible()
     await page.getByRole('button', { name: 'Remove Side door' }).click()
     const dialog = page.getByRole('dialog', { name: 'Remove Side door from the site?' })
     await expect(dialog).toContainText('The site refuses Side door at once: every call it makes from now on is turned away')

@@ -103,6 +103,9 @@ describe('two kiosks joined to one site', () => {
     expect(await a.failure('joinSite', { url: site.url, code: second.code }, 'tab:visitor')).toMatchObject({ code: 'FORBIDDEN' })
     expect(await a.failure('joinSite', { url: site.url, code: second.code })).toMatchObject({ code: 'REJECTED', message: expect.stringMatching(/used/i) })
     expect((await a.call('listKiosks')).map((k: { name: string }) => k.name).sort()).toEqual(['Lobby', 'Side door'])
+    // Each kiosk's list marks the kiosk it is read on: the row that is the screen in front of staff.
+    const marked = async (k: typeof a) => (await k.call('listKiosks')).filter((row: { thisKiosk: boolean }) => row.thisKiosk).map((row: { name: string }) => row.name)
+    expect(await marked(a)).toEqual(['Lobby'])
   })
 
   it('keeps staff on the site: made at A, signs in at B; disabled at A, refused at B on its next call', async () => {

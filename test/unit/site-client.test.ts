@@ -48,7 +48,7 @@ describe('the site client', () => {
     const url = await site((request, response) => {
       seen.push({ path: request.url!, session: request.headers['x-staff-session'] as string | undefined, auth: request.headers.authorization })
       if (request.url === '/frontdesk/v1/staff/status') return json(response, 200, { accounts: 2 })
-      if (request.url === '/frontdesk/v1/kiosks') return json(response, 200, [{ id: ALERT, name: 'Lobby', joinedAt: 1, lastSeenAt: null }])
+      if (request.url === '/frontdesk/v1/kiosks') return json(response, 200, [{ id: ALERT, name: 'Lobby', joinedAt: 1, lastSeenAt: null, thisKiosk: true }])
       return json(response, 200, { not: 'the api' })
     })
     const { provider } = tokens()

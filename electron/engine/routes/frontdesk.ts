@@ -45,7 +45,9 @@ export async function frontDeskRoutes(app: EngineApp, options: FrontDeskRouteOpt
   app.post(r.createPairingCode.path, { config: as(r.createPairingCode.auth), schema: { response: { 200: r.createPairingCode.response } } }, async (request) =>
     frontDesk.createPairingCode(staff(request)),
   )
-  app.get(r.listKiosks.path, { config: as(r.listKiosks.auth), schema: { response: { 200: r.listKiosks.response } } }, async () => frontDesk.listKiosks())
+  app.get(r.listKiosks.path, { config: as(r.listKiosks.auth), schema: { response: { 200: r.listKiosks.response } } }, async (request) =>
+    (await frontDesk.listKiosks()).map((listed) => ({ ...listed, thisKiosk: listed.id === request.kioskId })),
+  )
   app.delete(r.removeKiosk.path, { config: as(r.removeKiosk.auth), schema: { params: r.removeKiosk.params} }, async (request, reply) => {
     const { id } = request.params
     // The client first: once it is gone no new token is issued, whatever happens next.

@@ -1,4 +1,4 @@
-import type { Look, LookPatch, PairingCodeResult, ScreenResult, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
+import type { ListedKiosk, Look, LookPatch, PairingCodeResult, ScreenResult, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
 import type { AccountView, StaffRole } from '../../shared/staff'
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
 import type { Invite, InviteState } from '../../shared/invites'
@@ -68,7 +68,7 @@ export interface StaffDesk {
   /** False when no open alert has this id. */
   dismissAlert(id: string): Promise<boolean>
   createPairingCode(): Promise<PairingCodeResult>
-  listKiosks(): Promise<SiteKiosk[]>
+  listKiosks(): Promise<ListedKiosk[]>
   /** False when the site has no such kiosk. */
   removeKiosk(id: string): Promise<boolean>
   /** Changes the site's look (administrators); every kiosk is told by the site's `look` event. */

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { KioskError } from '@shared/errors'
-import type { SiteKiosk } from '@shared/frontdesk-api'
+import type { ListedKiosk } from '@shared/frontdesk-api'
 import { kiosk } from '../bridge/kiosk'
 import { DataTable } from '../components/DataTable'
 import { Busy, Button, LoadError, Notice } from '../components/ui'
@@ -44,12 +44,12 @@ function SiteKiosks() {
   const kiosks = useLoad(() => kiosk.listKiosks({}))
   const siteUrl = useLive((s) => (s.settings?.mode === 'site' ? s.settings.personServerUrl : null))
   const remove = useAction()
-  const [removing, setRemoving] = useState<SiteKiosk | null>(null)
+  const [removing, setRemoving] = useState<ListedKiosk | null>(null)
   const [message, setMessage] = useState<string | null>(null)
 
   if (kiosks.error instanceof KioskError && kiosks.error.code === 'NOT_CONFIGURED') return <NotOnSite />
 
-  const confirmRemove = async (target: SiteKiosk) => {
+  const confirmRemove = async (target: ListedKiosk) => {
     setMessage(null)
     const outcome = await remove.run(() => kiosk.removeKiosk({ id: target.id }), target.id)
     if (!outcome.ok) return
@@ -82,7 +82,7 @@ function SiteKiosks() {
                   rows={list}
                   rowKey={(k) => k.id}
                   columns={[
-                    { header: 'Name', rowHeader: true, cell: (k) => k.name },
+                    { header: 'Name', rowHeader: true, cell: (k) => (k.thisKiosk ? `${k.name} (this kiosk)` : k.name) },
                     { header: 'Joined', cell: (k) => formatDateTime(k.joinedAt) },
                     { header: 'Last seen', cell: (k) => (k.lastSeenAt === null ? 'Not since joining' : formatDateTime(k.lastSeenAt)) },
                     {
@@ -118,6 +118,7 @@ function SiteKiosks() {
           onConfirm={() => void confirmRemove(removing)}
         >
           <p>The site refuses {removing.name} at once: every call it makes from now on is turned away, its staff’s included.</p>
+          {removing.thisKiosk ? <p>This is the kiosk you are using: this screen stops working with the site too, and joining again takes a new pairing code.</p> : null}
           <p>It is back on the site only once it joins again with a new pairing code.</p>
         </ConfirmDialog>
       ) : null}
