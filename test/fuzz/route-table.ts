@@ -4,7 +4,7 @@ import type { Engine } from '../../electron/engine/server'
 /** Who may call a route: as the engine declares it in its route table. */
 export type RouteAuth = 'none' | 'basic' | 'bearer' | 'tenant-admin' | 'kiosk' | 'frontdesk-operator' | 'frontdesk-admin'
 
-/** One route, as the suite reads the engine's `engine.routes` (issue 13's schema-first HTTP layer). */
+/** One route, as the suite reads the engine's `engine.routes` (its schema-first HTTP layer). */
 export interface FuzzRoute {
   method: string
   /** Fastify form: '/bioengine/persons/:personid/verify'. */

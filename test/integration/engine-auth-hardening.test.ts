@@ -24,7 +24,7 @@ function gate() {
   return { opened, open }
 }
 
-describe('token endpoint under a flood of bad client secrets (issue 13 finding 2)', () => {
+describe('token endpoint under a flood of bad client secrets', () => {
   let t: TestEngine
   const agents = new Map<string, Agent>()
   const from = (peer: string) => {
@@ -182,7 +182,7 @@ describe('token endpoint under a flood of bad client secrets (issue 13 finding 2
   })
 })
 
-describe('behind the site\'s load balancer (issue 24)', () => {
+describe('behind the site\'s load balancer', () => {
   // haproxy connects from 127.0.0.1 for every kiosk; its X-Forwarded-For says which kiosk it is.
   const tokenVia = async (t: TestEngine, forwardedFor: string, clientId: string, secret: string) =>
     (
@@ -209,7 +209,7 @@ describe('behind the site\'s load balancer (issue 24)', () => {
   })
 })
 
-describe('bearer tokens must say when they expire (issue 13 finding 12)', () => {
+describe('bearer tokens must say when they expire', () => {
   let t: TestEngine
   beforeAll(async () => {
     t = await startTestEngine([])
@@ -237,7 +237,7 @@ describe('bearer tokens must say when they expire (issue 13 finding 12)', () => 
   })
 })
 
-describe('data folder privacy (issue 13 finding 12)', () => {
+describe('data folder privacy', () => {
   const modeOf = (path: string) => lstatSync(path).mode & 0o777
   /** Every directory and file under `dir` (no symlinks are made here), with its mode. */
   const modes = (dir: string): Record<string, number> => {

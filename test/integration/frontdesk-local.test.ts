@@ -14,7 +14,7 @@ import { hostNoticesService } from '../../electron/records/frontdesk/notices/ser
 import { openOldHostNotices, openOldInvites, openOldVisits } from '../support/older-visit-stores'
 
 /**
- * A kiosk on its own (issue 43): its front desk on frontdesk.db in its data folder, and the staff
+ * A kiosk on its own: its front desk on frontdesk.db in its data folder, and the staff
  * and watchlist it kept before in accounts.db and watchlist.db (made here by a frozen copy of the
  * code that made them, test/support/older-frontdesk-stores.ts) brought over on the first open: a
  * PIN set before still signs in.

@@ -17,7 +17,7 @@ import { useSqlBackend } from '../support/sql-backend'
 import { eventually } from '../support/until'
 
 /**
- * The front desk's records (issue 43): the same behaviour on a kiosk's own SQLite file and on a
+ * The front desk's records: the same behaviour on a kiosk's own SQLite file and on a
  * site's real PostgreSQL 15 cluster, which this suite starts and stops. Each test starts on an
  * empty database, with a clock it moves. "Two kiosks" are two FrontDesks: on PostgreSQL each has
  * its own pool, as two engines of a site do; on SQLite they share the one connection a process has.

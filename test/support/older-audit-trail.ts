@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { AuditEntryInput } from '../../electron/services/audit'
 
 /**
- * Appends an entry to `<dir>/audit.db` as kiosks before issue 25 did (electron/services/audit/
+ * Appends an entry to `<dir>/audit.db` as older kiosks did (electron/services/audit/
  * chain.ts and index.ts as they were), frozen here to write trails in the previous format: the
  * subject hashed as it was given, so an empty one ({} or '' fields) as its three columns, though it
  * is stored as NULLs and reads back as no subject. Texts as given (those kiosks could not keep a

@@ -10,7 +10,7 @@ import type { WatchlistAlert as CurrentAlert, WatchlistEntry, WatchlistPlace } f
 type WatchlistAlert = Omit<CurrentAlert, 'kioskName'>
 
 /**
- * A kiosk's accounts.db and watchlist.db as kiosks before issue 43 kept them (electron/services/
+ * A kiosk's accounts.db and watchlist.db as kiosks kept them before the front desk's records moved to frontdesk.db (electron/services/
  * staff/accounts.ts, watchlist/store.ts and private-database.ts as they were), frozen here to make
  * such files in tests: the front desk's records import them on their first open. Never how the
  * kiosk keeps its staff or its watchlist now.

@@ -6,7 +6,7 @@ import { ClientRepository } from '../../electron/engine/store/clients'
 import { openSqlite } from '../../electron/records/sql/sqlite'
 import { migrateEngineSchema } from '../../electron/engine/store/schema'
 
-// The parts of issue 13 finding 2's fix, each on its own clock and stand-ins.
+// The parts of the token endpoint's defence against a flood of bad client secrets, each on its own clock and stand-ins.
 
 const clock = () => {
   let time = 1_000_000

@@ -8,7 +8,7 @@ import { faceMatch } from '../../electron/services/workflows/face-match'
 import { matchNextStep } from '../../renderer/src/screens/match-errors'
 import { projectRoot } from '../support/process'
 
-// Face match errors for the operator (issue 29): plain words naming the photo, never the engine's
+// Face match errors for the operator: plain words naming the photo, never the engine's
 // HTTP status or its field names, and the next step that fits where the photo came from.
 const photo = readFileSync(join(projectRoot, 'test/fixtures/generated/person-a1.jpg')).toString('base64')
 const refusing = (error: Error) => ({ bio: { match: () => Promise.reject(error) } }) as unknown as Backend

@@ -1,7 +1,7 @@
 import type { Flooder } from './flood'
 import { blankPngsBase64, deeplyNestedJson, identifyWithSamples, manySmallObjectsJson, verifyWithSamples } from './hostile-payloads'
 
-/** The three kinds of hostile traffic of issue 13. */
+/** The three kinds of hostile traffic the engine is hardened against. */
 export const FLOOD_KINDS = ['bad-secret', 'big-bodies', 'amplification'] as const
 export type FloodKind = (typeof FLOOD_KINDS)[number]
 

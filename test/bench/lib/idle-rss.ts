@@ -27,7 +27,7 @@ const describe = (r: SettledRss) => `${r.mb.toFixed(0)} MB (${r.settled ? `settl
  * Resident memory of an engine process with no templates: idle after start (past its workers'
  * retire time, when it has one: it may load models at start to check them), against the same
  * process right after one face match (every face worker holding its model and buffers: the ~700 MB
- * with four workers before issue 13), and idle again after the retire time.
+ * with four workers before the engine's pool was bounded), and idle again after the retire time.
  */
 export async function idleEngineRss(quick: boolean, log: (line: string) => void): Promise<BenchRow[]> {
   const poll = quick ? { intervalMs: 1500, maxPolls: 6 } : { intervalMs: 3000, maxPolls: 20 }
