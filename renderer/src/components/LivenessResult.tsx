@@ -40,22 +40,50 @@ export function isLivenessError(error: unknown): error is Pick<KioskError, 'code
 }
 
 /**
- * A capture's error. A refused liveness check says the services' plain words (they name what was
- * not seen) and offers "Try again", a new challenge; anything else is the usual notice.
+ * A capture's error, with the ways on the screen gives: "Try again" (`onRetry`: the camera again,
+ * for a refused liveness check a new challenge) and "Cancel" (`onCancel`). A refused liveness check
+ * says the services' plain words (they name what was not seen); anything else is the usual notice.
  */
-export function CaptureError({ error, title, onRetry, notSeen = null }: { error: unknown; title: string; onRetry: () => void; notSeen?: EvidenceStep | null | undefined }) {
+export function CaptureError({
+  error,
+  title,
+  onRetry,
+  onCancel,
+  notSeen = null,
+}: {
+  error: unknown
+  title: string
+  onRetry?: (() => void) | undefined
+  onCancel?: (() => void) | undefined
+  notSeen?: EvidenceStep | null | undefined
+}) {
   const { t } = useTranslation()
   const staff = useSession((s) => s.role !== 'visitor')
-  if (!isLivenessError(error)) return <ErrorNotice error={error} title={title} />
+  const actions =
+    onRetry || onCancel ? (
+      <div className="actions">
+        {onRetry ? <Button onClick={onRetry}>{t('common.tryAgain')}</Button> : null}
+        {onCancel ? (
+          <Button variant="secondary" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+        ) : null}
+      </div>
+    ) : null
+  if (!isLivenessError(error)) {
+    return (
+      <ErrorNotice error={error} title={title}>
+        {actions}
+      </ErrorNotice>
+    )
+  }
   const { message, next } = staff ? describeError(error) : { message: visitorMessage(error), next: null }
   return (
     <Notice kind="error" title={t(error.code === 'LIVENESS_FAILED' ? 'liveness.failedTitle' : 'liveness.neededTitle')}>
       {notSeen ? <p data-testid="liveness-not-seen">{t(`liveness.notSeen.${notSeen}`)}</p> : null}
       <p data-testid="liveness-error">{message}</p>
       {next ? <p>{next}</p> : null}
-      <div className="actions">
-        <Button onClick={onRetry}>{t('common.tryAgain')}</Button>
-      </div>
+      {actions}
     </Notice>
   )
 }

@@ -123,15 +123,16 @@ const visitorErrorKeys = {
 /**
  * An error as the screen's person may read it. A visitor gets the plain words the services use for
  * visitors, which say what to do; errors raised in the page itself (the host not answering) go
- * through the same words, so no internal text reaches a visitor.
+ * through the same words, so no internal text reaches a visitor. `children` (the ways on) follow the words.
  */
-export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
+export function ErrorNotice({ error, title, children }: { error: unknown; title?: string; children?: ReactNode }) {
   const staff = useSession((s) => s.role !== 'visitor')
   const { message, next } = staff ? describeError(error) : { message: visitorMessage(error), next: null }
   return (
     <Notice kind="error" title={title ?? t('errors.failedTitle')}>
       <p>{message}</p>
       {next ? <p>{next}</p> : null}
+      {children}
     </Notice>
   )
 }

@@ -26,6 +26,7 @@ export function EnrollScreen() {
   const info = useTemplateInfo()
   const go = useNavigation((s) => s.go)
   const staff = useSession((s) => s.role !== 'visitor')
+  const endVisit = useSession((s) => s.endVisit)
   const [step, setStep] = useState<Step>('details')
   const [email, setEmail] = useState('')
   const [emailError, setEmailError] = useState<string | null>(null)
@@ -176,10 +177,15 @@ export function EnrollScreen() {
               error={error}
               title={t('enroll.failedTitle')}
               notSeen={notSeen}
-              onRetry={() => {
-                setError(null)
-                setStep('capture')
-              }}
+              // A refused liveness check starts a new capture; any other error keeps the photos, with Enroll and Retake under it.
+              onRetry={
+                isLivenessError(error)
+                  ? () => {
+                      setError(null)
+                      setStep('capture')
+                    }
+                  : undefined
+              }
             />
           ) : null}
           {step === 'sending' ? (
@@ -199,10 +205,10 @@ export function EnrollScreen() {
         <section aria-labelledby="result-title" tabIndex={-1} data-step-focus>
           <EnrollOutcome result={result} staff={staff} onDecide={(decision) => void submit(decision)} onCancel={() => go('home')} />
           {result.outcome === 'enrolled' ? (
-            <EnrollCheckIn personUuid={result.person.uuid} invite={invite} photo={samples[0]?.dataUrl ?? null} onDone={() => go('home')} />
+            <EnrollCheckIn personUuid={result.person.uuid} invite={invite} photo={samples[0]?.dataUrl ?? null} onDone={endVisit} />
           ) : result.outcome !== 'needs-decision' ? (
             <div className="actions">
-              <Button onClick={() => go('home')}>{t('common.done')}</Button>
+              <Button onClick={endVisit}>{t('common.done')}</Button>
             </div>
           ) : null}
         </section>

@@ -48,10 +48,15 @@ export function IdentifyScreen() {
           error={error}
           title="The search did not run"
           notSeen={notSeen}
-          onRetry={() => {
-            setError(null)
-            setStep('capture')
-          }}
+          // Only a refused liveness check stands alone; any other error has the camera under it, taking the photo again.
+          onRetry={
+            isLivenessError(error)
+              ? () => {
+                  setError(null)
+                  setStep('capture')
+                }
+              : undefined
+          }
         />
       ) : null}
       {step === 'capture' ? (

@@ -52,6 +52,7 @@ export function VerifyScreen() {
 
   return (
     <ScreenFrame title={t('screens.verify')} purpose={t('verify.purpose')}>
+      {/* Any error: "Try again" takes the photo again for the same e-mail; the e-mail stays under it to correct. */}
       {error ? (
         <CaptureError
           error={error}

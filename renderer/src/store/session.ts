@@ -56,6 +56,11 @@ interface SessionState {
   signOut: () => Promise<void>
   /** Sign-out, back to Home as a visitor, every screen's state (e-mails, photos, results) forgotten. */
   reset: () => void
+  /**
+   * A visitor's turn is over (Done on a result, or they gave up): back to Home in the kiosk's own
+   * language, every screen's visitor data forgotten, as at an idle reset; staff stay signed in.
+   */
+  endVisit: () => void
 }
 
 export const roleWords: Record<Role, string> = { visitor: 'Visitor', operator: 'Operator', admin: 'Administrator' }
@@ -101,9 +106,7 @@ export const useSession = create<SessionState>((set, get) => ({
     if (droppedToVisitor) {
       // The services ended the session (idle, or the account was disabled): nothing of it stays.
       useLive.getState().setSettings(null)
-      useNavigation.getState().go('home')
-      resetLanguage()
-      set((state) => ({ generation: state.generation + 1 }))
+      get().endVisit()
     } else {
       leaveForbiddenScreen(view.role)
     }
@@ -139,12 +142,16 @@ export const useSession = create<SessionState>((set, get) => ({
       get().apply({ role: 'visitor', account: null, firstRun: get().firstRun, idleTimeoutSeconds: get().idleTimeoutSeconds ?? 0, templateType: get().templateType ?? '' })
     }
   },
-  reset: () => {
-    const staff = get().role !== 'visitor'
+  endVisit: () => {
     useNavigation.getState().go('home')
     // The next person starts in the kiosk's own language.
     resetLanguage()
-    set((state) => ({ generation: state.generation + 1, joinedSite: null }))
+    set((state) => ({ generation: state.generation + 1 }))
+  },
+  reset: () => {
+    const staff = get().role !== 'visitor'
+    get().endVisit()
+    set({ joinedSite: null })
     // Only a staff session is ended in the services (each sign-out is audited); a visitor's reset
     // is the screen's alone. The session poll keeps the page's idea of its role current.
     if (staff) void get().signOut()

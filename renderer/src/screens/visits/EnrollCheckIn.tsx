@@ -1,8 +1,9 @@
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { VisitorCheckResult } from '@shared/visits'
 import { kiosk } from '../../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Field } from '../../components/ui'
+import { useModalDialog } from '../../components/useModalDialog'
 import { BadgePhotoConsent } from './BadgePhotoConsent'
 import { HostFields } from './HostFields'
 import { useHostNames } from './useHostNames'
@@ -12,6 +13,8 @@ import { VisitOutcome } from './VisitOutcome'
  * After enrolling: the person just enrolled checks in (host, reason, and the first name the host and
  * badge will show). An invitation scanned before enrolling goes with it: the services use it up.
  * `photo` is the enrollment's first photo, for the badge's face where the visitor agrees to it.
+ * Check in is the one main action; leaving without checking in is a quiet link that asks first.
+ * `onDone` ends the visitor's turn (after the result, or leaving without checking in).
  */
 export function EnrollCheckIn({ personUuid, invite, photo, onDone }: { personUuid: string; invite?: { token: string; hostName: string | null } | null; photo: string | null; onDone: () => void }) {
   const { t } = useTranslation()
@@ -25,6 +28,7 @@ export function EnrollCheckIn({ personUuid, invite, photo, onDone }: { personUui
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<VisitorCheckResult | null>(null)
   const [error, setError] = useState<unknown>(null)
+  const [leaving, setLeaving] = useState(false)
 
   const checkIn = async () => {
     setBusy(true)
@@ -73,13 +77,51 @@ export function EnrollCheckIn({ personUuid, invite, photo, onDone }: { personUui
       <Field label={t('visit.firstName')} value={firstName} maxLength={80} autoComplete="off" onChange={(e) => setFirstName(e.target.value)} data-testid="visit-first-name" />
       <HostFields hosts={hosts} hostId={hostId} purpose={purpose} noneLabel={withInvite && invite?.hostName ? t('visit.hostInvite', { host: invite.hostName }) : t('visit.hostNone')} onHost={setHostId} onPurpose={setPurpose} />
       <BadgePhotoConsent checked={badgePhoto} onChange={setBadgePhoto} />
+      <div className="actions">{busy ? <Busy label={t('visit.checking')} /> : <Button type="submit">{t('visit.checkInNow')}</Button>}</div>
+      {/* Enrolling may be all this visitor came for: leaving is offered, quietly, and asked first. */}
+      <button type="button" className="link" disabled={busy} onClick={() => setLeaving(true)}>
+        {t('visit.leaveWithout')}
+      </button>
+      {leaving ? (
+        <LeaveDialog
+          onStay={() => setLeaving(false)}
+          onCheckIn={() => {
+            setLeaving(false)
+            void checkIn()
+          }}
+          onLeave={onDone}
+        />
+      ) : null}
+    </form>
+  )
+}
+
+/** "Leave without checking in?": Check in (the safe answer, focused) checks in with the form as filled; Leave ends the visitor's turn; Escape stays on the form. */
+function LeaveDialog({ onStay, onCheckIn, onLeave }: { onStay: () => void; onCheckIn: () => void; onLeave: () => void }) {
+  const { t } = useTranslation()
+  const dialog = useModalDialog()
+  const id = useId()
+  return (
+    <dialog
+      ref={dialog}
+      className="confirm-dialog"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-body`}
+      onCancel={(event) => {
+        event.preventDefault()
+        onStay()
+      }}
+    >
+      <h2 id={`${id}-title`}>{t('visit.leaveTitle')}</h2>
+      <p id={`${id}-body`}>{t('visit.leaveBody')}</p>
       <div className="actions">
-        {busy ? <Busy label={t('visit.checking')} /> : <Button type="submit">{t('visit.checkInNow')}</Button>}
-        {/* Done without checking in: enrolling was all this visitor came for. */}
-        <Button variant="secondary" onClick={onDone}>
-          {t('common.done')}
+        <Button data-autofocus onClick={onCheckIn}>
+          {t('visit.checkInNow')}
+        </Button>
+        <Button variant="secondary" onClick={onLeave}>
+          {t('visit.leave')}
         </Button>
       </div>
-    </form>
+    </dialog>
   )
 }

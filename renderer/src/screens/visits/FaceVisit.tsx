@@ -7,7 +7,6 @@ import { GuidedCapture, type LivenessSend } from '../../components/GuidedCapture
 import { CaptureError } from '../../components/LivenessResult'
 import { Busy, Button } from '../../components/ui'
 import { useStepFocus } from '../../components/useStepFocus'
-import { useNavigation } from '../../store/navigation'
 import { useSession } from '../../store/session'
 import { VisitOutcome } from './VisitOutcome'
 
@@ -15,11 +14,13 @@ type Step = 'capture' | 'checking' | 'done'
 
 /**
  * What check-in and check-out by face share: one photo (with the liveness the tenant asks, judged
- * as for Verify), the services' answer, and its outcome; a failure says why and offers the photo again.
+ * as for Verify), the services' answer, and its outcome. A failure of any kind (a refused liveness
+ * check, the servers not answering in time) says why, in place of the camera, and offers the ways
+ * on: "Try again" (the camera again) and "Cancel" (Home). Done and Cancel end the visitor's turn.
  */
 export function FaceVisit({ send, failedTitle, onCancel }: { send: (sample: string, liveness: LivenessSend) => Promise<VisitorCheckResult>; failedTitle: string; onCancel: () => void }) {
   const { t } = useTranslation()
-  const go = useNavigation((s) => s.go)
+  const endVisit = useSession((s) => s.endVisit)
   const staff = useSession((s) => s.role !== 'visitor')
   const [step, setStep] = useState<Step>('capture')
   const [result, setResult] = useState<VisitorCheckResult | null>(null)
@@ -43,7 +44,7 @@ export function FaceVisit({ send, failedTitle, onCancel }: { send: (sample: stri
 
   return (
     <>
-      {error ? <CaptureError error={error} title={failedTitle} notSeen={notSeen} onRetry={() => setError(null)} /> : null}
+      {error ? <CaptureError error={error} title={failedTitle} notSeen={notSeen} onRetry={() => setError(null)} onCancel={endVisit} /> : null}
       {step === 'capture' && !error ? (
         <GuidedCapture
           count={1}
@@ -65,7 +66,7 @@ export function FaceVisit({ send, failedTitle, onCancel }: { send: (sample: stri
         <section aria-labelledby="result-title" tabIndex={-1} data-step-focus>
           <VisitOutcome result={result} returning photo={photo} />
           <div className="actions">
-            <Button onClick={() => go('home')}>{t('common.done')}</Button>
+            <Button onClick={endVisit}>{t('common.done')}</Button>
           </div>
         </section>
       ) : null}
