@@ -41,7 +41,9 @@ async function enrollOnce(page: Page, userId: string): Promise<Run> {
   await page.getByRole('button', { name: `Enroll ${userId}` }).click()
   await shown(page, `${userId} is enrolled`)
   const doneAt = performance.now()
-  await page.getByRole('button', { name: 'Done' }).click()
+  // Enrolling was all this visitor came for: leave the check-in form that follows, which asks first.
+  await page.getByRole('button', { name: 'Leave without checking in' }).click()
+  await page.getByRole('dialog', { name: 'Leave without checking in?' }).getByRole('button', { name: 'Leave', exact: true }).click()
   await page.locator('.tiles').waitFor()
   return { totalMs: doneAt - tileAt, captureMs: reviewAt - continueAt, sendMs: doneAt - reviewAt }
 }
