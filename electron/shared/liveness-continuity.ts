@@ -45,17 +45,24 @@ export function judgeTiming(frames: readonly { at: number }[], what: string): St
 }
 
 /**
- * A turn's frames, start first: the nose goes out through the frames in between (no step of
- * TURN_JUMP_MIN or more carries more than TURN_JUMP_SHARE_MAX of the turn) and comes back at least
- * TURN_BACK_SHARE_MIN of the way.
+ * A turn's frames, start first: one continuous sequence in time whose nose path passes judgeTurnPath.
  */
 export function judgeTurnContinuity(step: 'turn-left' | 'turn-right', frames: readonly TimedMesh[]): StepVerdict {
-  const side = step === 'turn-left' ? 'left' : 'right'
-  const timing = judgeTiming(frames, `head turn to the ${side}`)
+  const timing = judgeTiming(frames, `head turn to the ${step === 'turn-left' ? 'left' : 'right'}`)
   if (!timing.passed) return timing
   const sign = turnSign(step)
-  const shifts = frames.map((f) => sign * frameSignals(f.mesh).parallax)
-  const start = shifts[0]!
+  return judgeTurnPath(step, frames.map((f) => sign * frameSignals(f.mesh).parallax))
+}
+
+/**
+ * A turn's nose path (its shift toward the side asked, per frame, start first): it goes out through
+ * the frames in between (no step of TURN_JUMP_MIN or more carries more than TURN_JUMP_SHARE_MAX of the
+ * turn) and comes back at least TURN_BACK_SHARE_MIN of the way. `margin` above 1 asks that much more:
+ * the page judges its own mesh before sending, and the engine's mesh on the JPEG differs a little.
+ */
+export function judgeTurnPath(step: 'turn-left' | 'turn-right', shifts: readonly number[], margin = 1): StepVerdict {
+  const side = step === 'turn-left' ? 'left' : 'right'
+  const start = shifts[0] ?? 0
   const out = shifts.map((s) => s - start)
   const farthest = Math.max(...out)
   const peak = out.indexOf(farthest)
@@ -66,15 +73,15 @@ export function judgeTurnContinuity(step: 'turn-left' | 'turn-right', frames: re
     const step = Math.abs(shifts[i]! - shifts[i - 1]!)
     if (step > jump) [jump, at] = [step, i]
   }
-  if (jump >= TURN_JUMP_MIN && jump > TURN_JUMP_SHARE_MAX * farthest) {
+  if (jump * margin >= TURN_JUMP_MIN && jump * margin > TURN_JUMP_SHARE_MAX * farthest) {
     return {
       passed: false,
       detail: `the face jumped between frames ${at} and ${at + 1} (the nose moved ${fmt(jump)} of the eye distance at once, ${Math.round((100 * jump) / farthest)}% of the whole turn, at most ${Math.round(100 * TURN_JUMP_SHARE_MAX)}%): a head turns through the frames in between`,
     }
   }
   const back = farthest - Math.min(...out.slice(peak))
-  if (back < TURN_BACK_SHARE_MIN * farthest) {
+  if (back < TURN_BACK_SHARE_MIN * farthest * margin) {
     return { passed: false, detail: `the head was not seen turning back from the ${side} (back ${Math.round((100 * back) / farthest)}% of the way, needs ${Math.round(100 * TURN_BACK_SHARE_MIN)}%)` }
   }
-  return { passed: true, detail: `the turn to the ${side} went out and came back through ${frames.length} frames` }
+  return { passed: true, detail: `the turn to the ${side} went out and came back through ${shifts.length} frames` }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { judgeTiming, judgeTurnContinuity, MAX_FRAME_GAP_MS, TURN_JUMP_MIN, TURN_JUMP_SHARE_MAX } from '../../electron/shared/liveness-continuity'
+import { judgeTiming, judgeTurnContinuity, judgeTurnPath, MAX_FRAME_GAP_MS, TURN_JUMP_MIN, TURN_JUMP_SHARE_MAX } from '../../electron/shared/liveness-continuity'
 import { MESH, type Mesh } from '../../electron/shared/liveness-motion'
 
 /** A mesh whose nose sits `parallax` of the way along the eye axis (outer corners 100 px apart). */
@@ -32,6 +32,13 @@ describe('continuity of a head turn', () => {
   it('lets a small turn’s jitter through: a step under TURN_JUMP_MIN is not a cut, whatever its share', () => {
     expect(judgeTurnContinuity('turn-left', run([0.5, 0.58, 0.57, 0.52]))).toMatchObject({ passed: true })
     expect(judgeTurnContinuity('turn-left', run([0.5, 0.5 + TURN_JUMP_MIN, 0.5 + TURN_JUMP_MIN, 0.5])).passed).toBe(false)
+  })
+
+  it('judges a nose path with a margin: the page asks a little more than the engine before sending', () => {
+    // 0.11 at once of a 0.18 turn: inside the engine's rule (0.12), a jump once asked 10% more.
+    const path = [0, 0.07, 0.18, 0.07]
+    expect(judgeTurnPath('turn-left', path).passed).toBe(true)
+    expect(judgeTurnPath('turn-left', path, 1.1)).toMatchObject({ passed: false, detail: expect.stringMatching(/^the face jumped between frames 2 and 3/) })
   })
 
   it('refuses a turn never seen coming back', () => {

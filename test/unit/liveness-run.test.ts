@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_STEP_FRAMES, type ChallengeStep } from '../../electron/shared/liveness'
 import type { Mesh } from '../../electron/shared/liveness-motion'
+import { TURN_JUMP_MIN } from '../../electron/shared/liveness-continuity'
 import { FRAMES_KEPT, LivenessRun, PASSIVE_FRAMES, PASSIVE_GAP_MS, stepPrompt, TURN_BACK_MIN, TURN_SEND_MARGIN, WATCH_FRAMES, type MotionChecks } from '../../renderer/src/camera/liveness-run'
 
 // The page's sequencing of a liveness challenge: which prompt, when a step is done, which frames are
@@ -66,9 +67,9 @@ describe('liveness run', () => {
     expect(blink).toEqual(frames('blink', [0, 1, 2, 3, 4]))
     expect(run.view()).toMatchObject({ prompt: 'Turn your head to your left', stepNumber: 3 })
 
-    feed(run, [mesh(1), mesh(1, 0.7), mesh(1, 0.75), mesh(1, 0.7), mesh(1, 0.6)], 2000)
+    feed(run, [mesh(1), mesh(1, 0.6), mesh(1, 0.7), mesh(1, 0.75), mesh(1, 0.7), mesh(1, 0.6)], 2000)
     expect(run.status).toBe('passed')
-    expect(run.frames).toBe(15)
+    expect(run.frames).toBe(16)
   })
 
   it('ends a small turn only when it is back TURN_BACK_MIN, not just a quarter of the way: a smaller return is within the engine’s mesh jitter', () => {
@@ -92,7 +93,7 @@ describe('liveness run', () => {
       },
     }
     const run = new LivenessRun(challenge(['blink', 'turn-left']), recording)
-    feed(run, [mesh(1), mesh(0.2), mesh(0.9), mesh(1), mesh(1, 0.7), mesh(1, 0.7), mesh(1, 0.5)])
+    feed(run, [mesh(1), mesh(0.2), mesh(0.9), mesh(1), mesh(1, 0.6), mesh(1, 0.7), mesh(1, 0.62)])
     expect(run.status).toBe('passed')
     // The engine passes a blink at 0.6 of open or less; a page margin would wait for a deeper one it never sees.
     expect(margins.blink ?? 1).toBe(1)
@@ -110,7 +111,7 @@ describe('liveness run', () => {
 
   it('does not measure a blink from eyes already closing as the step begins: it waits for them open and sends the next blink', () => {
     const run = new LivenessRun(challenge(['turn-left', 'blink']), checks)
-    feed(run, [mesh(1), mesh(1, 0.7), mesh(1, 0.75), mesh(1, 0.7), mesh(1, 0.6)])
+    feed(run, [mesh(1), mesh(1, 0.6), mesh(1, 0.7), mesh(1, 0.75), mesh(1, 0.7), mesh(1, 0.6)])
     expect(run.view().step).toBe('blink')
     // The step begins mid-blink (0.6 of the open 1.0, closing to 0.25): not a blink seen from open eyes.
     // The eyes open (1.0) and blink again: that one is sent, from the open frame.
@@ -150,11 +151,11 @@ describe('liveness run', () => {
     expect(run.view().hint).toBe('Look at the camera with your face inside the oval.')
     expect(run.frames).toBe(0)
     // After the gap the turn is measured from a new start: frames before the gap are never sent.
-    const sent = feed(run, [mesh(1, 0.5), mesh(1, 0.7), mesh(1, 0.5)], 300)
-    expect(sent).toEqual(frames('turn-left', [0, 1, 2]))
+    const sent = feed(run, [mesh(1, 0.5), mesh(1, 0.6), mesh(1, 0.7), mesh(1, 0.6)], 300)
+    expect(sent).toEqual(frames('turn-left', [0, 1, 2, 3]))
   })
 
-  it('sends a slow turn’s long run thinned evenly, its first and last frames kept', () => {
+  it('sends a slow turn’s long run thinned over its motion, its first and last frames kept', () => {
     const run = new LivenessRun(challenge(['turn-left']), checks)
     const out = Array.from({ length: 20 }, (_, i) => mesh(1, 0.5 + i * 0.02))
     const back = Array.from({ length: 10 }, (_, i) => mesh(1, 0.88 - i * 0.03))
@@ -171,6 +172,30 @@ describe('liveness run', () => {
     expect(sent.map((s) => s.frame)).toContain(6)
   })
 
+  it('thins a long run where the motion is: a quick turn held at its peak is sent with no jump between two frames', () => {
+    const run = new LivenessRun(challenge(['turn-left']), checks)
+    // Out fast in three frames, held turned for 30, then back: evenly spread picks skipped frame 1.
+    const quick = [mesh(1, 0.5), mesh(1, 0.58), mesh(1, 0.66), mesh(1, 0.74)]
+    const held = Array.from({ length: 30 }, () => mesh(1, 0.74))
+    const sent = feed(run, [...quick, ...held, mesh(1, 0.64)])
+    expect(run.status).toBe('passed')
+    expect(sent).toHaveLength(MAX_STEP_FRAMES)
+    const path = sent.map((s) => read([...quick, ...held, mesh(1, 0.64)][s.frame]!).parallax)
+    const jumps = path.slice(1).map((p, i) => Math.abs(p - path[i]!))
+    expect(Math.max(...jumps)).toBeLessThan(TURN_JUMP_MIN)
+  })
+
+  it('does not count a turn done whose frames jump as a cut would (a head swung back between two slow frames): the person turns again', () => {
+    const run = new LivenessRun(challenge(['turn-left']), checks)
+    // Out through the frames in between, then back past the start in one frame: 0.2 at once, the engine refuses it.
+    const swung = feed(run, [mesh(1, 0.5), mesh(1, 0.55), mesh(1, 0.6), mesh(1, 0.66), mesh(1, 0.46)])
+    expect(swung).toEqual([])
+    expect(run.status).toBe('running')
+    const again = feed(run, [mesh(1, 0.5), mesh(1, 0.56), mesh(1, 0.62), mesh(1, 0.66), mesh(1, 0.6)], 300)
+    expect(run.status).toBe('passed')
+    expect(again.at(-1)).toEqual({ step: 'turn-left', frame: 4 })
+  })
+
   it('does not send a turn that only just passed: it watches again, and sends the clear turn that follows', () => {
     // The mock check passes at 0.1; before sending, the run's farthest frame must pass with TURN_SEND_MARGIN (0.14).
     const margins: number[] = []
@@ -183,12 +208,12 @@ describe('liveness run', () => {
       },
     }
     const run = new LivenessRun(challenge(['turn-left']), recording)
-    const small = feed(run, [mesh(1, 0.5), mesh(1, 0.61), mesh(1, 0.62), mesh(1, 0.5)])
+    const small = feed(run, [mesh(1, 0.5), mesh(1, 0.56), mesh(1, 0.61), mesh(1, 0.62), mesh(1, 0.56)])
     expect(small).toEqual([])
     expect(run.status).toBe('running')
     expect(margins).toContain(TURN_SEND_MARGIN)
     // Straight on from the frames before (a run's frames are one continuous sequence, as the engine requires).
-    const clear = feed(run, [mesh(1, 0.5), mesh(1, 0.6), mesh(1, 0.7), mesh(1, 0.55)], 200)
+    const clear = feed(run, [mesh(1, 0.5), mesh(1, 0.6), mesh(1, 0.7), mesh(1, 0.62)], 200)
     expect(run.status).toBe('passed')
     expect(clear.at(-1)).toEqual({ step: 'turn-left', frame: 3 })
   })
@@ -199,9 +224,9 @@ describe('liveness run', () => {
     expect(held).toEqual([])
     expect(run.status).toBe('running')
     // From the latest frames (turned), a turn further and back is a new run.
-    const sent = feed(run, [mesh(1, 0.8), mesh(1, 0.95), mesh(1, 0.85)], (FRAMES_KEPT + 6) * 50)
+    const sent = feed(run, [mesh(1, 0.8), mesh(1, 0.88), mesh(1, 0.95), mesh(1, 0.89)], (FRAMES_KEPT + 6) * 50)
     expect(run.status).toBe('passed')
-    expect(sent.at(-1)).toEqual({ step: 'turn-left', frame: 2 })
+    expect(sent.at(-1)).toEqual({ step: 'turn-left', frame: 3 })
     expect(sent.length).toBeLessThanOrEqual(WATCH_FRAMES + 3)
   })
 

@@ -1,7 +1,7 @@
 import type { ChallengeStep, EvidenceStep, LivenessChallenge } from '@shared/liveness'
 import { MAX_EVIDENCE_FRAMES, MAX_STEP_FRAMES } from '@shared/liveness'
 import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, turnSign, type FrameSignals, type Mesh, type StepVerdict } from '@shared/liveness-motion'
-import { judgeTiming } from '@shared/liveness-continuity'
+import { judgeTiming, judgeTurnPath, MAX_FRAME_GAP_MS, TURN_JUMP_MIN } from '@shared/liveness-continuity'
 import { t } from '../i18n'
 
 /**
@@ -52,6 +52,12 @@ export const TURN_BACK_SHARE = 0.25
  * nothing the clip does not do (no step more timed out), and the smallest return sent goes from 0.02 to 0.05.
  */
 export const TURN_BACK_MIN = 0.05
+/**
+ * The page judges its frames' nose path by the engine's continuity rule this much more strictly
+ * before sending: the engine's mesh on the JPEG places the nose up to ~0.03 of the eye distance off
+ * the page's, so a path only just inside the rule on the page was refused as a jump.
+ */
+export const CONTINUITY_PAGE_MARGIN = 1.1
 export const PASSIVE_FRAMES = 4
 export const PASSIVE_GAP_MS = 250
 /**
@@ -218,35 +224,39 @@ export class LivenessRun {
    */
   private send(step: EvidenceStep, out: RunUpdate): void {
     const newest = this.observed - 1
-    for (const at of this.picks()) this.take(out, step, newest - this.run[at]!.index)
+    for (const at of this.picks(step)) this.take(out, step, newest - this.run[at]!.index)
   }
 
-  /** The run's frames to send (their places in the run): all of them, or MAX_STEP_FRAMES spread over it with its key frames. */
-  private picks(): number[] {
+  /**
+   * The run's frames to send (their places in the run): all of them, or MAX_STEP_FRAMES with its key
+   * frames, each further pick splitting the widest gap by the engine's own measures (the nose's or the
+   * eyes' change against TURN_JUMP_MIN, the time against MAX_FRAME_GAP_MS). Spread evenly instead, a
+   * quick move followed by a hold lost its frames in between and read as a cut.
+   */
+  private picks(step: EvidenceStep): number[] {
     const n = this.run.length
-    let picks = this.run.map((_, i) => i)
-    if (n > MAX_STEP_FRAMES) {
-      const keys = new Set([0, n - 1, this.seenAt, this.deepest])
-      const spread = MAX_STEP_FRAMES - keys.size
-      for (let k = 1; k <= spread; k++) keys.add(Math.round((k * (n - 1)) / (spread + 1)))
-      picks = [...keys].sort((x, y) => x - y)
-      // A pick that fell on a key leaves one to place: in the middle of the widest gap.
-      while (picks.length < MAX_STEP_FRAMES) {
-        let wide = 0
-        for (let i = 1; i < picks.length - 1; i++) if (picks[i + 1]! - picks[i]! > picks[wide + 1]! - picks[wide]!) wide = i
-        picks.splice(wide + 1, 0, Math.floor((picks[wide]! + picks[wide + 1]!) / 2))
-      }
+    if (n <= MAX_STEP_FRAMES) return this.run.map((_, i) => i)
+    const leads = this.run.map((f) => (step === 'passive' ? 0 : this.lead(step, f.mesh)))
+    const width = (a: number, b: number) => (b - a < 2 ? -1 : Math.max(Math.abs(leads[b]! - leads[a]!) / TURN_JUMP_MIN, (this.run[b]!.at - this.run[a]!.at) / MAX_FRAME_GAP_MS))
+    const picks = [...new Set([0, n - 1, this.seenAt, this.deepest])].sort((x, y) => x - y)
+    while (picks.length < MAX_STEP_FRAMES) {
+      let wide = 0
+      for (let i = 1; i < picks.length - 1; i++) if (width(picks[i]!, picks[i + 1]!) > width(picks[wide]!, picks[wide + 1]!)) wide = i
+      picks.splice(wide + 1, 0, Math.floor((picks[wide]! + picks[wide + 1]!) / 2))
     }
     return picks
   }
 
   /**
-   * The frames to send are one continuous sequence by the engine's own rule, on the very times sent
-   * with them: a step done on screen is never refused for a gap (a stall of the busy page, or the
-   * thinning of a slow move), the person moves again instead.
+   * The frames to send pass the engine's own continuity rules on the page's measures: one sequence in
+   * time (a stall of the busy page, or a thinning, is never sent) and, for a turn, a nose path with no
+   * jump, judged with CONTINUITY_PAGE_MARGIN. A step done on screen is not refused for it: the person
+   * moves again instead.
    */
-  private continuous(step: EvidenceStep): boolean {
-    return judgeTiming(this.picks().map((i) => ({ at: Math.round(this.run[i]!.at) })), step).passed
+  private continuous(step: ChallengeStep): boolean {
+    const picks = this.picks(step).map((i) => this.run[i]!)
+    if (!judgeTiming(picks.map((f) => ({ at: Math.round(f.at) })), step).passed) return false
+    return step === 'blink' || judgeTurnPath(step, picks.map((f) => this.lead(step, f.mesh)), CONTINUITY_PAGE_MARGIN).passed
   }
 
   /** The face left the frame (or another joined): the run is broken, the step starts over. */
