@@ -95,8 +95,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // (notifyHosts) and every engine's runner sends them, each once. The secrets are sealed with the
   // template key the site's engines share.
   const noticesNow = options.frontDesk?.now ?? Date.now
-  const notices = hostNoticesService(store.db, { secrets: sealedNoticeSecrets(store.db, sealer, noticesNow), now: noticesNow, log: log.engine, ...(options.notices ? { timing: options.notices } : {}) })
-  const desk = createFrontDesk(store.db, { notifyHosts: true, ...options.frontDesk, announce: events.announce })
+  const noticeSecrets = sealedNoticeSecrets(store.db, sealer, noticesNow)
+  const notices = hostNoticesService(store.db, { secrets: noticeSecrets, now: noticesNow, log: log.engine, ...(options.notices ? { timing: options.notices } : {}) })
+  const desk = createFrontDesk(store.db, { notifyHosts: true, noticeSecrets, ...options.frontDesk, announce: events.announce })
   const frontDesk: typeof desk = {
     ...desk,
     async checkIn(request) {

@@ -19,6 +19,7 @@ import { faceMatch } from './features/face-match'
 import { frontDesks } from './front-desk/desks'
 import { ownDesk } from './front-desk/own-desk'
 import { hostNotifications } from './features/host-notifications'
+import { noticeSecrets } from './host-notices/secrets'
 import { invitesFeature } from './features/invites'
 import { combine, handlerTable } from './features/feature'
 import { livenessFeature } from './features/liveness'
@@ -121,6 +122,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
         dataDir,
         now,
         inviteKeys: singleKeyring(() => credentials.inviteKey()),
+        // The check-in says the host will hear only on a channel set up (its secrets in the keychain).
+        noticeSecrets: noticeSecrets(keychain),
         onImported: (i) =>
           log(
             `front desk: took in ${i.accounts} staff accounts, ${i.entries} watchlist entries, ${i.alerts} alerts, ${i.hosts} hosts, ${i.visits} visits, ${i.invites} invites and ${i.notices} host notices from accounts.db, watchlist.db, visits.db, invites.db and host-notices.db`,

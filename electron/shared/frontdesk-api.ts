@@ -236,7 +236,8 @@ export const checkInRequest = z.strictObject({
   asLastTime: z.boolean(),
 })
 export const checkInOutcome = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('checked-in'), visit: visitSchema, alreadyOnSite: z.boolean(), host: hostSchema.nullable() }),
+  // hostNotified: false from a site older than it, so the visitor is promised nothing it did not say.
+  z.object({ outcome: z.literal('checked-in'), visit: visitSchema, alreadyOnSite: z.boolean(), host: hostSchema.nullable(), hostNotified: z.boolean().default(false) }),
   z.object({ outcome: z.literal('invite-refused'), reason: inviteCheckInRefusal }),
 ])
 export const visitOrNone = z.object({ visit: visitSchema.nullable() })

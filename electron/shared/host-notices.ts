@@ -72,7 +72,7 @@ export const notificationSecretStatusSchema = z.object({ smtpPassword: z.boolean
 export type NotificationSecretStatus = z.infer<typeof notificationSecretStatusSchema>
 
 export const notificationSettingsSchema = z.object({
-  /** null: e-mail is not set up; e-mail notices wait (queued, NOT_CONFIGURED) until it is. */
+  /** null: e-mail is not set up; e-mail notices need attention (NOT_CONFIGURED), queued again once it is. */
   smtp: smtpSettingsSchema.nullable(),
   secrets: notificationSecretStatusSchema,
 })

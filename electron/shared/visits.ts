@@ -130,6 +130,12 @@ export const visitorCheckResult = z.discriminatedUnion('outcome', [
     checkedInAt: isoTime,
     /** They were already on site: the open visit is given back, no second one made. */
     alreadyOnSite: z.boolean(),
+    /**
+     * This check-in queued a notice to the host on a channel that is set up: only then may the
+     * visitor be told their host will hear (not when they were on site already, the host has no
+     * address, or e-mail or the webhook secret is not set up).
+     */
+    hostNotified: z.boolean(),
     /** The badge may show the visitor's photo: they agreed and the tenant keeps face crops (absent otherwise). */
     badgePhoto: z.literal(true).optional(),
     /** Staff only (the audit names the person); a visitor's result has none. */

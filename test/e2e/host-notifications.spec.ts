@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test'
+import { untilDone } from '../support/capture'
+import { consentBox } from '../support/consent'
 import { checkScreen, openStaffScreen } from '../support/screens'
-import { startWebHost, type TestWebHost } from '../support/web-host'
+import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 
 // Host notifications on the staff screens, on the kiosk as `npm run start:web` runs it: an
 // administrator sets the SMTP server and the secrets in Settings; staff see the queue on Outbox.
@@ -74,4 +76,35 @@ test('Outbox: staff see the host notices, empty until a visitor checks in', asyn
   await expect(page.getByTestId('outbox-counts').getByRole('term')).toHaveText(['Waiting', 'Sending', 'Needs attention', 'Delivered (last day)'])
   await expect(counts).toContainText(/Needs attention\s*0/)
   await checkScreen(page, 'outbox-host-notices')
+})
+
+test('with e-mail off, a visitor who checks in is not promised their host will hear; the notice waits on Outbox, needing attention', async ({ page }) => {
+  test.setTimeout(240_000)
+  // E-mail was turned off above; this host can be told by e-mail only.
+  await host.bridge('addHost', { name: 'Grace Hopper', email: 'grace@host.example' })
+  await page.goto(host.launchUrl)
+  await expect(page.getByTestId('engine-state')).toHaveText('Ready', { timeout: 0 })
+  await page.locator('.tiles').getByRole('button', { name: /^Enroll visitor/ }).click()
+  await page.getByLabel('Visitor’s e-mail').fill('unannounced@example.com')
+  await consentBox(page).check()
+  await page.getByRole('button', { name: 'Continue to photos' }).click()
+  await page.getByRole('button', { name: 'Enroll unannounced@example.com' }).click({ timeout: 0 })
+  await expect(page.getByText('unannounced@example.com is enrolled')).toBeVisible(untilDone)
+  const checkIn = page.getByRole('form', { name: 'Check in for your visit' })
+  await checkIn.getByLabel('Your first name (optional)').fill('Hedy')
+  await checkIn.getByLabel('Whom are you visiting?').selectOption({ label: 'Grace Hopper' })
+  await checkIn.getByRole('button', { name: 'Check in', exact: true }).click()
+  await expect(page.getByTestId('visit-outcome')).toHaveText('Welcome, Hedy.', untilDone)
+  await expect(page.getByText('will be told you are here')).toHaveCount(0)
+
+  // Staff see the notice that could not be sent, and why, rather than it being tried again and again.
+  await page.getByRole('button', { name: 'Done' }).click()
+  await signInAs(page)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Outbox', exact: true }).click()
+  const section = page.getByRole('region', { name: 'Hosts told of arrivals' })
+  await expect(section.getByTestId('host-notice-counts')).toContainText(/Needs attention\s*1/)
+  const row = section.getByTestId('host-notices').getByRole('row', { name: /Grace Hopper/ })
+  await expect(row).toContainText('Needs attention')
+  await expect(row).toContainText('E-mail is not set up')
+  await expect(row).toContainText('NOT_CONFIGURED')
 })

@@ -190,6 +190,8 @@ describe("the site's host notices on PostgreSQL (two engines)", () => {
       expect(reply.status, JSON.stringify(reply.body)).toBe(200)
       // Nobody for the kiosk to tell: the site does.
       expect(reply.body.host).toBeNull()
+      // Both channels are set up on the site: the new visit's host will hear; the one given back was told already.
+      expect(reply.body.hostNotified).toBe(!reply.body.alreadyOnSite)
     }
     const visitIds = [...new Set(replies.map((r) => r.body.visit.id as string))]
     expect(visitIds).toHaveLength(persons.length)
@@ -298,6 +300,11 @@ describe("the site's host notices on PostgreSQL (two engines)", () => {
       const queue = await feature.handlers.getHostNotices!({}, adminCall)
       expect(queue.running).toBe(true)
       expect(queue.counts.delivered).toBeGreaterThanOrEqual(1)
+      // The site's word that the host will hear reaches the kiosk through its client.
+      const kim = await addHost({ name: 'Kim Kiosk', webhookUrl: receiver.url })
+      const person = { personUuid: randomUUID(), email: `k-${randomBytes(4).toString('hex')}@example.com`, firstName: 'Kay' }
+      expect(await desk.checkIn({ person, hostId: kim.id, purpose: null, inviteToken: null, asLastTime: false })).toMatchObject({ outcome: 'checked-in', alreadyOnSite: false, hostNotified: true })
+      expect(await desk.checkIn({ person, hostId: kim.id, purpose: null, inviteToken: null, asLastTime: false })).toMatchObject({ outcome: 'checked-in', alreadyOnSite: true, hostNotified: false })
       expect(await feature.handlers.getNotificationSettings!({}, adminCall)).toMatchObject({ smtp: { host: '127.0.0.1', port: smtp.port }, secrets: { webhookSecret: true } })
       expect(await feature.handlers.setNotificationSecrets!({ smtpPassword: 'not-needed-here' }, adminCall)).toEqual({ smtpPassword: true, webhookSecret: true })
       // The site's, not the kiosk's keychain.

@@ -76,7 +76,8 @@ describe('a check-in tells its host, once, on the composed services', () => {
     const enrolled = await visitor('enrollVisitor', { userId: VISITOR, samples: [sample('person-a1.jpg')], consent: true, consentVersion: CONSENT.version })
     expect(enrolled).toMatchObject({ outcome: 'enrolled' })
     const checkedIn = await visitor('checkIn', { personUuid: enrolled.person.uuid, hostId: grace.id, firstName: 'Frida', purpose: 'Interview' })
-    expect(checkedIn).toMatchObject({ outcome: 'checked-in', greeting: 'Frida', hostName: 'Grace Hopper', alreadyOnSite: false })
+    // Both channels are set up: the visitor may be told their host will hear.
+    expect(checkedIn).toMatchObject({ outcome: 'checked-in', greeting: 'Frida', hostName: 'Grace Hopper', alreadyOnSite: false, hostNotified: true })
     expect(checkedIn.personUuid).toBeUndefined() // a visitor's result names nobody
 
     await eventually('both notices delivered', async () => {
@@ -106,9 +107,10 @@ describe('a check-in tells its host, once, on the composed services', () => {
 
     // Checking in again while on site (by face, this time): the open visit is given back, no one told twice.
     const again = await visitor('checkInByFace', { sample: sample('person-a2.jpg') })
-    expect(again).toMatchObject({ outcome: 'checked-in', visitId: checkedIn.visitId, alreadyOnSite: true })
+    // Nor promised again: the host was told of the visit they are already on.
+    expect(again).toMatchObject({ outcome: 'checked-in', visitId: checkedIn.visitId, alreadyOnSite: true, hostNotified: false })
     // Staff checking the same person in: the same.
-    expect(await call('checkIn', { personUuid: enrolled.person.uuid, hostId: grace.id })).toMatchObject({ visitId: checkedIn.visitId, alreadyOnSite: true })
+    expect(await call('checkIn', { personUuid: enrolled.person.uuid, hostId: grace.id })).toMatchObject({ visitId: checkedIn.visitId, alreadyOnSite: true, hostNotified: false })
     await new Promise((resolve) => setTimeout(resolve, 1_500))
     expect(await notices()).toHaveLength(2)
     expect(smtp.mails).toHaveLength(1)
@@ -145,14 +147,18 @@ describe('a check-in tells its host, once, on the composed services', () => {
     }
   }, 120_000)
 
-  it('an arrival is queued with its visit, in one transaction: a notice not yet sent when the kiosk stops is sent after the next start, once; later starts tell nobody again', async () => {
+  it('an arrival is queued with its visit, in one transaction: with e-mail off it is not promised and waits for staff; sent once e-mail is set up after a restart; later starts tell nobody again', async () => {
     // E-mail off for now, so the notice cannot be sent before the stop.
     await call('saveNotificationSettings', { smtp: null })
     const katherine = await call('addHost', { name: 'Katherine Johnson', email: 'katherine@host.example' })
     const enrolled = await visitor('enrollVisitor', { userId: 'restart@kiosk.example', samples: [sample('person-c.jpg')], consent: true, consentVersion: CONSENT.version })
     const checkedIn = await visitor('checkIn', { personUuid: enrolled.person.uuid, hostId: katherine.id, firstName: 'Hedy' })
+    expect(checkedIn).toMatchObject({ outcome: 'checked-in', hostName: 'Katherine Johnson', alreadyOnSite: false, hostNotified: false })
     const queued = (await notices()).filter((n) => n.visitId === checkedIn.visitId)
-    expect(queued).toMatchObject([{ channel: 'email', hostName: 'Katherine Johnson', state: 'queued' }])
+    expect(queued).toMatchObject([{ channel: 'email', hostName: 'Katherine Johnson' }])
+    // A configuration error is staff's to see, not tried again and again.
+    await eventually('the notice needs attention', async () => (await notices()).find((n) => n.id === queued[0]!.id)?.state === 'needs-attention')
+    expect((await notices()).find((n) => n.id === queued[0]!.id)).toMatchObject({ attempts: 1, lastError: { code: 'NOT_CONFIGURED' } })
     // The visit and its notice are in the same file, written by the same commit.
     const frontDeskDb = new Database(join(dataDir, 'frontdesk.db'), { readonly: true })
     expect(frontDeskDb.prepare("SELECT subject FROM jobs WHERE kind = 'host-notice' AND id = ?").get(queued[0]!.id)).toEqual({ subject: checkedIn.visitId })

@@ -10,6 +10,7 @@ import { addArrival } from '../../electron/records/frontdesk/notices/notice-jobs
 import type { NoticeTiming } from '../../electron/records/frontdesk/notices/service'
 import { checkWebhook, WEBHOOK_HEADERS } from '../../electron/records/frontdesk/notices/signature'
 import { hostNotifications, type HostNotificationsFeature } from '../../electron/services/features/host-notifications'
+import { noticeSecrets } from '../../electron/services/host-notices/secrets'
 import { credentialAccounts } from '../../electron/services/secrets/credentials'
 import { createKeychain, type Keychain } from '../../electron/services/secrets/keychain'
 import { openAuditLog } from '../../electron/services/audit'
@@ -54,7 +55,7 @@ async function kiosk(dataDir?: string, keychain: Keychain = createKeychain(`iden
     dataDir = join(parent, 'data')
   }
   const lines: string[] = []
-  const desk = await openLocalFrontDesk({ dataDir })
+  const desk = await openLocalFrontDesk({ dataDir, noticeSecrets: noticeSecrets(keychain) })
   const feature = hostNotifications({ database: async () => desk.database, keychain, timing: { ...FAST, ...timing }, log: (line) => lines.push(line) })
   let closed = false
   const close = async () => {
@@ -81,6 +82,8 @@ interface Arrival {
   notice: ArrivalNotice
   /** The notices the check-in queued, one per channel the host has. */
   queued: HostNotice[]
+  /** The check-in's word that the host will be told (a notice queued on a channel that is set up). */
+  hostNotified: boolean
 }
 
 /** A visitor checks in at the kiosk's own desk to see a host (with these contacts): what the host is told, and the notices queued. */
@@ -99,7 +102,7 @@ async function arrive(k: Kiosk, visitorName = 'Amélie Visitor', contacts: Parti
   // What the visits feature does after a check-in on the kiosk's own desk.
   k.feature.wake()
   const notice: ArrivalNotice = { visitId: visit.id, host, visitorName, purpose: 'Interview', arrivedAt: visit.checkedInAt, kioskId: 'front-desk-1' }
-  return { notice, queued: (await list(k)).filter((n) => n.visitId === visit.id) }
+  return { notice, queued: (await list(k)).filter((n) => n.visitId === visit.id), hostNotified: checkedIn.hostNotified }
 }
 
 const list = async (k: Kiosk) => (await k.feature.service()).list()
@@ -188,16 +191,48 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     expect(k.lines.join('\n')).not.toContain(wrong)
   })
 
-  it('waits while e-mail is not set up, and sends as soon as an administrator sets it up', async () => {
+  it('parks a notice at once while e-mail is not set up (shown to staff, not retried), promises nothing at check-in, and sends it once an administrator sets e-mail up', async () => {
     const { smtp } = await servers()
     const k = await kiosk()
     await k.feature.start()
-    const [queued] = (await arrive(k)).queued
-    await eventually('waiting for the settings', async () => (await stateOf(k, queued!.id))?.lastError?.code === 'NOT_CONFIGURED')
-    expect((await stateOf(k, queued!.id))!.state).toBe('queued')
+    const arrival = await arrive(k)
+    expect(arrival.hostNotified).toBe(false)
+    const [queued] = arrival.queued
+    await eventually('the notice needs attention', async () => (await stateOf(k, queued!.id))?.state === 'needs-attention')
+    // Well past several backoffs (20-200 ms): a configuration error is not tried again on its own.
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    const queue = await k.feature.handlers.getHostNotices!({}, admin)
+    expect(queue.counts).toMatchObject({ needsAttention: 1, queued: 0, delivered: 0 })
+    expect(queue.items[0]).toMatchObject({ id: queued!.id, state: 'needs-attention', attempts: 1, lastError: { code: 'NOT_CONFIGURED' } })
+    expect(queue.items[0]!.lastError!.message).toMatch(/E-mail is not set up/)
+
+    // Setting e-mail up sends what was parked for the want of it.
     await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port) }, admin)
     await eventually('delivered once set up', async () => (await stateOf(k, queued!.id))?.state === 'delivered')
     expect(smtp.mails).toHaveLength(1)
+    expect((await arrive(k, 'Bea Later')).hostNotified).toBe(true)
+  })
+
+  it('promises the host only on a channel that can be sent on: an SMTP login needs its password, a webhook its signing secret', async () => {
+    const { smtp, receiver } = await servers({ login: { user: 'kiosk', password: 'smtp-password-1' } })
+    const k = await kiosk()
+    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port, 'kiosk') }, admin)
+    await k.feature.start()
+    const noPassword = await arrive(k, 'Amélie Visitor')
+    expect(noPassword.hostNotified).toBe(false)
+    await eventually('parked for the password', async () => (await stateOf(k, noPassword.queued[0]!.id))?.lastError?.code === 'NOT_CONFIGURED')
+    expect((await stateOf(k, noPassword.queued[0]!.id))!.state).toBe('needs-attention')
+    const webhookOnly = await arrive(k, 'Bea Hooked', { email: null, webhookUrl: receiver.url })
+    expect(webhookOnly.hostNotified).toBe(false)
+    await eventually('parked for the secret', async () => (await stateOf(k, webhookOnly.queued[0]!.id))?.state === 'needs-attention')
+
+    // Storing the secrets sends both, and later arrivals are promised.
+    await k.feature.handlers.setNotificationSecrets!({ smtpPassword: 'smtp-password-1', webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
+    await eventually('both delivered', async () => (await stateOf(k, noPassword.queued[0]!.id))?.state === 'delivered' && (await stateOf(k, webhookOnly.queued[0]!.id))?.state === 'delivered')
+    expect(smtp.mails).toHaveLength(1)
+    expect(receiver.posts).toHaveLength(1)
+    expect((await arrive(k, 'Cleo Mailed')).hostNotified).toBe(true)
+    expect((await arrive(k, 'Dora Hooked', { email: null, webhookUrl: receiver.url })).hostNotified).toBe(true)
   })
 
   it('POSTs one signed webhook per arrival: the signature verifies, the timestamp is fresh, a repeat queueing sends nothing', async () => {

@@ -27,7 +27,7 @@ export function createFrontDesk(db: Database, options: FrontDeskOptions = {}): F
     ...kioskRules(context),
     ...lookRules(context),
     ...hostRules(context),
-    ...visitRules(context, inviteKeys, options.notifyHosts ?? false),
+    ...visitRules(context, inviteKeys, options.notifyHosts ?? false, options.noticeSecrets ?? null),
     ...inviteRules(context, inviteKeys),
   }
 }

@@ -5,6 +5,7 @@ import type { Host, Visit, VisitFilter } from '../../shared/visits'
 import type { CheckInOutcome, CheckInRequest, HostFields, InviteCheck, InviteKeyring, NewInviteRequest, PersonKeys } from './visit-types'
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
 import type { Sql } from '../sql/types'
+import type { NoticeSecrets } from './notices/settings'
 
 /**
  * The front desk's rules over its records, once: the site's engines serve them on
@@ -129,4 +130,10 @@ export interface FrontDeskOptions {
    * `host: null`. False (the default): checkIn answers the host and queues nothing.
    */
   notifyHosts?: boolean
+  /**
+   * Where the notices' secrets are kept (a site's sealed ones, a kiosk's keychain): with
+   * `notifyHosts`, checkIn says the host will hear only on a channel that is set up. Absent: no
+   * secret counts as stored.
+   */
+  noticeSecrets?: Pick<NoticeSecrets, 'status'>
 }

@@ -1,19 +1,29 @@
 import { randomUUID } from 'node:crypto'
 import { KioskError } from '../../shared/errors'
+import type { NoticeChannel } from '../../shared/host-notices'
 import type { ArrivalNotice, Host, InviteCheckInRefusal, Visit } from '../../shared/visits'
 import { UniqueViolationError, type Sql } from '../sql/types'
 import type { FrontDesk } from './front-desk'
 import type { TokenClaims } from './invite-tokens'
 import { claimsOf, inviteOf } from './invites-rules'
 import { addArrival, noticeJobs } from './notices/notice-jobs'
+import { readyChannels } from './notices/readiness'
+import type { NoticeSecrets } from './notices/settings'
 import { foldRemovals, type FrontDeskRecords, type RulesContext } from './records'
 import { VISIT_EXPORT_MAX, type CheckInOutcome, type CheckInRequest, type InviteKeyring } from './visit-types'
 import { emailKey, uuidKey } from './watchlist-repository'
 
 type VisitRules = Pick<FrontDesk, 'checkIn' | 'checkOut' | 'endVisit' | 'lastVisitOf' | 'onSite' | 'visitLog' | 'exportVisits' | 'forgetPerson' | 'purgeVisitsBefore'>
 
-const alreadyOnSite = (visit: Visit): CheckInOutcome => ({ outcome: 'checked-in', visit, alreadyOnSite: true, host: null })
+const alreadyOnSite = (visit: Visit): CheckInOutcome => ({ outcome: 'checked-in', visit, alreadyOnSite: true, host: null, hostNotified: false })
 const inviteRefused = (reason: InviteCheckInRefusal): CheckInOutcome => ({ outcome: 'invite-refused', reason })
+
+/** A check-in's outcome, with the channels its transaction queued host notices on. */
+interface Admitted {
+  outcome: CheckInOutcome
+  queued: readonly NoticeChannel[]
+}
+const nothingQueued = (outcome: CheckInOutcome): Admitted => ({ outcome, queued: [] })
 
 /** What the host is told of a visitor's arrival (the name they gave, else the e-mail their host knows them by). */
 const arrivalOf = (visit: Visit, host: Host): ArrivalNotice => ({
@@ -34,10 +44,11 @@ const arrivalOf = (visit: Visit, host: Host): ArrivalNotice => ({
 /**
  * `notifyHosts` (a site, and a kiosk on its own): the arrival's host notices are queued in the
  * check-in's transaction, one job per channel (notices/notice-jobs.ts; sent by whichever runner
- * claims it, notices/service.ts) and the caller is given no host to tell. Without it, the host is
- * given back and nothing is queued.
+ * claims it, notices/service.ts) and the caller is given no host to tell; `noticeSecrets` (where the
+ * notices' secrets are kept) lets the outcome say whether the host will hear. Without it, the host
+ * is given back and nothing is queued.
  */
-export function visitRules(context: RulesContext, keyring: InviteKeyring, notifyHosts = false): VisitRules {
+export function visitRules(context: RulesContext, keyring: InviteKeyring, notifyHosts = false, noticeSecrets: Pick<NoticeSecrets, 'status'> | null = null): VisitRules {
   const { records, now } = context
 
   /** The host of a new visit: the one chosen, else the invitation's, else (a returning visitor) last time's. Gone from the directory since: none. */
@@ -53,16 +64,16 @@ export function visitRules(context: RulesContext, keyring: InviteKeyring, notify
   }
 
   /** `claims`: what the request's code says, read before the transaction (undefined: no code given). */
-  async function admit(tx: FrontDeskRecords, sql: Sql, request: CheckInRequest, claims: TokenClaims | null | undefined): Promise<CheckInOutcome> {
+  async function admit(tx: FrontDeskRecords, sql: Sql, request: CheckInRequest, claims: TokenClaims | null | undefined): Promise<Admitted> {
     const { person } = request
     const open = await tx.visits.openOf(person.personUuid)
-    if (open) return alreadyOnSite(open)
+    if (open) return nothingQueued(alreadyOnSite(open))
 
     let invite = null
     if (claims !== undefined) {
       const checked = await inviteOf(tx, claims, now())
-      if (!checked.ok) return inviteRefused(checked.reason)
-      if (emailKey(checked.invite.email) !== emailKey(person.email)) return inviteRefused('other-email')
+      if (!checked.ok) return nothingQueued(inviteRefused(checked.reason))
+      if (emailKey(checked.invite.email) !== emailKey(person.email)) return nothingQueued(inviteRefused('other-email'))
       invite = checked.invite
     }
 
@@ -76,7 +87,7 @@ export function visitRules(context: RulesContext, keyring: InviteKeyring, notify
     const at = now()
     // Used up before the visit is stored, by a conditional update: of two check-ins racing on one
     // code, the second finds it used (on PostgreSQL it waits on the row) and stores nothing.
-    if (invite && !(await tx.invites.use(invite.id, id, at))) return inviteRefused('used')
+    if (invite && !(await tx.invites.use(invite.id, id, at))) return nothingQueued(inviteRefused('used'))
     await tx.visits.insert({
       id,
       personUuid: person.personUuid,
@@ -92,17 +103,28 @@ export function visitRules(context: RulesContext, keyring: InviteKeyring, notify
     const visit = (await tx.visits.byId(id))!
     if (notifyHosts && host) {
       // With the visit or not at all: a visit stored is an arrival told, whichever engine took it.
-      await addArrival(sql, arrivalOf(visit, host), at)
-      return { outcome: 'checked-in', visit, alreadyOnSite: false, host: null }
+      const queued = await addArrival(sql, arrivalOf(visit, host), at)
+      return { outcome: { outcome: 'checked-in', visit, alreadyOnSite: false, host: null, hostNotified: false }, queued: queued.map((notice) => notice.channel) }
     }
-    return { outcome: 'checked-in', visit, alreadyOnSite: false, host }
+    return nothingQueued({ outcome: 'checked-in', visit, alreadyOnSite: false, host, hostNotified: false })
+  }
+
+  /**
+   * The outcome says the host will hear only when a notice was queued on a channel that is set up
+   * (read after the commit: the visit stands whatever the settings say). A notice on a channel that
+   * is not is still queued: it needs attention, so staff see it.
+   */
+  async function withPromise({ outcome, queued }: Admitted): Promise<CheckInOutcome> {
+    if (outcome.outcome !== 'checked-in' || queued.length === 0) return outcome
+    const ready = await readyChannels(context.db, noticeSecrets)
+    return { ...outcome, hostNotified: queued.some((channel) => ready.includes(channel)) }
   }
 
   return {
     async checkIn(request) {
       const claims = request.inviteToken === null ? undefined : await claimsOf(keyring, request.inviteToken)
       try {
-        return await context.transaction((tx, sql) => admit(tx, sql, request, claims))
+        return await withPromise(await context.transaction((tx, sql) => admit(tx, sql, request, claims)))
       } catch (error) {
         // Another kiosk checked this person in between our read and our insert: theirs is the
         // visit (ours rolled back, its invitation use with it).

@@ -115,9 +115,10 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     // (used a moment before at another kiosk or tab: refused, nothing stored, the host not told).
     const done: CheckInOutcome = await desk.checkIn({ person, ...choice })
     if (done.outcome === 'invite-refused') return inviteRefused(done.reason, person.personUuid)
-    const { visit, alreadyOnSite } = done
+    const { visit, alreadyOnSite, hostNotified } = done
     if (!alreadyOnSite && visit.hostId !== null && !desk.onSite) hooks.noticesQueued?.()
-    return { outcome: 'checked-in', visitId: visit.id, greeting: greetingOf(visit), hostName: visit.hostName, checkedInAt: visit.checkedInAt, alreadyOnSite, personUuid: person.personUuid }
+    // The desk's word on the host: a visitor is promised only a notice that was queued and can be sent.
+    return { outcome: 'checked-in', visitId: visit.id, greeting: greetingOf(visit), hostName: visit.hostName, checkedInAt: visit.checkedInAt, alreadyOnSite, hostNotified, personUuid: person.personUuid }
   }
 
   /** Why the invitation `token` cannot be used for this person's check-in (any case of their e-mail), or null when it can. */

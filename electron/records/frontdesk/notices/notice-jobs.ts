@@ -98,6 +98,20 @@ export async function pruneOrphanedNotices(sql: Sql): Promise<number> {
   return sql.run('DELETE FROM jobs WHERE kind = ? AND subject IS NOT NULL AND NOT EXISTS (SELECT 1 FROM visits WHERE visits.id = jobs.subject)', [HOST_NOTICE_KIND])
 }
 
+/**
+ * Notices parked for want of a setting (their last failure one of `codes`) queued again, due now:
+ * an administrator changed the settings, so they may go now. Their age is kept, so one past the
+ * 24 h is parked again as too late rather than sent.
+ */
+export async function requeueParked(sql: Sql, now: number, codes: readonly string[]): Promise<number> {
+  if (codes.length === 0) return 0
+  const marks = codes.map(() => '?').join(', ')
+  return sql.run(
+    `UPDATE jobs SET state = 'queued', attempts = 0, next_attempt_at = ?, updated_at = ? WHERE kind = ? AND state = 'needs-attention' AND payload IS NOT NULL AND error_code IN (${marks})`,
+    [now, now, HOST_NOTICE_KIND, ...codes],
+  )
+}
+
 /** A stored job read back as the notice staff see. */
 export function hostNoticeOf(job: JobRecord): HostNotice {
   const { subject, summary, ...fields } = job

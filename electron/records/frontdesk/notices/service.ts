@@ -6,7 +6,7 @@ import { DEFAULT_RUNNER_TIMING, JobRunner, type JobKind, type RunnerTiming } fro
 import type { Database } from '../../sql/types'
 import { sendEmail } from './email'
 import { DeliveryFailure, describeFailure } from './failure'
-import { channelOf, HOST_NOTICE_KIND, hostNoticeOf, NOTICE_KEEP_MS, NOTICE_MAX_AGE_MS, NOTICE_TOO_OLD, noticeJobs, pruneOrphanedNotices } from './notice-jobs'
+import { channelOf, HOST_NOTICE_KIND, hostNoticeOf, NOTICE_KEEP_MS, NOTICE_MAX_AGE_MS, NOTICE_TOO_OLD, noticeJobs, pruneOrphanedNotices, requeueParked } from './notice-jobs'
 import { NoticeSettingsRepository, type NoticeSecrets } from './settings'
 import { sendWebhook } from './webhook'
 
@@ -50,7 +50,11 @@ export interface HostNoticesService {
   stop(): Promise<void>
 }
 
-/** The failures that wait for an administrator (e-mail not set up, a secret not stored, the keychain locked): due again once they act. */
+/**
+ * The failures an administrator's change to the settings or secrets may mend: e-mail not set up or
+ * a secret not stored (parked for staff), a keychain locked or a sealed secret this engine cannot
+ * open (still queued, tried again). Such notices are due again at once when they act.
+ */
 const WAITING_FOR_SETTINGS: readonly ErrorCode[] = ['NOT_CONFIGURED', 'KEYCHAIN_LOCKED', 'KEYCHAIN_UNAVAILABLE']
 
 interface OpenedNotice {
@@ -86,16 +90,17 @@ export function hostNoticesService(db: Database, options: HostNoticesOptions): H
       try {
         if (channel === 'email') {
           const smtp = await settingsRows.smtp()
-          if (!smtp) throw new DeliveryFailure('NOT_CONFIGURED', 'E-mail is not set up: an administrator enters the SMTP server in Settings, Host notifications.', false)
+          // Not set up: staff's to fix, so parked for them at once rather than tried again and again.
+          if (!smtp) throw new DeliveryFailure('NOT_CONFIGURED', 'E-mail is not set up: an administrator enters the SMTP server in Settings, Host notifications.', true)
           if (!notice.host.email) throw new DeliveryFailure('INVALID_INPUT', 'The host has no e-mail address.', true)
           const password = smtp.user ? await secrets.smtpPassword() : null
-          if (smtp.user && password === null) throw new DeliveryFailure('NOT_CONFIGURED', 'The SMTP password is not stored: an administrator enters it in Settings, Host notifications.', false)
+          if (smtp.user && password === null) throw new DeliveryFailure('NOT_CONFIGURED', 'The SMTP password is not stored: an administrator enters it in Settings, Host notifications.', true)
           used.push(password)
           await sendEmail(smtp, password, notice.host.email, claimed.id, notice, signal, timing.channelTimeoutMs)
         } else {
           if (!notice.host.webhookUrl) throw new DeliveryFailure('INVALID_INPUT', 'The host has no webhook address.', true)
           const secret = await secrets.webhookSecret()
-          if (secret === null) throw new DeliveryFailure('NOT_CONFIGURED', 'The webhook signing secret is not stored: an administrator enters it in Settings, Host notifications.', false)
+          if (secret === null) throw new DeliveryFailure('NOT_CONFIGURED', 'The webhook signing secret is not stored: an administrator enters it in Settings, Host notifications.', true)
           used.push(secret)
           await sendWebhook(notice.host.webhookUrl, secret, claimed.id, notice, signal, now, timing.channelTimeoutMs)
         }
@@ -119,7 +124,8 @@ export function hostNoticesService(db: Database, options: HostNoticesOptions): H
   const runner = new JobRunner({ db, kind, timing, now, random: options.random ?? Math.random, log })
 
   const settingsChanged = async () => {
-    if ((await jobs.makeDue(now(), WAITING_FOR_SETTINGS)) > 0) runner.wake()
+    const due = (await jobs.makeDue(now(), WAITING_FOR_SETTINGS)) + (await requeueParked(db, now(), WAITING_FOR_SETTINGS))
+    if (due > 0) runner.wake()
   }
   const settings = async (): Promise<NotificationSettings> => ({ smtp: await settingsRows.smtp(), secrets: await secrets.status() })
 
