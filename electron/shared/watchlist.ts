@@ -45,6 +45,8 @@ export const watchlistAlertSchema = z.object({
   /** The e-mail the visitor typed (an enrollment under another address), when it differs. */
   givenEmail: z.string().max(254).nullable(),
   reason: z.string().max(500),
+  /** The first name the person last gave at a check-in (null when they never gave one): the desk can greet them by it. */
+  firstName: z.string().max(80).nullable(),
 })
 export type WatchlistAlert = z.infer<typeof watchlistAlertSchema>
 

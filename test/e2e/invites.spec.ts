@@ -6,6 +6,8 @@ import { expect, test, type Browser, type Page } from '@playwright/test'
 import QRCode from 'qrcode'
 import { fakeCameraFile } from '../../playwright.config'
 import type { Host } from '../../electron/shared/visits'
+import { formatVisitDay } from '../../renderer/src/i18n/dates'
+import es from '../../renderer/src/i18n/locales/es.json' with { type: 'json' }
 import { browserWithClip, untilDone } from '../support/capture'
 import { consentBox } from '../support/consent'
 import { decodeQr, pdfPage, pdfText } from '../support/pdf'
@@ -130,4 +132,23 @@ test('an invitation held up before enrolling goes with the check-in: its host, t
   } finally {
     await browser.close()
   }
+})
+
+test('the invitation card is printed in the language chosen for it, its date written the way that language writes dates', async ({ page }) => {
+  const GUEST = 'lectora@example.com'
+  await openStaffScreen(page, host.launchUrl, 'Invites')
+  await page.getByLabel('Visitor’s e-mail').fill(GUEST)
+  // The kiosk's own language until staff choose another.
+  await expect(page.getByLabel('Language of the invitation')).toHaveValue('en')
+  await page.getByLabel('Language of the invitation').selectOption({ label: 'Español' })
+  const day = await page.getByLabel('Visit date').inputValue()
+  await page.getByRole('button', { name: 'Create invite' }).click()
+  const card = page.locator('.print-card-preview').getByTestId('invite-card')
+  await expect(card).toHaveAttribute('lang', 'es')
+  await expect(card).toContainText(es.invite.cardHowTo)
+  await expect(card).toContainText(formatVisitDay(day, 'es'))
+  await expect(card).toContainText(es.badge.frontDesk)
+  await expect(card).not.toContainText('On the day')
+  // The staff screen around it stays in English, its list in the English way of writing the day.
+  await expect(page.getByTestId('invites').getByRole('row', { name: new RegExp(GUEST) })).toContainText(formatVisitDay(day, 'en'))
 })

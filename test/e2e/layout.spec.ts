@@ -4,6 +4,8 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import sharp from 'sharp'
 import { CONSENT } from '../../electron/shared/consent'
 import ar from '../../renderer/src/i18n/locales/ar.json' with { type: 'json' }
+import en from '../../renderer/src/i18n/locales/en.json' with { type: 'json' }
+import fr from '../../renderer/src/i18n/locales/fr.json' with { type: 'json' }
 import { tiltedCameraFile } from '../../playwright.config'
 import { browserWithClip, untilDone } from '../support/capture'
 import { expectControlsBesideLabels, expectFits, expectInView, expectNavShown, expectNoOverlap, expectWholeWords, expectTouchTargets, kioskSizes, layoutFacts, type KioskSize } from '../support/layout'
@@ -11,11 +13,12 @@ import { projectRoot } from '../support/process'
 import { checkScreenAt } from '../support/screens'
 import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support/web-host'
 import { consentBox } from '../support/consent'
+import { hiddenPart, linesOf } from '../support/whole'
 
 // Every screen at every kiosk display the issue names, on the web host with the embedded engine:
 // no page scrolling, the primary action and the result on screen, touch targets of 44 px, axe
 // clean, and a screenshot per size in test-results/screens/<size>/.
-test.describe.configure({ timeout: 600_000 })
+test.describe.configure({ timeout: 900_000 })
 
 const fixture = (name: string) => join(projectRoot, 'test/fixtures/generated', name)
 const base64 = (name: string) => readFileSync(fixture(name)).toString('base64')
@@ -39,18 +42,19 @@ test.afterAll(async () => {
 })
 
 /** The layout checks for one screen in one state; `buttons` must be whole on screen, read in the same instant. */
-async function check(page: Page, size: KioskSize, name: string, options: { buttons?: string[]; inView?: Locator[]; axe?: boolean } = {}): Promise<void> {
+async function check(page: Page, size: KioskSize, name: string, options: { buttons?: string[]; inView?: Locator[]; axe?: boolean; mainMayScroll?: boolean; also?: (what: string) => Promise<void> } = {}): Promise<void> {
   const what = `${size.name} ${name}`
   // What must be in view first, in the same instant as the layout's facts: the screen may not last (a liveness step's time).
   const [facts] = await Promise.all([layoutFacts(page, options.buttons ?? []), options.inView ? expectInView(page, what, ...options.inView) : null])
   // Soft: one run reports every screen that does not fit, not only the first.
   expect.soft(facts.buttonsOutOfView, `${what}: buttons not on screen`).toEqual([])
-  expectFits(facts, what, { mainMayScroll: staffLong.has(name.split('-')[0]!) })
+  expectFits(facts, what, { mainMayScroll: options.mainMayScroll ?? staffLong.has(name.split('-')[0]!) })
   expectTouchTargets(facts, what)
   expectNavShown(facts, what)
   expectNoOverlap(facts, what)
   expectWholeWords(facts, what)
   expectControlsBesideLabels(facts, what)
+  await options.also?.(what)
   if (options.axe === false) await page.screenshot({ path: join(projectRoot, 'test-results/screens', size.name, `${name}.png`) })
   else await checkScreenAt(page, size.name, name)
 }
@@ -447,4 +451,176 @@ test('the offline banner takes its own height, not the screen’s', async ({ bro
   } finally {
     await host.bridge('saveSettings', { mode: 'embedded' })
   }
+})
+
+/** The languages a visitor may choose for the visits screens: each one's words, and its button on Home. */
+const visitorLanguages = [
+  { code: 'en', words: en, choose: 'English', email: 'ada.lovelace@example.com', name: 'Ada' },
+  { code: 'fr', words: fr, choose: 'Français', email: 'marie.dupont@example.com', name: 'Marie' },
+  { code: 'ar', words: ar, choose: 'العربية', email: 'layla.haddad@example.com', name: 'ليلى' },
+] as const
+
+/** A host to visit, and badges that may show the visitor's face (the tallest badge): set up once for the visits tours. */
+let visitsSetUp: Promise<void> | null = null
+function setUpVisits(): Promise<void> {
+  visitsSetUp ??= (async () => {
+    // The test before may have switched the engine away and back: it restarts.
+    await expect.poll(async () => (await host.bridge('getEngineStatus')).state, untilDone).toBe('running')
+    await host.bridge('addHost', { name: 'Grace Hopper' })
+    const tenant = await host.bridge('getTenant')
+    await host.bridge('updateTenant', { name: tenant.name, maxIdentities: tenant.maxIdentities ?? 0, defaultPostBack: tenant.defaultPostBack, keepFaceCrops: true })
+  })()
+  return visitsSetUp
+}
+
+for (const { code, words: w, choose, email, name } of visitorLanguages) {
+  test(`the visits screens fit every size in ${choose}: enroll's capture, check-in, the badge with Print and Done on screen, check-out, check-in by face`, async () => {
+    await setUpVisits()
+    const browser = await browserWithClip(tiltedCameraFile)
+    try {
+      await withKiosk(browser, kioskSizes[0], async (page) => {
+        /** Home in this language: a visitor's turn ends in the kiosk's own language, so each turn starts by choosing it. */
+        const startTurn = async (tile: string) => {
+          await page.getByRole('button', { name: choose, exact: true }).click()
+          await heading(page, w.home.welcome)
+          await page.locator('.tile', { hasText: tile }).click()
+          await heading(page, tile)
+        }
+        const captureNow = page.getByRole('button', { name: w.capture.captureNow })
+        const outcome = page.getByTestId('visit-outcome')
+        const badge = page.locator('.print-card-preview').getByTestId('badge')
+        /** The badge screen: the greeting, the badge, and both its buttons whole on screen, nothing to scroll. */
+        const badgeShown = { buttons: [w.badge.print, w.common.done], inView: [outcome, badge] }
+
+        // Enroll: the e-mail in the capture heading is never cut inside; the photo count stands apart from the guidance.
+        await startTurn(w.screens.enroll)
+        await page.getByLabel(w.common.email).fill(email)
+        await page.getByLabel(w.consent.agree, { exact: true }).check()
+        await page.getByRole('button', { name: w.enroll.continue }).click()
+        await expect(captureNow).toBeEnabled(untilDone)
+        const title = page.locator('.gc-title')
+        await checkEverySize(page, `${code}-visit-enroll-capture`, {
+          buttons: [w.capture.captureNow, w.common.cancel],
+          inView: [page.locator('.gc-stage'), page.getByTestId('capture-guidance'), page.locator('.gc-count')],
+          also: async (what) => {
+            expect.soft(await linesOf(title, email), `${what}: the e-mail in the heading is cut across lines`).toBe(1)
+            const [guidance, count] = await Promise.all([page.getByTestId('capture-guidance').boundingBox(), page.locator('.gc-count').boundingBox()])
+            expect.soft(count!.y - (guidance!.y + guidance!.height), `${what}: the photo count is jammed against the guidance`).toBeGreaterThanOrEqual(4)
+          },
+        })
+        for (let taken = 1; taken <= 3; taken++) {
+          await expect(captureNow).toBeEnabled(untilDone)
+          await captureNow.click()
+          if (taken < 3) await expect(page.locator('.gc-thumbs li')).toHaveCount(taken, untilDone)
+        }
+        await expect(page.getByRole('heading', { name: w.enroll.reviewTitle })).toBeVisible(untilDone)
+        await page.getByRole('button', { name: w.enroll.submit.replace('{{email}}', email) }).click()
+
+        // The check-in after enrolling: its form, then the badge (with the face: the tallest) and its buttons.
+        const form = page.getByRole('form', { name: w.visit.checkInTitle })
+        await expect(form).toBeVisible(untilDone)
+        await checkEverySize(page, `${code}-visit-check-in`, { buttons: [w.visit.checkInNow], inView: [form.getByRole('heading')] })
+        await form.getByLabel(w.visit.firstName).fill(name)
+        await form.getByLabel(w.visit.host).selectOption({ label: 'Grace Hopper' })
+        await form.getByLabel(w.visit.badgePhoto).check()
+        await form.getByRole('button', { name: w.visit.checkInNow, exact: true }).click()
+        await expect(outcome).toBeVisible(untilDone)
+        await expect(badge.locator('img.badge-face')).toBeVisible()
+        await checkEverySize(page, `${code}-visit-badge`, badgeShown)
+        // On paper the badge keeps its own size, whatever the screen made of it.
+        await page.emulateMedia({ media: 'print' })
+        const printed = await page.locator('.print-only').getByTestId('badge').evaluate((el) => el.getBoundingClientRect().width)
+        expect(printed, 'the printed badge is 110 mm wide').toBeCloseTo((110 * 96) / 25.4, 0)
+        await page.emulateMedia({ media: 'screen' })
+        await page.getByRole('button', { name: w.common.done, exact: true }).click()
+
+        // Check out by face.
+        await startTurn(w.screens.checkOut)
+        await expect(captureNow).toBeEnabled(untilDone)
+        await checkEverySize(page, `${code}-visit-check-out-capture`, { buttons: [w.capture.captureNow, w.common.cancel], inView: [page.locator('.gc-stage'), page.getByTestId('capture-guidance')] })
+        await captureNow.click()
+        await expect(outcome).toHaveText(w.visit.goodbye.replace('{{name}}', name), untilDone)
+        await checkEverySize(page, `${code}-visit-check-out`, { buttons: [w.common.done], inView: [outcome] })
+        await page.getByRole('button', { name: w.common.done, exact: true }).click()
+
+        // Back: check in by face, the badge again (the visitor stays on site for the staff screens).
+        await startTurn(w.screens.checkIn)
+        await checkEverySize(page, `${code}-visit-check-in-face`, { buttons: [w.visit.takePhoto] })
+        await page.getByLabel(w.visit.badgePhoto).check()
+        await page.getByRole('button', { name: w.visit.takePhoto }).click()
+        await expect(captureNow).toBeEnabled(untilDone)
+        await captureNow.click()
+        await expect(outcome).toHaveText(w.visit.welcomeBack.replace('{{name}}', name), untilDone)
+        await expect(badge.locator('img.badge-face')).toBeVisible()
+        await checkEverySize(page, `${code}-visit-badge-back`, badgeShown)
+        await page.getByRole('button', { name: w.common.done, exact: true }).click()
+      })
+    } finally {
+      await browser.close()
+    }
+  })
+}
+
+test('the staff visits screens fit every size: on site and hosts, the evacuation list on paper, invites with Revoke whole and the new invite in view, watchlist', async ({ browser }) => {
+  await setUpVisits()
+  // A visitor with a long name and e-mail on site: the printed list's other columns shrink to their narrowest.
+  const long = await host.bridge('enrollVisitor', { userId: 'a.visitor.with.a.rather.long.address.for.the.list@subdomain.example.com', samples: [base64('person-d.jpg')], consent: true, consentVersion: CONSENT.version, onExisting: 'add', acceptDuplicates: true })
+  await host.bridge('checkIn', { personUuid: long.person.uuid, firstName: 'Maximiliane-Alexandrine' })
+  await withKiosk(browser, kioskSizes[0], async (page) => {
+    await signInAs(page)
+    await nav(page, 'Visits')
+    await expect(page.getByTestId('hosts')).toContainText('Grace Hopper')
+    await checkEverySize(page, 'visits', { mainMayScroll: true, inView: [page.getByRole('heading', { level: 2 }).first()] })
+
+    // The evacuation list as it prints: every column header on one line (a 3em column cut "Safe" into "Saf / e").
+    await page.getByTestId('print-evacuation').click()
+    await page.emulateMedia({ media: 'print' })
+    const list = page.getByTestId('evacuation-list')
+    await expect(list).toBeVisible()
+    for (const size of [{ name: 'A4', width: Math.floor(((210 - 24) * 96) / 25.4), height: 1000 }, ...kioskSizes]) {
+      await page.setViewportSize({ width: size.width, height: size.height })
+      for (const header of await list.locator('th').all()) {
+        const text = (await header.textContent())!.trim()
+        expect.soft(await linesOf(header, text), `${size.name}: the printed list's "${text}" header is cut across lines`).toBe(1)
+      }
+    }
+    await page.emulateMedia({ media: 'screen' })
+    await resize(page, kioskSizes[0])
+
+    // Invites: a new invite's card and "Print the invitation" come into view; Revoke is whole in the list, never cut by its scroll.
+    await nav(page, 'Invites')
+    await expect(page.getByTestId('invites-summary')).toBeVisible()
+    for (const size of kioskSizes) {
+      await resize(page, size)
+      await page.getByLabel('Visitor’s e-mail').fill(`invited.visitor.${size.name}@example.com`)
+      await page.getByTestId('invite-host').selectOption({ label: 'Grace Hopper' })
+      await page.getByRole('button', { name: 'Create invite' }).click()
+      await expect(page.getByRole('heading', { name: `Invite created for invited.visitor.${size.name}@example.com` })).toBeVisible()
+      await expectInView(page, `${size.name} invite created`, page.locator('.print-card-preview').getByTestId('invite-card').locator('svg[data-qr]'), page.getByRole('button', { name: 'Print the invitation' }))
+    }
+    await resize(page, kioskSizes[0])
+    const revoke = page.getByRole('button', { name: /^Revoke the invite for / })
+    await checkEverySize(page, 'invites-made', {
+      mainMayScroll: true,
+      buttons: ['Create invite'],
+      also: async (what) => {
+        for (const button of await revoke.all()) expect.soft(await hiddenPart(button, 'sideways'), `${what}: ${await button.getAttribute('aria-label')}`).toBeNull()
+        // Where the screen's content is wider than its area, the innermost boxes that reach past its edge, named.
+        const wide = await page.locator('main').evaluate((main) => {
+          if (main.scrollWidth <= main.clientWidth + 1) return []
+          const edge = main.getBoundingClientRect().left + main.clientLeft + main.clientWidth
+          // Inside a table's scroll box only what is placed absolutely can escape it (when the box is not positioned).
+          const past = [...main.querySelectorAll<HTMLElement>('*')].filter((el) => el.getBoundingClientRect().right > edge + 1 && !(el.parentElement?.closest('.table-wrap') && getComputedStyle(el).position !== 'absolute'))
+          return past
+            .filter((el) => !past.some((other) => other !== el && el.contains(other)))
+            .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} ${Math.round(el.getBoundingClientRect().right - edge)}px`)
+        })
+        expect.soft(wide.slice(0, 5), `${what}: boxes spilling sideways`).toEqual([])
+      },
+    })
+
+    await nav(page, 'Watchlist')
+    await expect(page.getByTestId('watchlist-summary')).toBeVisible()
+    await checkEverySize(page, 'watchlist', { mainMayScroll: true })
+  })
 })

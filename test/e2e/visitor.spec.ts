@@ -250,7 +250,7 @@ test('idle: "Still there?" only where a reset would lose something: mid-way thro
     }
     // A language chosen on Home is something to reset: asked in that language, then back to the kiosk's own.
     await page.getByRole('button', { name: 'Español' }).click()
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bienvenido')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Le damos la bienvenida')
     await expect(page.locator('html')).toHaveAttribute('lang', 'es')
     const spanishDialog = page.getByRole('alertdialog', { name: '¿Sigue ahí?' })
     await expect.poll(async () => {

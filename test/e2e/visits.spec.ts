@@ -178,3 +178,50 @@ test('staff set up the host notifications and a host; enroll then check in, the 
   expect(smtp.mails.map((mail) => mail.to)).toEqual([['grace@host.example'], ['grace@host.example']])
   expect(announced()).toEqual([first!.id, back!.id])
 })
+
+test('removing a host is asked first: Cancel keeps them, Remove host takes them out of the directory', async ({ page }) => {
+  await openStaffScreen(page, host.launchUrl, 'Visits')
+  const addHost = page.getByRole('form', { name: 'Add a host' })
+  await addHost.getByLabel('Name', { exact: true }).fill('Ada Lovelace')
+  await addHost.getByRole('button', { name: 'Add host' }).click()
+  const hosts = page.getByTestId('hosts')
+  await expect(hosts.getByRole('rowheader', { name: 'Ada Lovelace' })).toBeVisible()
+
+  await hosts.getByRole('button', { name: 'Remove Ada Lovelace' }).click()
+  const asked = page.getByRole('dialog', { name: 'Remove Ada Lovelace?' })
+  await expect(asked).toBeVisible()
+  // The safe choice has the focus; nothing is removed until the question is answered.
+  await expect(asked.getByRole('button', { name: 'Cancel' })).toBeFocused()
+  expect((await host.bridge<Host[]>('listHosts')).map((h) => h.name)).toContain('Ada Lovelace')
+  await asked.getByRole('button', { name: 'Cancel' }).click()
+  await expect(asked).toHaveCount(0)
+  await expect(hosts.getByRole('rowheader', { name: 'Ada Lovelace' })).toBeVisible()
+
+  await hosts.getByRole('button', { name: 'Remove Ada Lovelace' }).click()
+  await expectAccessible(page)
+  await page.getByRole('dialog', { name: 'Remove Ada Lovelace?' }).getByRole('button', { name: 'Remove host' }).click()
+  await expect(page.getByRole('rowheader', { name: 'Ada Lovelace' })).toHaveCount(0)
+  expect((await host.bridge<Host[]>('listHosts')).map((h) => h.name)).not.toContain('Ada Lovelace')
+})
+
+test('a visitor checking in by face while already on site reads that they were checked in already, and is not promised their host again', async ({ page }) => {
+  await page.goto(host.launchUrl)
+  await expect(page.getByTestId('engine-state')).toHaveText('Ready', { timeout: 0 })
+  // A new visit: the host's channels are set up, so the visitor is told their host will hear.
+  await fromHome(page, 'I’ve been here before')
+  await page.getByRole('button', { name: 'Take my photo' }).click()
+  await expect(page.getByTestId('visit-outcome')).toHaveText('Welcome back, Frida.', untilDone)
+  await expect(page.getByText('Grace Hopper will be told you are here.')).toBeVisible()
+  const [visit] = await onSite()
+  await expect.poll(() => announced().filter((id) => id === visit!.id).length, { timeout: 30_000 }).toBe(1)
+
+  // Again while on site: the open visit given back, and nobody told twice, so nothing promised.
+  await page.getByRole('button', { name: 'Done' }).click()
+  await fromHome(page, 'I’ve been here before')
+  await page.getByRole('button', { name: 'Take my photo' }).click()
+  await expect(page.getByTestId('visit-outcome')).toHaveText('Welcome back, Frida. You were already checked in.', untilDone)
+  await expect(page.getByText('will be told you are here')).toHaveCount(0)
+  expect((await onSite()).map((v) => v.id)).toEqual([visit!.id])
+  await new Promise((resolve) => setTimeout(resolve, 1_500))
+  expect(announced().filter((id) => id === visit!.id)).toHaveLength(1)
+})

@@ -36,7 +36,7 @@ test.afterAll(async () => {
 test('a watchlisted face enrolling reads only "Please see the front desk"; a signed-in staff tab is alerted at once', async ({ browser, page: visitor }) => {
   // Staff: signed in, on the Watchlist screen, which lists the person. A context of its own: its
   // clock is stopped below, and a clock is the whole context's.
-  const staffContext = await browser.newContext()
+  const staffContext = await browser.newContext({ viewport: { width: 1024, height: 768 } })
   const staff = await staffContext.newPage()
   await staff.clock.install()
   await openStaffScreen(staff, host.launchUrl, 'Watchlist')
@@ -69,6 +69,19 @@ test('a watchlisted face enrolling reads only "Please see the front desk"; a sig
   await expect(alert).toContainText(`${LISTED} was stopped at enrollment`)
   await expect(alert).toContainText(`They gave the e-mail ${ANOTHER}.`)
   await expect(alert).toContainText(REASON)
+  // The kiosk by what staff know it as, never its internal id.
+  await expect(alert).toContainText('at this kiosk')
+  await expect(alert).not.toContainText(/kiosk [0-9a-f]{8}-/)
+  // One line: the Visits screen keeps its height at 768 px tall; More shows every word.
+  expect((await alert.boundingBox())!.height).toBeLessThanOrEqual(48)
+  const words = alert.locator('p')
+  const cut = () => words.evaluate((p) => p.scrollWidth > p.clientWidth)
+  expect(await cut()).toBe(true)
+  const more = alert.getByRole('button', { name: `Show all of the alert about ${LISTED}` })
+  await more.click()
+  await expect(more).toHaveAttribute('aria-expanded', 'true')
+  expect(await cut()).toBe(false)
+  await more.click()
   // Time flows again (axe waits on timers).
   await staff.clock.resume()
   await expectAccessible(staff)

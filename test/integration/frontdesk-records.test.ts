@@ -331,6 +331,7 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
           email: 'Listed@Example.com',
           givenEmail: null,
           reason: 'Banned after an incident',
+          firstName: null,
         },
       ])
       // A kiosk the site does not know (a kiosk on its own) is named by its id alone.
@@ -584,6 +585,8 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
         outcome: 'checked-in',
         alreadyOnSite: false,
         host,
+        // This desk tells no host itself (the caller is given the host): it promises nothing.
+        hostNotified: false,
         visit: {
           id: expect.any(String),
           personUuid: PERSON,
@@ -602,7 +605,7 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
       })
       clock.now += 1000
       const again = await desk.checkIn(request({ hostId: host.id, purpose: 'Something else', kioskId: 'kiosk-b' }))
-      expect(again).toEqual({ outcome: 'checked-in', alreadyOnSite: true, host: null, visit: first.visit })
+      expect(again).toEqual({ outcome: 'checked-in', alreadyOnSite: true, host: null, hostNotified: false, visit: first.visit })
       expect(await db.all('SELECT id FROM visits')).toEqual([{ id: first.visit.id }])
       // A visit keeps its host's name as it was; no host, no one to tell.
       await desk.updateHost(host.id, { ...host, name: 'Hana B.' })

@@ -55,4 +55,24 @@ describe('watchlist store', () => {
     expect(await desk.pruneDismissed(30)).toBe(1)
     expect((await desk.watchlistAlerts()).map((a) => a.id)).toEqual([second.alertId])
   })
+
+  it('gives each alert the first name the person last gave at a check-in, so the desk can greet them by it', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'watchlist-store-'))
+    let clock = Date.UTC(2026, 10, 1)
+    const desk = await open(() => clock)
+    const visit = (firstName: string | null) =>
+      desk.checkIn({ person: { personUuid: PERSON, email: 'listed@example.com', firstName }, hostId: null, purpose: null, inviteToken: null, asLastTime: false, kioskId: 'k' })
+    await visit('Ada')
+    await desk.checkOut(PERSON)
+    clock += DAY
+    // A later visit without a name does not hide the one given before.
+    await visit(null)
+    await desk.addToWatchlist({ personUuid: PERSON, email: 'listed@example.com', reason: 'r', addedBy: 'admin' })
+    await desk.screen(subject([PERSON], null, 'check-in'))
+    await desk.addToWatchlist({ personUuid: OTHER, email: 'other@example.com', reason: 'r', addedBy: 'admin' })
+    await desk.screen(subject([OTHER], null))
+    const alerts = await desk.watchlistAlerts()
+    expect(alerts.find((a) => a.personUuid === PERSON)?.firstName).toBe('Ada')
+    expect(alerts.find((a) => a.personUuid === OTHER)?.firstName).toBeNull()
+  })
 })

@@ -152,7 +152,7 @@ describe('the watchlist (real engine, audit, roles)', () => {
 
     const alerts = await value(operator('getWatchlistAlerts'))
     expect(alerts).toEqual([
-      { id: (event as { alertId: string }).alertId, at: expect.any(Number), kioskId: 'kiosk-lobby', kioskName: null, place: 'enrollment', personUuid: ada.toLowerCase(), email: 'ada@watch.example', givenEmail: 'someone-else@watch.example', reason: REASON },
+      { id: (event as { alertId: string }).alertId, at: expect.any(Number), kioskId: 'kiosk-lobby', kioskName: null, place: 'enrollment', personUuid: ada.toLowerCase(), email: 'ada@watch.example', givenEmail: 'someone-else@watch.example', reason: REASON, firstName: null },
     ])
     expect(await errorOf(visitor('getWatchlistAlerts'))).toMatchObject({ code: 'FORBIDDEN' })
 

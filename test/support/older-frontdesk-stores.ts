@@ -6,8 +6,8 @@ import { KioskError } from '../../electron/shared/errors'
 import { accountKey, type AccountView, type StaffRole } from '../../electron/shared/staff'
 import type { WatchlistAlert as CurrentAlert, WatchlistEntry, WatchlistPlace } from '../../electron/shared/watchlist'
 
-/** Alerts then named no kiosk: a kiosk was on its own. */
-type WatchlistAlert = Omit<CurrentAlert, 'kioskName'>
+/** Alerts then named no kiosk (a kiosk was on its own); a first name is read with an alert, never stored. */
+type WatchlistAlert = Omit<CurrentAlert, 'kioskName' | 'firstName'>
 
 /**
  * A kiosk's accounts.db and watchlist.db as kiosks kept them before the front desk's records moved to frontdesk.db (electron/services/

@@ -129,6 +129,15 @@ export class VisitRepository {
     return row ? visitOf(row) : null
   }
 
+  /** The first name the person gave at their latest check-in that gave one; null when none did. */
+  async lastFirstNameOf(personUuid: string): Promise<string | null> {
+    const row = await this.sql.get<{ first_name: string }>(
+      'SELECT first_name FROM visits WHERE person_uuid = ? AND first_name IS NOT NULL ORDER BY checked_in_at DESC, id DESC LIMIT 1',
+      [uuidKey(personUuid)],
+    )
+    return row?.first_name ?? null
+  }
+
   /** Ends the visit if it is open; false when there is no such visit or it already ended. */
   async end(id: string, by: 'visitor' | 'staff', at: number): Promise<boolean> {
     return (await this.sql.run('UPDATE visits SET checked_out_at = ?, checked_out_by = ? WHERE id = ? AND checked_out_at IS NULL', [at, by, id])) > 0

@@ -24,7 +24,7 @@ export interface AlertRow {
 }
 
 const entryOf = (row: EntryRow): WatchlistEntry => ({ personUuid: row.person_uuid, email: row.email, reason: row.reason, addedBy: row.added_by, addedAt: row.added_at })
-const alertOf = (row: AlertRow): WatchlistAlert => ({
+const alertOf = (row: AlertRow): StoredAlert => ({
   id: row.id,
   at: row.at,
   kioskId: row.kiosk_id,
@@ -35,6 +35,9 @@ const alertOf = (row: AlertRow): WatchlistAlert => ({
   givenEmail: row.given_email,
   reason: row.reason,
 })
+
+/** An alert as stored: the person's first name is read with it, from their visits (it changes as they visit). */
+export type StoredAlert = Omit<WatchlistAlert, 'firstName'>
 
 /** Person uuids compare in lower case (the person server's are case-insensitive). */
 export const uuidKey = (uuid: string): string => uuid.toLowerCase()
@@ -86,7 +89,7 @@ export class WatchlistRepository {
     return row ? entryOf(row) : null
   }
 
-  async insertAlert(alert: WatchlistAlert): Promise<void> {
+  async insertAlert(alert: StoredAlert): Promise<void> {
     await this.sql.run(
       'INSERT INTO watchlist_alerts (id, at, kiosk_id, kiosk_name, place, person_uuid, email, given_email, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [alert.id, alert.at, alert.kioskId, alert.kioskName, alert.place, alert.personUuid, alert.email, alert.givenEmail, alert.reason],
@@ -103,7 +106,7 @@ export class WatchlistRepository {
     return changed > 0
   }
 
-  async openAlerts(): Promise<WatchlistAlert[]> {
+  async openAlerts(): Promise<StoredAlert[]> {
     return (await this.sql.all<AlertRow>('SELECT * FROM watchlist_alerts WHERE dismissed_at IS NULL ORDER BY at DESC, id LIMIT ?', [OPEN_ALERTS_SHOWN])).map(alertOf)
   }
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import type { WatchlistAlert } from '../../shared/watchlist'
 import type { FrontDesk } from './front-desk'
 import type { RulesContext } from './records'
-import { emailKey, uuidKey } from './watchlist-repository'
+import { emailKey, uuidKey, type StoredAlert } from './watchlist-repository'
 
 type WatchlistRules = Pick<FrontDesk, 'listWatchlist' | 'addToWatchlist' | 'removeFromWatchlist' | 'screen' | 'watchlistAlerts' | 'dismissAlert' | 'pruneDismissed'>
 
@@ -42,7 +41,7 @@ export function watchlistRules(context: RulesContext): WatchlistRules {
       if (!entry) return { screening: 'clear' }
       // An enrollment under another address than the listed one: staff are told which was typed.
       const givenEmail = subject.givenEmail !== null && emailKey(subject.givenEmail) !== emailKey(entry.email) ? subject.givenEmail : null
-      const alert: WatchlistAlert = {
+      const alert: StoredAlert = {
         id: randomUUID(),
         at: now(),
         // A call with no kiosk behind it (a tool on the site) names none.
@@ -59,7 +58,8 @@ export function watchlistRules(context: RulesContext): WatchlistRules {
       return { screening: 'watchlisted', alertId: alert.id, personUuid: entry.personUuid, email: entry.email }
     },
 
-    watchlistAlerts: () => records.watchlist.openAlerts(),
+    // Read from the visits each time: a name given at a later check-in shows on an older alert too.
+    watchlistAlerts: async () => Promise.all((await records.watchlist.openAlerts()).map(async (alert) => ({ ...alert, firstName: await records.visits.lastFirstNameOf(alert.personUuid) }))),
 
     async dismissAlert(id, by) {
       const dismissed = await records.watchlist.dismiss(id, by, now())

@@ -11,14 +11,28 @@ export function csvCell(value: string | null): string {
   return `"${safe.replace(/"/g, '""')}"`
 }
 
+const two = (n: number) => String(n).padStart(2, '0')
+
+/**
+ * An ISO 8601 time as the kiosk's local time with its offset ("2026-07-01T14:30:05+02:00"): the
+ * time the Visits screen shows, and still one exact instant for a spreadsheet in another zone.
+ */
+export function localIsoTime(iso: string): string {
+  const at = new Date(iso)
+  const offset = -at.getTimezoneOffset()
+  const sign = offset < 0 ? '-' : '+'
+  const zone = `${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`
+  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}T${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}${zone}`
+}
+
 const columns: Array<[string, (visit: Visit) => string | null]> = [
   ['visit', (v) => v.id],
   ['email', (v) => v.email],
   ['first name', (v) => v.firstName],
   ['host', (v) => v.hostName],
   ['purpose', (v) => v.purpose],
-  ['checked in', (v) => v.checkedInAt],
-  ['checked out', (v) => v.checkedOutAt],
+  ['checked in', (v) => localIsoTime(v.checkedInAt)],
+  ['checked out', (v) => (v.checkedOutAt === null ? null : localIsoTime(v.checkedOutAt))],
   ['checked out by', (v) => v.checkedOutBy],
   ['kiosk', (v) => v.kioskId],
   ['invite', (v) => v.inviteId],

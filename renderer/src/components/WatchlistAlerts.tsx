@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { WatchlistAlert } from '@shared/watchlist'
 import { kiosk } from '../bridge/kiosk'
@@ -53,24 +53,43 @@ function StaffWatchlistAlerts() {
   return (
     <div className="watchlist-alerts" lang="en" dir="ltr">
       {alerts.map((alert) => (
-        <div key={alert.id} className="watchlist-alert" role="alert" data-testid="watchlist-alert">
-          <div>
-            <strong>{t('watchlist.alertTitle')}</strong>{' '}
-            {t('watchlist.alert', {
-              email: alert.email,
-              place: t(alert.place === 'enrollment' ? 'watchlist.placeEnrollment' : 'watchlist.placeCheckIn'),
-              time: formatDateTime(alert.at),
-              kiosk: alert.kioskId,
-            })}{' '}
-            {alert.givenEmail ? `${t('watchlist.alertGiven', { given: alert.givenEmail })} ` : null}
-            {t('watchlist.alertReason', { reason: alert.reason })} {t('watchlist.alertNext')}
-          </div>
-          <Button variant="secondary" className="btn-small" busy={busy === alert.id} aria-label={t('watchlist.dismissLabel', { email: alert.email })} onClick={() => void dismiss(alert)}>
-            {t('watchlist.dismiss')}
-          </Button>
-        </div>
+        <AlertLine key={alert.id} alert={alert} busy={busy === alert.id} onDismiss={() => void dismiss(alert)} />
       ))}
       {failed ? <ErrorNotice error={failed} title={t('watchlist.notDismissed')} /> : null}
+    </div>
+  )
+}
+
+/**
+ * One alert on one line above every screen (the Visits screen keeps its height), its words cut at
+ * the end; More shows them all. The desk recognises the person by their first name, and knows the
+ * kiosk by the name staff gave it: its id means nothing to them.
+ */
+function AlertLine({ alert, busy, onDismiss }: { alert: WatchlistAlert; busy: boolean; onDismiss: () => void }) {
+  const { t } = useTranslation('staff')
+  const [open, setOpen] = useState(false)
+  const textId = useId()
+  // No name: a kiosk on its own (its alerts are all its own), or a call with no kiosk behind it (a tool on the site).
+  const where = alert.kioskName ? t('watchlist.atKiosk', { kiosk: alert.kioskName }) : alert.kioskId ? t('watchlist.atThisKiosk') : t('watchlist.atSite')
+  return (
+    <div className={`watchlist-alert${open ? ' open' : ''}`} role="alert" data-testid="watchlist-alert">
+      <p className="watchlist-alert-text" id={textId}>
+        <strong>{t('watchlist.alertTitle')}</strong>{' '}
+        {t('watchlist.alert', {
+          who: alert.firstName ? t('watchlist.alertWho', { firstName: alert.firstName, email: alert.email }) : alert.email,
+          place: t(alert.place === 'enrollment' ? 'watchlist.placeEnrollment' : 'watchlist.placeCheckIn'),
+          where,
+          time: formatDateTime(alert.at),
+        })}{' '}
+        {alert.givenEmail ? `${t('watchlist.alertGiven', { given: alert.givenEmail })} ` : null}
+        {t('watchlist.alertReason', { reason: alert.reason })} {t('watchlist.alertNext')}
+      </p>
+      <Button variant="secondary" className="btn-small" aria-expanded={open} aria-controls={textId} aria-label={t('watchlist.alertMoreLabel', { email: alert.email })} onClick={() => setOpen(!open)}>
+        {t(open ? 'watchlist.alertLess' : 'watchlist.alertMore')}
+      </Button>
+      <Button variant="secondary" className="btn-small" busy={busy} aria-label={t('watchlist.dismissLabel', { email: alert.email })} onClick={onDismiss}>
+        {t('watchlist.dismiss')}
+      </Button>
     </div>
   )
 }

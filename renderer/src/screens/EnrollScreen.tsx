@@ -10,6 +10,7 @@ import { CaptureError, isLivenessError, LivenessResult } from '../components/Liv
 import { Busy, Button, Field, Notice } from '../components/ui'
 import { useStepFocus } from '../components/useStepFocus'
 import { InviteScanner, type ValidInvite } from '../frontdesk/InviteScanner'
+import { formatVisitDay } from '../i18n/dates'
 import { useNavigation } from '../store/navigation'
 import { useSession } from '../store/session'
 import { EnrollDecision, type StaffDecision } from './EnrollDecision'
@@ -114,7 +115,7 @@ export function EnrollScreen() {
           {invite ? (
             <Notice kind="success" title={t('invite.readTitle')}>
               <p data-testid="invite-read">
-                {t('invite.read', { date: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(`${invite.date}T12:00:00`)) })}
+                {t('invite.read', { date: formatVisitDay(invite.date, i18n.language) })}
                 {invite.hostName ? ` ${t('invite.readHost', { host: invite.hostName })}` : ''}
               </p>
             </Notice>

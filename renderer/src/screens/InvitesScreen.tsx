@@ -1,9 +1,11 @@
-import { useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { Invite, InviteState } from '@shared/invites'
 import { kiosk } from '../bridge/kiosk'
 import { DataTable } from '../components/DataTable'
 import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../components/ui'
 import { InviteCard } from '../frontdesk/InviteCard'
+import { DEFAULT_LANGUAGE, languages, type LanguageCode } from '../i18n'
+import { formatVisitDay } from '../i18n/dates'
 import { PrintCard } from '../frontdesk/PrintCard'
 import { printPage } from '../frontdesk/print'
 import { SelectField } from './staff/controls'
@@ -30,7 +32,14 @@ export function InvitesScreen() {
   const [email, setEmail] = useState('')
   const [hostId, setHostId] = useState('')
   const [date, setDate] = useState(today)
-  const [made, setMade] = useState<{ invite: Invite; token: string } | null>(null)
+  // The card is printed only now (its code is not shown again): its language goes with it, not with the invite's record.
+  const [language, setLanguage] = useState<LanguageCode>(DEFAULT_LANGUAGE)
+  const [made, setMade] = useState<{ invite: Invite; token: string; language: LanguageCode } | null>(null)
+  // The new card and its Print button come below the form, out of sight on a short display: brought into view.
+  const madeSection = useRef<HTMLElement>(null)
+  useEffect(() => {
+    if (made) madeSection.current?.scrollIntoView({ block: 'nearest' })
+  }, [made])
   const [message, setMessage] = useState<string | null>(null)
   const problems = fieldErrorsOf(create.error, ['email', 'hostId', 'date'] as const)
 
@@ -40,7 +49,7 @@ export function InvitesScreen() {
     setMade(null)
     const outcome = await create.run(() => kiosk.createInvite({ email: email.trim(), hostId: hostId || null, date }))
     if (!outcome.ok) return
-    setMade(outcome.value)
+    setMade({ ...outcome.value, language })
     setEmail('')
     setHostId('')
     await invites.reload()
@@ -72,7 +81,23 @@ export function InvitesScreen() {
               error={problems?.fields.hostId ?? null}
               data-testid="invite-host"
             />
-            <Field label="Visit date" type="date" value={date} min={today()} onChange={(e) => setDate(e.target.value)} hint="The code works on this day only, once." error={problems?.fields.date ?? null} />
+            <Field
+              label="Visit date"
+              type="date"
+              value={date}
+              min={today()}
+              onChange={(e) => setDate(e.target.value)}
+              hint={`${date ? `${formatVisitDay(date, 'en')}. ` : ''}The code works on this day only, once.`}
+              error={problems?.fields.date ?? null}
+            />
+            <SelectField
+              label="Language of the invitation"
+              value={language}
+              onChange={(e) => setLanguage(e.target.value as LanguageCode)}
+              options={languages.map((l) => ({ value: l.code, label: l.name }))}
+              hint="The card is printed in it: the visitor reads it before they arrive."
+              data-testid="invite-language"
+            />
             <div className="actions">
               <Button type="submit" busy={create.busy}>
                 Create invite
@@ -81,11 +106,11 @@ export function InvitesScreen() {
           </form>
           {create.error && !problems ? <ErrorNotice error={create.error} title="The invite was not created" /> : null}
           {made ? (
-            <section aria-labelledby="invite-made-title">
+            <section ref={madeSection} aria-labelledby="invite-made-title">
               <h3 id="invite-made-title">Invite created for {made.invite.email}</h3>
               <p className="hint">Print it or show it to the visitor now: the code is not shown again.</p>
               <PrintCard>
-                <InviteCard invite={made.invite} token={made.token} />
+                <InviteCard invite={made.invite} token={made.token} language={made.language} />
               </PrintCard>
               <div className="actions">
                 <Button onClick={() => void printPage()}>Print the invitation</Button>
@@ -112,7 +137,7 @@ export function InvitesScreen() {
                 rowKey={(invite) => invite.id}
                 columns={[
                   { header: 'E-mail', rowHeader: true, cell: (invite) => invite.email },
-                  { header: 'Date', cell: (invite) => invite.date },
+                  { header: 'Date', cell: (invite) => formatVisitDay(invite.date, 'en') },
                   { header: 'Host', cell: (invite) => invite.hostName ?? invite.hostId ?? 'Front desk' },
                   { header: 'State', cell: (invite) => stateWords[invite.state] },
                   { header: 'Created', cell: (invite) => `${formatDateTime(invite.createdAt)}${invite.createdBy ? ` by ${invite.createdBy}` : ''}` },

@@ -77,26 +77,38 @@ export function RadioGroup<V extends string>({
 }
 
 /**
- * A modal confirmation for a destructive action, in the page (not window.confirm). Mount it to
- * open it: focus moves to Cancel (the safe choice), Tab stays inside, Escape cancels, and focus
- * returns to where it was (or to the screen title if that element is gone) when it closes.
+ * A modal confirmation for a destructive action, in the page (not window.confirm); staff's and the
+ * visitor's alike, so every question of this kind behaves the same. Mount it to open it: focus moves
+ * to the safe choice (Cancel, or what `cancelLabel` names), Tab stays inside, Escape dismisses
+ * (`onDismiss`, else Cancel), and focus returns to where it was (or to the screen title if that
+ * element is gone) when it closes. A visitor's screen passes its words in its own language.
  */
 export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  confirmVariant = 'danger',
+  cancelLabel = 'Cancel',
+  cancelVariant = 'secondary',
   busy = false,
   error = null,
   onConfirm,
   onCancel,
+  onDismiss = onCancel,
 }: {
   title: string
   children: ReactNode
   confirmLabel: string
+  confirmVariant?: 'danger' | 'secondary'
+  cancelLabel?: string
+  /** 'primary' when the safe choice is also the one the screen wants made (check in rather than leave). */
+  cancelVariant?: 'primary' | 'secondary'
   busy?: boolean
   error?: unknown
   onConfirm: () => void
   onCancel: () => void
+  /** Escape: neither choice (stay where one was); Cancel's by default. */
+  onDismiss?: () => void
 }) {
   const dialog = useModalDialog()
   const id = useId()
@@ -114,17 +126,17 @@ export function ConfirmDialog({
       onCancel={(event) => {
         // Escape: cancel, unless the action is already under way.
         event.preventDefault()
-        if (!busyRef.current) onCancel()
+        if (!busyRef.current) onDismiss()
       }}
     >
       <h2 id={`${id}-title`}>{title}</h2>
       <div id={`${id}-body`}>{children}</div>
       {error ? <ErrorNotice error={error} /> : null}
       <div className="actions">
-        <Button data-autofocus variant="secondary" onClick={onCancel} disabled={busy}>
-          Cancel
+        <Button data-autofocus variant={cancelVariant} onClick={onCancel} disabled={busy}>
+          {cancelLabel}
         </Button>
-        <Button variant="danger" busy={busy} onClick={onConfirm}>
+        <Button variant={confirmVariant} busy={busy} onClick={onConfirm}>
           {confirmLabel}
         </Button>
       </div>

@@ -1,9 +1,9 @@
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { VisitorCheckResult } from '@shared/visits'
 import { kiosk } from '../../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Field } from '../../components/ui'
-import { useModalDialog } from '../../components/useModalDialog'
+import { ConfirmDialog } from '../staff/controls'
 import { BadgePhotoConsent } from './BadgePhotoConsent'
 import { HostFields } from './HostFields'
 import { useHostNames } from './useHostNames'
@@ -83,45 +83,23 @@ export function EnrollCheckIn({ personUuid, invite, photo, onDone }: { personUui
         {t('visit.leaveWithout')}
       </button>
       {leaving ? (
-        <LeaveDialog
-          onStay={() => setLeaving(false)}
-          onCheckIn={() => {
+        // Check in (the safe answer, focused) checks in with the form as filled; Leave ends the visitor's turn; Escape stays on the form.
+        <ConfirmDialog
+          title={t('visit.leaveTitle')}
+          confirmLabel={t('visit.leave')}
+          confirmVariant="secondary"
+          cancelLabel={t('visit.checkInNow')}
+          cancelVariant="primary"
+          onCancel={() => {
             setLeaving(false)
             void checkIn()
           }}
-          onLeave={onDone}
-        />
+          onDismiss={() => setLeaving(false)}
+          onConfirm={onDone}
+        >
+          <p>{t('visit.leaveBody')}</p>
+        </ConfirmDialog>
       ) : null}
     </form>
-  )
-}
-
-/** "Leave without checking in?": Check in (the safe answer, focused) checks in with the form as filled; Leave ends the visitor's turn; Escape stays on the form. */
-function LeaveDialog({ onStay, onCheckIn, onLeave }: { onStay: () => void; onCheckIn: () => void; onLeave: () => void }) {
-  const { t } = useTranslation()
-  const dialog = useModalDialog()
-  const id = useId()
-  return (
-    <dialog
-      ref={dialog}
-      className="confirm-dialog"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-body`}
-      onCancel={(event) => {
-        event.preventDefault()
-        onStay()
-      }}
-    >
-      <h2 id={`${id}-title`}>{t('visit.leaveTitle')}</h2>
-      <p id={`${id}-body`}>{t('visit.leaveBody')}</p>
-      <div className="actions">
-        <Button data-autofocus onClick={onCheckIn}>
-          {t('visit.checkInNow')}
-        </Button>
-        <Button variant="secondary" onClick={onLeave}>
-          {t('visit.leave')}
-        </Button>
-      </div>
-    </dialog>
   )
 }

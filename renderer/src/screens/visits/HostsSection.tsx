@@ -3,6 +3,7 @@ import type { Host } from '@shared/visits'
 import { kiosk } from '../../bridge/kiosk'
 import { DataTable } from '../../components/DataTable'
 import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../../components/ui'
+import { ConfirmDialog } from '../staff/controls'
 import { useAction, useLoad } from '../staff/hooks'
 
 interface Draft {
@@ -18,6 +19,12 @@ export function HostsSection() {
   const load = useLoad(() => kiosk.listHosts({}))
   const action = useAction()
   const [draft, setDraft] = useState<Draft>(empty)
+  // Removing a host is asked first: invites and returning visitors name them, and one tap must not lose them.
+  const [removing, setRemoving] = useState<Host | null>(null)
+  const ask = (host: Host) => {
+    action.clear()
+    setRemoving(host)
+  }
 
   const save = async () => {
     const fields = { name: draft.name.trim(), email: draft.email.trim() || null, webhookUrl: draft.webhookUrl.trim() || null }
@@ -29,7 +36,9 @@ export function HostsSection() {
   }
   const remove = async (host: Host) => {
     const outcome = await action.run(() => kiosk.removeHost({ id: host.id }), `remove-${host.id}`)
-    if (outcome.ok) await load.reload()
+    if (!outcome.ok) return
+    setRemoving(null)
+    await load.reload()
   }
 
   return (
@@ -55,7 +64,7 @@ export function HostsSection() {
           </Button>
         ) : null}
       </form>
-      {action.error ? <ErrorNotice error={action.error} /> : null}
+      {action.error && !removing ? <ErrorNotice error={action.error} /> : null}
       {load.loading && !load.data ? <Busy label="Loading the hosts…" /> : null}
       {load.error ? <LoadError error={load.error} title="The hosts could not be read" onRetry={() => void load.reload()} /> : null}
       {load.data && load.data.length === 0 ? <Notice kind="info">No host yet: visitors check in without naming one.</Notice> : null}
@@ -78,7 +87,7 @@ export function HostsSection() {
                   <Button variant="secondary" onClick={() => setDraft({ id: h.id, name: h.name, email: h.email ?? '', webhookUrl: h.webhookUrl ?? '' })}>
                     Edit
                   </Button>
-                  <Button variant="danger" onClick={() => void remove(h)} busy={action.busyKey === `remove-${h.id}`}>
+                  <Button variant="danger" aria-label={`Remove ${h.name}`} onClick={() => ask(h)}>
                     Remove
                   </Button>
                 </>
@@ -86,6 +95,18 @@ export function HostsSection() {
             },
           ]}
         />
+      ) : null}
+      {removing ? (
+        <ConfirmDialog
+          title={`Remove ${removing.name}?`}
+          confirmLabel="Remove host"
+          busy={action.busyKey === `remove-${removing.id}`}
+          error={action.error}
+          onConfirm={() => void remove(removing)}
+          onCancel={() => setRemoving(null)}
+        >
+          <p>Visitors can no longer choose {removing.name}. Visits and invites already made keep the name.</p>
+        </ConfirmDialog>
       ) : null}
     </section>
   )
