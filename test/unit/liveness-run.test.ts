@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_STEP_FRAMES, type ChallengeStep } from '../../electron/shared/liveness'
 import type { Mesh } from '../../electron/shared/liveness-motion'
-import { TURN_JUMP_MIN } from '../../electron/shared/liveness-continuity'
+import { MAX_FRAME_GAP_MS, TURN_JUMP_MIN } from '../../electron/shared/liveness-continuity'
 import { FRAMES_KEPT, LivenessRun, PASSIVE_FRAMES, PASSIVE_GAP_MS, stepPrompt, TURN_BACK_MIN, TURN_SEND_MARGIN, WATCH_FRAMES, type MotionChecks } from '../../renderer/src/camera/liveness-run'
 
 // The page's sequencing of a liveness challenge: which prompt, when a step is done, which frames are
@@ -183,6 +183,16 @@ describe('liveness run', () => {
     const path = sent.map((s) => read([...quick, ...held, mesh(1, 0.64)][s.frame]!).parallax)
     const jumps = path.slice(1).map((p, i) => Math.abs(p - path[i]!))
     expect(Math.max(...jumps)).toBeLessThan(TURN_JUMP_MIN)
+  })
+
+  it('thins a long blink so no gap in time is left that the engine refuses: the eyes held closed 2.8 s are sent evenly', () => {
+    const run = new LivenessRun(challenge(['blink']), checks)
+    const faces = [mesh(1), ...Array.from({ length: 28 }, () => mesh(0.2)), mesh(0.95)]
+    const sent = faces.flatMap((face, i) => run.update({ at: i * 100, meshes: [face] }).grabs.map((grab) => i - grab.back))
+    expect(run.status).toBe('passed')
+    expect(sent).toHaveLength(MAX_STEP_FRAMES)
+    const gaps = sent.slice(1).map((frame, i) => (frame - sent[i]!) * 100)
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(MAX_FRAME_GAP_MS)
   })
 
   it('does not count a turn done whose frames jump as a cut would (a head swung back between two slow frames): the person turns again', () => {

@@ -229,19 +229,23 @@ export class LivenessRun {
 
   /**
    * The run's frames to send (their places in the run): all of them, or MAX_STEP_FRAMES with its key
-   * frames, each further pick splitting the widest gap by the engine's own measures (the nose's or the
-   * eyes' change against TURN_JUMP_MIN, the time against MAX_FRAME_GAP_MS). Spread evenly instead, a
-   * quick move followed by a hold lost its frames in between and read as a cut.
+   * frames (start, end, where the move was seen, its deepest point), each further one in the middle
+   * of the widest gap by the engine's own measures (the nose's or the eyes' change against
+   * TURN_JUMP_MIN, the time against MAX_FRAME_GAP_MS). Spread evenly, a quick move followed by a hold
+   * lost its frames in between and read as a cut.
    */
   private picks(step: EvidenceStep): number[] {
     const n = this.run.length
     if (n <= MAX_STEP_FRAMES) return this.run.map((_, i) => i)
     const leads = this.run.map((f) => (step === 'passive' ? 0 : this.lead(step, f.mesh)))
-    const width = (a: number, b: number) => (b - a < 2 ? -1 : Math.max(Math.abs(leads[b]! - leads[a]!) / TURN_JUMP_MIN, (this.run[b]!.at - this.run[a]!.at) / MAX_FRAME_GAP_MS))
     const picks = [...new Set([0, n - 1, this.seenAt, this.deepest])].sort((x, y) => x - y)
+    const width = (i: number) => {
+      const [a, b] = [picks[i]!, picks[i + 1]!]
+      return b - a < 2 ? -1 : Math.max(Math.abs(leads[b]! - leads[a]!) / TURN_JUMP_MIN, (this.run[b]!.at - this.run[a]!.at) / MAX_FRAME_GAP_MS)
+    }
     while (picks.length < MAX_STEP_FRAMES) {
       let wide = 0
-      for (let i = 1; i < picks.length - 1; i++) if (width(picks[i]!, picks[i + 1]!) > width(picks[wide]!, picks[wide + 1]!)) wide = i
+      for (let i = 1; i < picks.length - 1; i++) if (width(i) > width(wide)) wide = i
       picks.splice(wide + 1, 0, Math.floor((picks[wide]! + picks[wide + 1]!) / 2))
     }
     return picks
