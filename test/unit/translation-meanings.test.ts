@@ -1,22 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { languages, visitorCatalogues } from '../../renderer/src/i18n'
 import meanings from '../../renderer/src/i18n/locales/meanings.json'
+import { flatten, type Catalogue } from '../support/catalogues'
 
 // The catalogues say what each visitor key means (locales/meanings.json: JSON has no comments), and
 // every language's visitor words keep one standard: nothing reads as a false friend, nothing fits one
 // gender only, and enrolling (a first visit) never shares a word with checking in.
 
-type Catalogue = { [key: string]: string | Catalogue }
 type Avoid = { text: string; why: string; in?: string[] }
 
-function flatten(catalogue: Catalogue, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>()
-  for (const [key, value] of Object.entries(catalogue)) {
-    if (typeof value === 'string') out.set(prefix + key, value)
-    else for (const [inner, text] of flatten(value, `${prefix}${key}.`)) out.set(inner, text)
-  }
-  return out
-}
 const base = (key: string) => key.replace(/_(zero|one|two|few|many|other)$/, '')
 const english = flatten(visitorCatalogues.en as Catalogue)
 const codes = languages.map((l) => l.code)

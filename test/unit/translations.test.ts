@@ -2,21 +2,12 @@ import { ESLint } from 'eslint'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_LANGUAGE, i18n, languages, resetLanguage, setLanguage, visitorCatalogues } from '../../renderer/src/i18n'
 import { projectRoot } from '../support/process'
+import { flatten, type Catalogue } from '../support/catalogues'
 
 // Every visitor-facing string is in every visitor language: a key missing from one catalogue, a
 // plural form a language needs, or a placeholder dropped or invented fails here.
 
-type Catalogue = { [key: string]: string | Catalogue }
 const pluralSuffix = /_(zero|one|two|few|many|other)$/
-
-function flatten(catalogue: Catalogue, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>()
-  for (const [key, value] of Object.entries(catalogue)) {
-    if (typeof value === 'string') out.set(prefix + key, value)
-    else for (const [inner, text] of flatten(value, `${prefix}${key}.`)) out.set(inner, text)
-  }
-  return out
-}
 
 /** Base key → its forms (a plural's suffixes, or '' for a plain string). */
 function byBase(entries: Map<string, string>): Map<string, Map<string, string>> {
