@@ -15,9 +15,12 @@ import { until } from '../support/until'
  * transaction exists only if that transaction commits.
  */
 const KIND = 'test-job'
-/** Far shorter than a send: only the renewal keeps a second runner from sending it too. */
-const CLAIM_MS = 150
-const SEND_MS = 600
+/**
+ * Far shorter than a send: only the renewal keeps a second runner from sending it too. Renewed every
+ * third of it, so a busy machine may stall the process for up to 1 s without a claim running out.
+ */
+const CLAIM_MS = 1_500
+const SEND_MS = 3 * CLAIM_MS
 
 describe.each(['sqlite', 'postgres'] as const)('the job queue on %s', (backend) => {
   const sql = useSqlBackend(backend, 'job-queue-', { sqliteName: 'jobs.db' })

@@ -31,9 +31,13 @@ import { eventually } from '../support/until'
  */
 
 const fd = (path: string) => `${FRONTDESK_PREFIX}${path}`
-/** A claim far shorter than a slow receiver takes: only the renewal keeps a second engine from sending it too. */
-const CLAIM_MS = 300
-const SLOW_RECEIVER_MS = 1500
+/**
+ * A claim far shorter than a slow receiver takes: only the renewal keeps a second engine from sending
+ * it too. Renewed every third of it, so a busy machine may stall this process for up to 1 s without a
+ * claim running out (at 300 ms, a CI machine's stall let a second engine take a notice over).
+ */
+const CLAIM_MS = 1500
+const SLOW_RECEIVER_MS = 3 * CLAIM_MS
 
 interface TestEngine {
   engine: Engine
@@ -202,7 +206,7 @@ describe("the site's host notices on PostgreSQL (two engines)", () => {
       return ours.length === 2 * persons.length && ours.every((n) => n.state === 'delivered')
     })
     // Past several polls of both engines: nothing sent twice.
-    await new Promise((resolve) => setTimeout(resolve, 1500))
+    await new Promise((resolve) => setTimeout(resolve, 2 * CLAIM_MS))
     for (const visitId of visitIds) {
       expect(postsOf(visitId)).toHaveLength(1)
       expect((await noticesOf(visitId)).map((n) => [n.channel, n.attempts]).sort()).toEqual([
@@ -241,10 +245,10 @@ describe("the site's host notices on PostgreSQL (two engines)", () => {
     const host = await addHost({ name: 'Sam Slow', webhookUrl: receiver.url })
     receiver.delayMs = SLOW_RECEIVER_MS
     try {
-      // Each engine's claim lasts CLAIM_MS (startEngine): five times over before the receiver answers.
+      // Each engine's claim lasts CLAIM_MS (startEngine): three times over before the receiver answers.
       const visitId = (await checkIn(a, host.id)).body.visit.id as string
       await eventually('delivered', async () => (await noticesOf(visitId))[0]?.state === 'delivered')
-      await new Promise((resolve) => setTimeout(resolve, 1000))
+      await new Promise((resolve) => setTimeout(resolve, 2 * CLAIM_MS))
       expect(postsOf(visitId)).toHaveLength(1)
       expect((await noticesOf(visitId))[0]!.attempts).toBe(1)
     } finally {

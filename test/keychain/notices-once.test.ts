@@ -26,12 +26,14 @@ it('a notice is sent once while two senders share the queue and the receivers ar
   cleanup.push(() => rmSync(parent, { recursive: true, force: true }))
   const dataDir = join(parent, 'data')
   const keychain = createKeychain(`identity-kiosk-test-${randomBytes(4).toString('hex')}`)
-  const smtp = await startSmtp({ delayMs: 1_500 })
+  // Receivers three claims slow; a claim renewed every third of it survives a stall of up to 1 s on a busy machine.
+  const claimMs = 1_500
+  const smtp = await startSmtp({ delayMs: 3 * claimMs })
   cleanup.push(() => smtp.close())
-  const receiver = await startReceiver([], 1_500)
+  const receiver = await startReceiver([], 3 * claimMs)
   cleanup.push(() => receiver.close())
 
-  const timing = { backoff: { baseMs: 20, capMs: 200 }, claimMs: 300, pollMs: 100, stopGraceMs: 3_000 }
+  const timing = { backoff: { baseMs: 20, capMs: 200 }, claimMs, pollMs: 100, stopGraceMs: 3_000 }
   const lines: string[] = []
   const desks = [await openLocalFrontDesk({ dataDir }), await openLocalFrontDesk({ dataDir })]
   for (const desk of desks) cleanup.push(() => desk.close())
