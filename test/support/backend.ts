@@ -8,7 +8,7 @@ export function testBackend(url: string, options: { requestTimeoutMs?: number; t
     personServerUrl: url,
     bioEngineUrl: `${url}/bioengine`,
     credentials: async () => ({ clientId: TEST_CLIENT.id, clientSecret: TEST_CLIENT.secret }),
-    requestTimeoutMs: options.requestTimeoutMs ?? 20_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
   })
   const templateInfo = templateInfoCache(clients.bio)
   return {
