@@ -17,6 +17,7 @@ import { createEngineLog, type EngineLog } from './logs/engine-log'
 import { BIOENGINE_PREFIX, bioEngineRoutes } from './routes/bioengine'
 import { FRONTDESK_PREFIX, frontDeskRoutes } from './routes/frontdesk'
 import { siteRetention } from './routes/frontdesk-retention'
+import { recordsChangedAnnouncer } from './routes/frontdesk-records-changed'
 import { personRoutes } from './routes/persons'
 import { tenantRoutes } from './routes/tenants'
 import { TOKEN_PATH, tokenRoutes } from './routes/token'
@@ -107,6 +108,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return outcome
     },
   }
+  // Kiosks are told to pull once a call or the retention changed what they copy.
+  const recordsChanged = recordsChangedAnnouncer(frontDesk, events, log.engine)
   const ctx: EngineContext = { store, tokens: createTokenService(await signingKey(store.db)), bio, frontDesk, log, ready: () => sync?.ready() ?? true }
 
   const limits = { ...HTTP_LIMITS, ...options.limits }
@@ -150,6 +153,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         clients: store.clients,
         events,
         notices,
+        recordsChanged,
         log: log.engine,
         tenant: options.tenant,
         maxEventStreams: limits.maxEventStreams,
@@ -161,7 +165,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     { prefix: FRONTDESK_PREFIX },
   )
   // The site forgets visits and ended invites on its own, whether or not a kiosk is running.
-  const retention = siteRetention(frontDesk, { now: options.frontDesk?.now ?? Date.now, log: log.engine, ...options.retention })
+  const retention = siteRetention(frontDesk, { now: options.frontDesk?.now ?? Date.now, log: log.engine, changed: recordsChanged.check, ...options.retention })
   await notices.start()
 
   return {

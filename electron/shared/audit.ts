@@ -49,6 +49,7 @@ export const auditActions = [
   'kiosk-remove',
   'pairing-code',
   'look-change',
+  'sync-push',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

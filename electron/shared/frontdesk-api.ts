@@ -6,6 +6,7 @@ import { accountViewSchema, createAccountInput, firstAdminInput, setAccountDisab
 import { watchlistAlertSchema, watchlistEntrySchema, watchlistPlaces } from './watchlist'
 import { checkInviteInput, checkInviteResult, createInviteInput, inviteSchema, inviteStates, listInvitesResult } from './invites'
 import { hostInput, hostNameSchema, hostSchema, inviteCheckInRefusal, visitFilterInput, visitLogInput, visitSchema } from './visits'
+import { pullQuery, pullResult, pushRequest, pushResult } from './site-sync'
 import { hostNoticeQueueSchema, hostNoticeSchema, notificationSecretStatusSchema, notificationSecretsInput, notificationSettingsSchema, saveNotificationSettingsInput } from './host-notices'
 
 /**
@@ -256,6 +257,8 @@ export const siteEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('watchlist-alert-dismissed'), alertId: z.uuid() }),
   /** The look changed: kiosks read it again (GET /look); the logo is too large for a notification. */
   z.object({ type: z.literal('look') }),
+  /** The site's records changed up to this change-log seq: kiosks pull (GET /sync/pull). */
+  z.object({ type: z.literal('records-changed'), seq: z.number().int().min(0) }),
 ])
 export type SiteEvent = z.infer<typeof siteEventSchema>
 
@@ -316,6 +319,11 @@ export const frontDeskRoutes = {
   listInvites: { method: 'GET', path: '/invites', auth: 'operator', querystring: listInvitesQuery, response: listInvitesResult },
   revokeInvite: { method: 'POST', path: '/invites/:id/revoke', auth: 'operator', params: inviteIdParams, response: inviteSchema },
   checkInvite: { method: 'POST', path: '/invites/check', auth: 'kiosk', body: checkInviteInput, response: checkInviteResult },
+
+  /** The site's changes since the kiosk's cookie, for its local copies (electron/shared/site-sync.ts). */
+  syncPull: { method: 'GET', path: '/sync/pull', auth: 'kiosk', querystring: pullQuery, response: pullResult },
+  /** The kiosk's acts made away from the site, each applied once. */
+  syncPush: { method: 'POST', path: '/sync/push', auth: 'kiosk', body: pushRequest, response: pushResult },
 
   /** text/event-stream of SiteEvent; a comment line every 15 s keeps proxies from closing it. */
   events: { method: 'GET', path: '/events', auth: 'kiosk' },

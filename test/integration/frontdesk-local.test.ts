@@ -294,4 +294,17 @@ describe('a kiosk on its own: frontdesk.db', () => {
       raw.close()
     }
   })
+  it('empties its change log each time it opens: nobody pulls from a kiosk on its own', async () => {
+    local = await openLocalFrontDesk({ dataDir: dir, now })
+    await local.frontDesk.addToWatchlist({ personUuid: PERSON, email: 'listed@example.com', reason: 'Banned', addedBy: 'Ada' })
+    const logged = async () => (await local!.database.all<{ topic: string; key: string }>('SELECT topic, key FROM frontdesk_changes')).map((c) => [c.topic, c.key])
+    expect(await logged()).toEqual([['watchlist', PERSON]])
+    await local.close()
+    local = await openLocalFrontDesk({ dataDir: dir, now })
+    expect(await logged()).toEqual([])
+    // Emptied, not undone: the entry stays, and a change after the open is logged as before.
+    expect((await local.frontDesk.listWatchlist()).map((e) => e.personUuid)).toEqual([PERSON])
+    expect(await local.frontDesk.removeFromWatchlist(PERSON)).toBe(true)
+    expect(await logged()).toEqual([['watchlist', PERSON]])
+  })
 })

@@ -1050,7 +1050,7 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
       await db.run(insert, ['n-1', 'visit-1/email', 'visit-1', 'email', 'Hana Ö', null, 'delivered', 1, 1000, 1200, null, 1200, null, null, null, null])
       await db.run(insert, ['n-3', 'visit-2/email', 'visit-2', 'email', 'Hana Ö', arrival, 'in-flight', 1, 3000, 3100, null, null, null, null, 'engine-a', 3400])
 
-      await migrate(db, frontDeskMigrations)
+      await migrate(db, { name: 'frontdesk', steps: frontDeskMigrations.steps.slice(0, 7) })
       expect(await recordedVersion(db, 'frontdesk')).toBe(7)
       await expect(db.get('SELECT count(*) AS n FROM host_notices')).rejects.toThrow(/host_notices/)
       type Job = { id: string; kind: string; dedupe_key: string; subject: string; summary: string; payload: Buffer | null; state: string; attempts: number; created_at: number; updated_at: number; delivered_at: number | null; error_code: string | null; claimed_by: string | null; claimed_until: number | null }

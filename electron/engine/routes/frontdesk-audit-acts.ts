@@ -108,6 +108,13 @@ export const frontDeskActs: { [N in FrontDeskRouteName]: Act<N> | null } = {
     detail: (c) => c.reply && (c.reply.status === 'refused' ? `code refused: ${c.reply.reason}` : `code valid for ${c.reply.date}`),
   },
 
+  // Ids and counts only: an act's e-mails and reason name a person.
+  syncPull: null,
+  syncPush: {
+    action: 'sync-push',
+    detail: (c) => [c.body && `${c.body.mutations.length} ${c.body.mutations.length === 1 ? 'act' : 'acts'} up to seq ${Math.max(...c.body.mutations.map((m) => m.seq))}`, c.reply && `last applied ${c.reply.lastMutationSeq}`].filter(Boolean).join('; '),
+  },
+
   events: null,
 
   auditLog: null,

@@ -7,6 +7,8 @@ export const RETENTION_FIRST_MS = 60_000
 /** Invites that ended (used, revoked or expired) are kept this long, then removed. */
 export const INVITE_KEEP_MS = 30 * 24 * 60 * 60_000
 const DAY_MS = 24 * 60 * 60_000
+/** The front desk's change log keeps this many of its newest changes; a kiosk further behind is sent everything. */
+export const CHANGES_KEPT = 100_000
 
 export interface SiteRetention {
   /** One pass now (the timer's, and tests'). Never throws: a failure is logged and tried next time. */
@@ -17,11 +19,15 @@ export interface SiteRetention {
 
 /**
  * The site forgets on its own: every `everyMs`, visits older than the look's visitorRetentionDays
- * (null: kept) and invites that ended more than INVITE_KEEP_MS ago. Every engine of a site may do
+ * (null: kept), invites that ended more than INVITE_KEEP_MS ago, and all but the newest
+ * CHANGES_KEPT changes of the kiosks' change log. Every engine of a site may do
  * it: the deletes are idempotent, so two passes at once remove each row once. The first pass comes
  * `firstMs` after the start. The timer is unref'd: it never keeps a process alive.
  */
-export function siteRetention(frontDesk: Pick<FrontDesk, 'getLook' | 'purgeVisitsBefore' | 'purgeInvitesBefore'>, options: { now: () => number; everyMs?: number; firstMs?: number; log: (line: string) => void }): SiteRetention {
+export function siteRetention(
+  frontDesk: Pick<FrontDesk, 'getLook' | 'purgeVisitsBefore' | 'purgeInvitesBefore' | 'pruneChanges'>,
+  options: { now: () => number; everyMs?: number; firstMs?: number; log: (line: string) => void; changed?: () => Promise<void> },
+): SiteRetention {
   let running: Promise<void> | null = null
   let stopped = false
   const pass = async () => {
@@ -30,6 +36,9 @@ export function siteRetention(frontDesk: Pick<FrontDesk, 'getLook' | 'purgeVisit
     const visits = visitorRetentionDays === null ? [] : await frontDesk.purgeVisitsBefore(now - visitorRetentionDays * DAY_MS)
     const invites = await frontDesk.purgeInvitesBefore(now - INVITE_KEEP_MS)
     if (visits.length > 0 || invites > 0) options.log(`retention: removed ${visits.length} visit(s) and ${invites} ended invite(s)`)
+    // Removed visits leave the kiosks' copies at their next pull.
+    if (visits.length > 0) await options.changed?.()
+    await frontDesk.pruneChanges(CHANGES_KEPT)
   }
   const runOnce = async () => {
     if (stopped) return

@@ -11,6 +11,8 @@ import { hostRoutes } from './frontdesk-hosts'
 import { inviteRoutes } from './frontdesk-invites'
 import { noticeRoutes } from './frontdesk-notices'
 import { pairRoute, type PairingOptions } from './frontdesk-pairing'
+import { announceAfterWrites, type RecordsChanged } from './frontdesk-records-changed'
+import { syncRoutes } from './frontdesk-sync'
 import { visitRoutes } from './frontdesk-visits'
 
 export { FRONTDESK_PREFIX } from '../../shared/frontdesk-api'
@@ -22,6 +24,8 @@ export interface FrontDeskRouteOptions extends EventStreamLimits, PairingOptions
   events: SiteEvents
   /** The site's host notices: their queue and settings (the engine runs their runner). */
   notices: HostNoticesService
+  /** Tells kiosks to pull once a call may have changed what they copy. */
+  recordsChanged: RecordsChanged
   log: (line: string) => void
 }
 
@@ -39,6 +43,7 @@ export async function frontDeskRoutes(app: EngineApp, options: FrontDeskRouteOpt
   const staff = (request: { staff: { account: string } | null }) => request.staff!.account
   const kiosk = (request: { kioskId: string | null }) => request.kioskId!
 
+  announceAfterWrites(app, options.recordsChanged)
   pairRoute(app, frontDesk, options)
   eventStreamRoute(app, frontDesk, options.events, options, options.log)
 
@@ -113,4 +118,5 @@ export async function frontDeskRoutes(app: EngineApp, options: FrontDeskRouteOpt
   visitRoutes(app, frontDesk)
   inviteRoutes(app, frontDesk)
   noticeRoutes(app, options.notices)
+  syncRoutes(app, frontDesk)
 }

@@ -7,6 +7,7 @@ import { kioskRules } from './kiosk-rules'
 import { lookRules } from './look-rules'
 import { rulesContext } from './records'
 import { staffRules } from './staff-rules'
+import { syncRules } from './sync-rules'
 import { visitRules } from './visits-rules'
 import { watchlistRules } from './watchlist-rules'
 
@@ -29,5 +30,6 @@ export function createFrontDesk(db: Database, options: FrontDeskOptions = {}): F
     ...hostRules(context),
     ...visitRules(context, inviteKeys, options.notifyHosts ?? false, options.noticeSecrets ?? null),
     ...inviteRules(context, inviteKeys),
+    ...syncRules(context),
   }
 }

@@ -6,6 +6,7 @@ import type { CheckInOutcome, CheckInRequest, HostFields, InviteCheck, InviteKey
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
 import type { Sql } from '../sql/types'
 import type { NoticeSecrets } from './notices/settings'
+import type { PullResult, PushResult, SyncMutation } from '../../shared/site-sync'
 
 /**
  * The front desk's rules over its records, once: the site's engines serve them on
@@ -110,6 +111,16 @@ export interface FrontDesk {
   purgeInvitesBefore(cutoff: number): Promise<number>
   /** A new signing key for new codes; codes signed with older keys stay good until they expire. Returns its id. */
   rotateInviteKey(): Promise<string>
+
+  // Sync (electron/shared/site-sync.ts): what a site's kiosk keeps a copy of, and its acts made away from the site.
+  /** The changes to the watchlist, open visits and kiosks since `cookie`, each row as it is now; the whole of them (reset) when the log no longer reaches `cookie`. */
+  syncPull(kioskId: string, cookie: number): Promise<PullResult>
+  /** Applies the kiosk's acts above the last sequence applied for it, each in the transaction that records it; returns the last applied. */
+  syncPush(kioskId: string, mutations: readonly SyncMutation[]): Promise<PushResult>
+  /** The newest change-log seq (0: none yet), to tell kiosks to pull after a write. */
+  changesHead(): Promise<number>
+  /** Keeps the newest `keep` changes; a kiosk whose cookie is older is sent everything (a reset). Returns how many went. */
+  pruneChanges(keep: number): Promise<number>
 }
 
 export interface FrontDeskOptions {

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { migrate } from '../sql/migrate'
 import { openSqlite } from '../sql/sqlite'
 import type { Database } from '../sql/types'
+import { ChangesRepository } from './changes-repository'
 import { createFrontDesk } from './create-front-desk'
 import type { FrontDesk, FrontDeskOptions } from './front-desk'
 import { importLegacyRecords, type LegacyImport } from './legacy-import'
@@ -41,6 +42,8 @@ export async function openLocalFrontDesk(options: LocalFrontDeskOptions): Promis
   const database = openSqlite(file, { synchronous: 'FULL', secureDelete: true })
   try {
     await migrate(database, frontDeskMigrations)
+    // Nobody pulls from a kiosk's own front desk (a site's kiosks pull from the site's): its change log is emptied each time it opens.
+    await database.transaction((tx) => new ChangesRepository(tx).prune(0))
     const imported = await importLegacyRecords(database, options.dataDir)
     if (imported) options.onImported?.(imported)
   } catch (error) {

@@ -3,6 +3,7 @@ import { auditStep } from './audit-migration'
 import { mergeStep } from './merge-migration'
 import { noticeJobsStep } from './notice-jobs-migration'
 import { noticesStep } from './notices-migration'
+import { syncStep } from './sync-migration'
 
 /**
  * The front desk's tables, the same on a kiosk's own SQLite file and on a site's PostgreSQL
@@ -283,5 +284,7 @@ export const frontDeskMigrations: MigrationSet = {
     mergeStep,
     // The host notices move into the one delivery queue's jobs table (notice-jobs-migration.ts).
     noticeJobsStep,
+    // What a site's kiosks copy: the change log its triggers fill, and the acts each kiosk pushed (sync-migration.ts).
+    syncStep,
   ],
 }

@@ -44,6 +44,7 @@ export const actionWords: Record<AuditAction, string> = {
   'kiosk-remove': 'Kiosk removed from the site',
   'pairing-code': 'Pairing code made',
   'look-change': 'Look changed',
+  'sync-push': 'Acts a kiosk made offline sent in',
 }
 
 export const outcomeWords: Record<AuditEntryView['outcome'], string> = {
