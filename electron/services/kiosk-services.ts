@@ -30,6 +30,7 @@ import { replicaFeature } from './features/replica'
 import { retention } from './features/retention'
 import { savedSettings, settingsFeature } from './features/settings'
 import { siteFeature } from './features/site'
+import { siteSyncFeature } from './features/site-sync'
 import { staffFeature } from './features/staff'
 import { tenantAdmin } from './features/tenant-admin'
 import { verification } from './features/verification'
@@ -45,6 +46,10 @@ import { createSettingsStore } from './settings-store'
 import { siteAuditFor } from './site/site-audit'
 import { siteDesk } from './site/site-desk'
 import { siteEvents } from './site/site-events'
+import { dispatchWhileAway } from './site/away-sessions'
+import { offlineDesk, siteKioskId } from './site/offline-desk'
+import { openSiteCopy } from './site/site-copy'
+import { siteSync } from './site/site-sync'
 
 export interface KioskServicesOptions {
   shell: 'electron' | 'web'
@@ -101,16 +106,23 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   // On a site, its alerts reach this kiosk's staff by the site's events, and a new look every screen.
   const onSiteEvent = (event: SiteEvent) => {
     if (event.type === 'watchlist-alert' || event.type === 'watchlist-alert-dismissed') emit(event)
+    else if (event.type === 'records-changed') sync.recordsChanged(event.seq)
     else if (event.type === 'look') {
       look.changed()
       branding.siteLookChanged().catch((error: unknown) => log(`kiosk: branding: the site's new look was not shown: ${error instanceof Error ? error.message : 'unknown error'}`))
     }
   }
-  const events = siteEvents({ settings, tokens: async () => (await site()).tokens, onEvent: onSiteEvent, onConnected: () => onSiteEvent({ type: 'look' }), log })
-  // New servers or credentials: the clients go, and the event stream follows (or stops, off a site).
+  // What the site said while the stream was away is not replayed: the look and the records are read again.
+  const onConnected = () => {
+    onSiteEvent({ type: 'look' })
+    sync.request()
+  }
+  const events = siteEvents({ settings, tokens: async () => (await site()).tokens, onEvent: onSiteEvent, onConnected, log })
+  // New servers or credentials: the clients go, and the event stream and the copy follow (or stop, off a site).
   const resetServers = async () => {
     await resolver.reset()
     events.refresh()
+    sync.request()
   }
 
   // The front desk (staff, the watchlist, visits, hosts, invites): the kiosk's own frontdesk.db, or its site's.
@@ -132,7 +144,27 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   )
   const ownFrontDesk = ownDesk(ownFile.open, () => kioskId(dataDir))
   const ownVisits = ownVisitRecords(ownFrontDesk, ownFile.frontDesk)
-  const desk = frontDesks({ settings, own: ownFrontDesk.desk, site: (id) => siteDesk(id, site) })
+  // On a site: its copy (site-copy.db, sealed with the outbox's key) keeps screening and the
+  // evacuation list working while the site is away, and its acts made meanwhile wait there for the site.
+  const sync = siteSync({
+    openCopy: async () => openSiteCopy({ dataDir, key: await credentials.outboxKey(), log }),
+    siteId: async () => {
+      const current = await desk()
+      return current.onSite ? current.id : null
+    },
+    connection: site,
+    log,
+    onState: (state) => emit({ type: 'site-sync', state }),
+  })
+  const siteFrontDesk = (id: string) =>
+    offlineDesk(siteDesk(id, site), {
+      sync,
+      selfId: async () => siteKioskId((await credentials.serverCredentials()).clientId),
+      kioskName: async () => (await settings()).kioskName,
+      alerted: (alertId) => emit({ type: 'watchlist-alert', alertId }),
+      log,
+    })
+  const desk = frontDesks({ settings, own: ownFrontDesk.desk, site: siteFrontDesk })
   // The organisation's look (and the visitor retention) are the site's on a site; the retention applies the site's days or none.
   const look = siteLook({ settings, desk, log })
   const retentionSettings = () => look.settings({ strict: true })
@@ -248,6 +280,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     notices,
     settingsOwner,
     onSite,
+    // After the event stream it feeds (stopped before it), and before the engine and clients.
+    siteSyncFeature(sync),
     staff,
     purge,
     reach,
@@ -262,7 +296,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const handlers = roleViews(auditedHandlers(visits.withVisitorRemoval(visits.rememberEnrollments(handlerTable(kiosk.handlers))), audit.log, log))
 
   return {
-    dispatch: createDispatch(handlers, staff.resolveActor, log),
+    // A held staff session may still read the evacuation list (and this kiosk's alerts) while the site is away.
+    dispatch: dispatchWhileAway((resolve) => createDispatch(handlers, resolve, log), staff.resolveActor, staff.sessions),
     onEvent(key, listener) {
       const shaped = (event: KioskEvent) => {
         const seen = eventFor(staff.sessions.actor(key).role, event)

@@ -5,6 +5,7 @@ import { hostNoticeQueueSchema, hostNoticeSchema, notificationSecretStatusSchema
 import { checkInviteInput, checkInviteResult, createInviteInput, createInviteResult, inviteSchema, listInvitesInput, listInvitesResult, revokeInviteInput } from './invites'
 import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
 import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
+import { siteSyncStateSchema } from './site-sync'
 import { accountViewSchema, createAccountInput, firstAdminInput, sessionViewSchema, setAccountDisabledInput, signInInput, type Role } from './staff'
 import { keptApartSchema, kioskIdParams, kioskName, pairingCode, pairingCodeResult, listedKioskSchema } from './frontdesk-api'
 import { credentialStatusSchema, kioskModes, serverCredentialNames, serverCredentialsInputSchema, settingsPatchSchema, settingsSchema, siteUrl } from './settings'
@@ -129,6 +130,8 @@ export const contract = {
   getOutbox: { input: noInput, output: outboxStateSchema, role: 'visitor', poll: true },
   retryOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: outboxRetryResultSchema, role: 'operator' },
   discardOutboxItem: { input: z.strictObject({ id: z.uuid() }), output: done, role: 'operator' },
+  /** A site kiosk's hold on its site (online, its copy's age, acts waiting); null off a site. Pushed as `site-sync` events after. */
+  getSiteSync: { input: noInput, output: siteSyncStateSchema.nullable(), role: 'operator', poll: true },
 
   // Host notifications: staff see the queue of arrival notices and retry a failed one; an
   // administrator sets the SMTP server and the secrets (write-only: only whether each is stored comes back).

@@ -2,8 +2,9 @@ import { z } from 'zod'
 import { brandingSchema } from './branding'
 import { engineStatusSchema } from './contract'
 import { outboxStateSchema } from './outbox'
+import { siteSyncStateSchema } from './site-sync'
 
-/** What the services push to the renderer without being asked: engine and outbox state, the organisation's look, and watchlist alerts raised and dismissed (staff only). */
+/** What the services push to the renderer without being asked: engine and outbox state, the organisation's look, watchlist alerts raised and dismissed (staff only), and a site kiosk's hold on its site. */
 export const kioskEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('engine'), status: engineStatusSchema }),
   z.object({ type: z.literal('outbox'), state: outboxStateSchema }),
@@ -12,6 +13,8 @@ export const kioskEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('watchlist-alert'), alertId: z.uuid() }),
   // Dismissed (at this kiosk or, on a site, at any other): staff screens drop it at once.
   z.object({ type: z.literal('watchlist-alert-dismissed'), alertId: z.uuid() }),
+  // A site kiosk's hold on its site changed (online or not, the copy's age, acts waiting): counts only, no personal data.
+  z.object({ type: z.literal('site-sync'), state: siteSyncStateSchema }),
 ])
 export type KioskEvent = z.infer<typeof kioskEventSchema>
 

@@ -165,4 +165,13 @@ export type VisitFilter = z.infer<typeof visitFilterInput>
 export const visitLogInput = visitFilterInput.extend({ pageNo: z.number().int().min(0).max(100_000).default(0), pageSize: z.number().int().min(1).max(200).default(50) })
 export const visitLogResult = z.object({ visits: z.array(visitSchema), total: z.number().int(), pageNo: z.number().int(), pageSize: z.number().int() })
 export const visitsCsvResult = z.object({ fileName: z.string(), content: z.string(), visits: z.number().int() })
-export const onSiteResult = z.object({ visits: z.array(visitSchema), at: isoTime })
+/** Why an evacuation list may be short: read from the kiosk's copy while its site could not be reached. */
+export const onSiteCopySchema = z.object({
+  /** When the copy last heard from the site (null: never, since the kiosk joined). */
+  asOf: isoTime.nullable(),
+  /** The site's other kiosks, by name: whoever they admitted since `asOf` is not on the list. */
+  unheardKiosks: z.array(z.string()),
+})
+export type OnSiteCopy = z.infer<typeof onSiteCopySchema>
+/** The evacuation list: live from the front desk, or (a site's kiosk away from its site) its copy, which `offline` describes. */
+export const onSiteResult = z.object({ visits: z.array(visitSchema), at: isoTime, offline: onSiteCopySchema.nullable() })

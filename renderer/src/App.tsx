@@ -35,6 +35,8 @@ export function App() {
     if (shownRole.current === role) return
     shownRole.current = role
     useLive.getState().reload()
+    if (role === 'visitor') useLive.setState({ siteSync: null })
+    else useLive.getState().loadSiteSync()
   }, [role])
   useEffect(() => followBrowserHistory(), [])
   // getSession is a status read: it never keeps a staff session alive by itself.

@@ -680,7 +680,7 @@ describe.each(BACKENDS)("the site's front desk on %s", (backend) => {
         expect(outcome, label).toMatchObject({ outcome: 'checked-in', visit: { kioskId: lobby.kioskId, kioskName: 'Lobby', inviteId: made.invite.id, hostId: host.id }, host: null })
         const visitId = outcome.outcome === 'checked-in' ? outcome.visit.id : ''
         expect((await staff.listInvites('used')).invites.map((i) => i.id)).toContain(made.invite.id)
-        expect((await staff.onSite()).map((v) => v.id)).toContain(visitId)
+        expect((await staff.onSite()).visits.map((v) => v.id)).toContain(visitId)
         expect((await staff.visitLog({ search: email }, 0, 10)).total).toBe(1)
         expect((await staff.exportVisits({ search: email })).map((v) => v.id)).toEqual([visitId])
         expect((await desk.lastVisitOf(person.personUuid))?.id).toBe(visitId)

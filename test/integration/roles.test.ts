@@ -29,6 +29,7 @@ const operatorMethods: MethodName[] = [
   'checkSamples',
   'retryOutboxItem',
   'discardOutboxItem',
+  'getSiteSync',
   'getSettings',
   'getAuditLog',
   'verifyAuditLog',

@@ -57,7 +57,7 @@ const LOCAL_METHODS = new Set([
   // The watchlist's entries and alerts: the kiosk's frontdesk.db (test/integration/watchlist.test.ts); only adding looks the person up.
   'removeFromWatchlist', 'listWatchlist', 'getWatchlistAlerts', 'dismissWatchlistAlert',
   // A site is our engines, not a vendor's servers (test/keychain/site-join.test.ts, site-frontdesk.test.ts).
-  'joinSite', 'createPairingCode', 'listKiosks', 'removeKiosk',
+  'joinSite', 'createPairingCode', 'listKiosks', 'removeKiosk', 'getSiteSync',
 ])
 
 describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_name, variant) => {

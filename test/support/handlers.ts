@@ -20,6 +20,7 @@ import { persons } from '../../electron/services/features/persons'
 import { replicaFeature } from '../../electron/services/features/replica'
 import { savedSettings, settingsFeature } from '../../electron/services/features/settings'
 import { siteFeature } from '../../electron/services/features/site'
+import { siteSyncFeature } from '../../electron/services/features/site-sync'
 import { ownDesk } from '../../electron/services/front-desk/own-desk'
 import { staffFeature, type StaffFeature } from '../../electron/services/features/staff'
 import { tenantAdmin } from '../../electron/services/features/tenant-admin'
@@ -144,6 +145,7 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       settings,
       // A kiosk on its own: joining a site reaches for one (none answers here).
       siteFeature({ settings: async () => ({ ...defaultSettings }), desk: staff.desk, staffDesk: staff.staffDesk, credentials: { setServerCredentials: notConfigured }, saveSettings: notConfigured, events: null }),
+      siteSyncFeature(null),
       staff,
       enrollment({ backend, templateType: async () => 'Face:HumanFaceRes', liveness, outbox, replica, reachable: () => {}, audit, watchlist }),
       verification({ liveness, decisions }),

@@ -212,7 +212,7 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
 
       listHostNames: async () => (await deps.desk()).listHostNames(),
       getBadgePolicy: async () => ({ photo: await keepsFaceCrops() }),
-      listOnSite: async (_input, call) => ({ visits: await (await deps.staffDesk(call)).onSite(), at: new Date(now()).toISOString() }),
+      listOnSite: async (_input, call) => ({ ...(await (await deps.staffDesk(call)).onSite()), at: new Date(now()).toISOString() }),
       visitLog: async ({ pageNo, pageSize, ...filter }, call) => ({ ...(await (await deps.staffDesk(call)).visitLog(filter, pageNo, pageSize)), pageNo, pageSize }),
       async exportVisitsCsv(filter, call) {
         const visits = await (await deps.staffDesk(call)).exportVisits(filter)

@@ -2,7 +2,7 @@ import type { ListedKiosk, Look, LookPatch, PairingCodeResult, ScreenResult, Sta
 import type { AccountView, StaffRole } from '../../shared/staff'
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
 import type { Invite, InviteState } from '../../shared/invites'
-import type { Host, HostName, Visit, VisitFilter } from '../../shared/visits'
+import type { Host, HostName, OnSiteCopy, Visit, VisitFilter } from '../../shared/visits'
 import type { HostNotice, HostNoticeQueue, NotificationSecretStatus, NotificationSecretsInput, NotificationSettings, SmtpSettings } from '../../shared/host-notices'
 import type { CheckInOutcome, CheckInRequest, HostFields, InviteCheck, NewInviteRequest, PersonKeys } from '../../records/frontdesk/visit-types'
 
@@ -80,8 +80,8 @@ export interface StaffDesk {
   updateHost(id: string, fields: HostFields): Promise<Host>
   /** False when there was no such host. */
   removeHost(id: string): Promise<boolean>
-  /** The evacuation list: everyone on site, with the kiosk each came through. */
-  onSite(): Promise<Visit[]>
+  /** The evacuation list: everyone on site, with the kiosk each came through; `offline` when it is a site kiosk's copy (the site could not be reached). */
+  onSite(): Promise<{ visits: Visit[]; offline: OnSiteCopy | null }>
   visitLog(filter: VisitFilter, pageNo: number, pageSize: number): Promise<{ visits: Visit[]; total: number }>
   exportVisits(filter: VisitFilter): Promise<Visit[]>
   /** NOT_FOUND / INVALID_INPUT (already ended). */

@@ -76,7 +76,7 @@ export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => str
         return host
       },
       removeHost: async (id) => (await local()).removeHost(id),
-      onSite: async () => (await local()).onSite(),
+      onSite: async () => ({ visits: await (await local()).onSite(), offline: null }),
       visitLog: async (filter, pageNo, pageSize) => (await local()).visitLog(filter, pageNo, pageSize),
       exportVisits: async (filter) => (await local()).exportVisits(filter),
       endVisit: async (id) => (await local()).endVisit(id),

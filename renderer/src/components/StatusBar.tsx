@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { transport } from '../bridge/kiosk'
 import { readinessOf, useLive, type Readiness } from '../store/live'
 import { useSession } from '../store/session'
+import { formatDateTime } from '../screens/staff/format'
 
 const engineWords = {
   stopped: 'stopped',
@@ -19,6 +20,7 @@ export function StatusBar() {
   const engine = useLive((s) => s.engine)
   const error = useLive((s) => s.error)
   const staff = useSession((s) => s.role !== 'visitor')
+  const site = useLive((s) => s.siteSync)
   return (
     <footer className="statusbar" aria-live="polite">
       {error ? (
@@ -31,6 +33,13 @@ export function StatusBar() {
             {t('staff:status.engine', { state: engine ? engineWords[engine.state] : '…' })}
             {engine?.lastError ? ` (${engine.lastError})` : ''}
           </span>
+          {site ? (
+            <span data-testid="site-sync" className={site.online ? undefined : 'error'}>
+              {site.online
+                ? t('staff:status.siteOnline', { asOf: site.copyAsOf === null ? t('staff:status.siteNever') : formatDateTime(site.copyAsOf) })
+                : t('staff:status.siteOffline', { since: formatDateTime(site.offlineSince), acts: site.waitingActs, asOf: site.copyAsOf === null ? t('staff:status.siteNever') : formatDateTime(site.copyAsOf) })}
+            </span>
+          ) : null}
           <span data-testid="node-version">{appInfo ? t('staff:status.node', { version: appInfo.nodeVersion }) : ''}</span>
           <span>{appInfo ? t(appInfo.shell === 'electron' ? 'staff:status.desktop' : 'staff:status.web', { transport: transport === 'ipc' ? 'IPC' : 'bridge', version: appInfo.version }) : ''}</span>
         </>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { Visit } from '@shared/visits'
+import type { OnSiteCopy, Visit } from '@shared/visits'
 import { kiosk } from '../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../components/ui'
 import { SelectField } from './staff/controls'
@@ -7,6 +7,7 @@ import { dayToEpochMs } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
 import { saveFile } from './staff/save-file'
 import { ScreenFrame } from './ScreenFrame'
+import { copyWords } from './visits/copy-words'
 import { EvacuationList } from './visits/EvacuationList'
 import { HostsSection } from './visits/HostsSection'
 import { VisitTable } from './visits/VisitTable'
@@ -35,7 +36,7 @@ function toFilter(f: Filters) {
   }
 }
 
-/** Who is on site now (and the evacuation list), the visit log, and the hosts directory. All from the kiosk's own store. */
+/** Who is on site now (and the evacuation list), the visit log, and the hosts directory: the front desk's (the kiosk's own, or its site's). */
 export function VisitsScreen() {
   const onSite = useLoad(() => kiosk.listOnSite({}))
   const hosts = useLoad(() => kiosk.listHosts({}))
@@ -45,7 +46,7 @@ export function VisitsScreen() {
   const log = useLoad(() => kiosk.visitLog({ ...toFilter(filters), pageNo, pageSize: PAGE }), `${JSON.stringify(filters)}:${pageNo}`)
   const action = useAction()
   const [message, setMessage] = useState<string | null>(null)
-  const [evacuation, setEvacuation] = useState<{ visits: Visit[]; at: string } | null>(null)
+  const [evacuation, setEvacuation] = useState<{ visits: Visit[]; at: string; offline: OnSiteCopy | null } | null>(null)
 
   // Printed once the list is on the page: it reads only the kiosk's store, so it prints with the network down.
   useEffect(() => {
@@ -57,7 +58,7 @@ export function VisitsScreen() {
     const outcome = await action.run(() => kiosk.listOnSite({}), 'evacuation')
     if (outcome.ok) {
       onSite.setData(outcome.value)
-      setEvacuation({ visits: outcome.value.visits, at: outcome.value.at })
+      setEvacuation({ visits: outcome.value.visits, at: outcome.value.at, offline: outcome.value.offline })
     }
   }
   const end = async (visit: Visit) => {
@@ -76,7 +77,7 @@ export function VisitsScreen() {
   const pages = Math.max(1, Math.ceil(total / PAGE))
 
   return (
-    <ScreenFrame staff title="Visits" purpose="Who is on site now, every visit, and the hosts visitors come to see. Kept on this kiosk: the evacuation list works with the network down.">
+    <ScreenFrame staff title="Visits" purpose="Who is on site now, every visit, and the hosts visitors come to see. The evacuation list prints with the network down: on a site, from this kiosk's copy of the site's list.">
       <section className="staff-section" aria-labelledby="on-site-title">
         <h2 id="on-site-title">On site now</h2>
         <div className="actions">
@@ -89,6 +90,13 @@ export function VisitsScreen() {
         </div>
         {onSite.loading && !onSite.data ? <Busy label="Loading who is on site…" /> : null}
         {onSite.error ? <LoadError error={onSite.error} title="Who is on site could not be read" onRetry={() => void onSite.reload()} /> : null}
+        {onSite.data?.offline ? (
+          <div data-testid="on-site-offline">
+            <Notice kind="warning" title="Offline">
+              {copyWords(onSite.data.offline)}
+            </Notice>
+          </div>
+        ) : null}
         {onSite.data && onSite.data.visits.length === 0 ? <Notice kind="info">Nobody is checked in.</Notice> : null}
         {onSite.data && onSite.data.visits.length > 0 ? (
           <VisitTable
@@ -159,7 +167,7 @@ export function VisitsScreen() {
       </section>
 
       <HostsSection />
-      {evacuation ? <EvacuationList visits={evacuation.visits} at={evacuation.at} /> : null}
+      {evacuation ? <EvacuationList visits={evacuation.visits} at={evacuation.at} offline={evacuation.offline} /> : null}
     </ScreenFrame>
   )
 }

@@ -3,6 +3,7 @@ import type { Branding } from '@shared/branding'
 import type { AppInfo, EngineStatus } from '@shared/contract'
 import { KioskError } from '@shared/errors'
 import type { OutboxState } from '@shared/outbox'
+import type { SiteSyncState } from '@shared/site-sync'
 import { usesRemoteServers, type KioskSettings } from '@shared/settings'
 import { kiosk } from '../bridge/kiosk'
 import { t } from '../i18n'
@@ -18,6 +19,8 @@ interface LiveState {
   branding: Branding | null
   /** Bumped by each watchlist alert the services push (only to staff sessions): the alert banner reads the alerts again. */
   watchlistAlerts: number
+  /** A site kiosk's hold on its site (staff only; null off a site or until told). */
+  siteSync: SiteSyncState | null
   /** Set when the kiosk service cannot be read at all; cleared by the next read that works. */
   error: string | null
   /** The kiosk's settings: staff only (a visitor's session may not read them), null until loaded. */
@@ -28,6 +31,8 @@ interface LiveState {
    * Called at sign-in, never polled: a read counts as staff activity in the services.
    */
   loadSettings: () => void
+  /** Reads the site kiosk's hold on its site once staff sign in (a visitor may not); `site-sync` events keep it after. */
+  loadSiteSync: () => void
   /** Reads engine, outbox, branding (and app info until known) now: at start, as a safety net, and when the role changes what may be seen. */
   reload: () => void
   /** Loads the initial state and follows pushed events; returns the function that stops it. */
@@ -47,6 +52,7 @@ export const useLive = create<LiveState>((set, get) => ({
   outbox: null,
   branding: null,
   watchlistAlerts: 0,
+  siteSync: null,
   error: null,
   settings: null,
   setSettings: (settings) => set({ settings }),
@@ -66,6 +72,12 @@ export const useLive = create<LiveState>((set, get) => ({
     kiosk.getOutbox({}).then((outbox) => set({ outbox }), () => {})
     kiosk.getBranding({}).then((branding) => set({ branding }), () => {})
   },
+  loadSiteSync: () => {
+    kiosk.getSiteSync({}).then(
+      (siteSync) => set({ siteSync }),
+      () => set({ siteSync: null }),
+    )
+  },
   follow: () => {
     get().reload()
     const stop = kiosk.onEvent((event) => {
@@ -73,6 +85,7 @@ export const useLive = create<LiveState>((set, get) => ({
       else if (event.type === 'outbox') set({ outbox: event.state })
       // Raised or dismissed anywhere: the alerts are read again.
       else if (event.type === 'watchlist-alert' || event.type === 'watchlist-alert-dismissed') set((state) => ({ watchlistAlerts: state.watchlistAlerts + 1 }))
+      else if (event.type === 'site-sync') set({ siteSync: event.state })
       else set({ branding: event.branding })
     })
     const timer = setInterval(() => get().reload(), SAFETY_POLL_MS)
