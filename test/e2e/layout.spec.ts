@@ -466,6 +466,10 @@ function setUpVisits(): Promise<void> {
   visitsSetUp ??= (async () => {
     // The test before may have switched the engine away and back: it restarts.
     await expect.poll(async () => (await host.bridge('getEngineStatus')).state, untilDone).toBe('running')
+    // Earlier tests here enrolled faces from the same camera clip: each tour's visitor must enroll as
+    // someone new, not as a duplicate of them that waits for staff.
+    const { content } = await host.bridge<{ content: Array<{ userId: string }> }>('searchPersons', { pageSize: 100 })
+    for (const { userId } of content) await host.bridge('removeVisitor', { userId })
     await host.bridge('addHost', { name: 'Grace Hopper' })
     const tenant = await host.bridge('getTenant')
     await host.bridge('updateTenant', { name: tenant.name, maxIdentities: tenant.maxIdentities ?? 0, defaultPostBack: tenant.defaultPostBack, keepFaceCrops: true })
