@@ -26,6 +26,7 @@ import { ownDesk } from '../../electron/services/front-desk/own-desk'
 import { siteDesk } from '../../electron/services/site/site-desk'
 import { BACKENDS, startBackend, type BackendHandle } from '../support/backends'
 import { basic, startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
+import { readEventStream } from '../support/event-stream'
 import { replyOf, type SiteReply } from '../support/site'
 
 /**
@@ -98,20 +99,7 @@ async function openStream(engine: TestEngine, token: string, once = false): Prom
     await new Promise((resolve) => setTimeout(resolve, 50))
     reply = await request(`${engine.url}${fd('/events')}`, { headers: { authorization: `Bearer ${token}` } })
   }
-  const events: SiteEvent[] = []
-  const comments: string[] = []
-  let buffered = ''
-  reply.body.setEncoding('utf8')
-  reply.body.on('data', (chunk: string) => {
-    buffered += chunk
-    let end: number
-    while ((end = buffered.indexOf('\n\n')) >= 0) {
-      const message = buffered.slice(0, end)
-      buffered = buffered.slice(end + 2)
-      if (message.startsWith('data: ')) events.push(JSON.parse(message.slice(6)) as SiteEvent)
-      else if (message.startsWith(':')) comments.push(message.slice(1).trim())
-    }
-  })
+  const { events, comments } = readEventStream(reply.body)
   const ended = new Promise<void>((resolve) => {
     reply.body.once('end', resolve)
     reply.body.once('close', resolve)

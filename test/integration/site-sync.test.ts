@@ -17,6 +17,7 @@ import { startBackend, type BackendHandle } from '../support/backends'
 import { createEngine, type Engine } from '../../electron/engine/server'
 import { basic, startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { postgresClient } from '../support/postgres'
+import { readEventStream } from '../support/event-stream'
 import { replyOf, type SiteReply } from '../support/site'
 import { useSqlBackend } from '../support/sql-backend'
 import { eventually } from '../support/until'
@@ -322,19 +323,7 @@ async function pairKiosk(engine: { url: string; engine: Engine }, name: string):
 async function openEvents(engine: { url: string }, token: string): Promise<{ events: SiteEvent[]; close(): void }> {
   const stream = await request(`${engine.url}${fd('/events')}`, { headers: { authorization: `Bearer ${token}` } })
   expect(stream.statusCode).toBe(200)
-  const events: SiteEvent[] = []
-  let buffered = ''
-  stream.body.setEncoding('utf8')
-  stream.body.on('data', (chunk: string) => {
-    buffered += chunk
-    let end: number
-    while ((end = buffered.indexOf('\n\n')) >= 0) {
-      const message = buffered.slice(0, end)
-      buffered = buffered.slice(end + 2)
-      if (message.startsWith('data: ')) events.push(JSON.parse(message.slice(6)) as SiteEvent)
-    }
-  })
-  return { events, close: () => stream.body.destroy() }
+  return { events: readEventStream(stream.body).events, close: () => stream.body.destroy() }
 }
 
 describe('site sync through two engines on PostgreSQL', () => {

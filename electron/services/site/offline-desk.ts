@@ -56,10 +56,11 @@ export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
 
   /** This kiosk's alerts the site has not acknowledged, newest first, as staff see alerts. */
   async function waitingAlerts(found: SiteCopy): Promise<WatchlistAlert[]> {
+    const waiting = found.waiting().filter((act) => act.kind === 'watchlist-alert')
+    // Nearly always none: the keychain and settings are read only when there is an alert to name.
+    if (waiting.length === 0) return []
     const [kioskId, kioskName] = await Promise.all([deps.selfId().catch(() => null), deps.kioskName().catch(() => '')])
-    return found
-      .waiting()
-      .filter((act) => act.kind === 'watchlist-alert')
+    return waiting
       .map((act) => ({ id: act.id, at: act.at, kioskId: kioskId ?? '', kioskName: kioskName || null, ...act.args, firstName: null }))
       .sort((a, b) => b.at - a.at)
   }
