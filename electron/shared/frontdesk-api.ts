@@ -117,7 +117,12 @@ export const kioskRecordsSchema = z.strictObject({
       checkedOutAt: storedTime.nullable(),
       checkedOutBy: z.enum(['visitor', 'staff']).nullable(),
       inviteId: storedId.nullable(),
-      arrivalQueuedAt: storedTime.nullable(),
+      /**
+       * Retired (the records no longer keep it): still sent by a kiosk of an older version, so
+       * taken and ignored. The rest stays strict: a field the site did not know would be lost
+       * with the kiosk's copy, which it removes once the site has its records.
+       */
+      arrivalQueuedAt: storedTime.nullable().optional(),
     }),
   ),
   invites: z.array(

@@ -207,6 +207,21 @@ describe.each(['sqlite', 'postgres'] as const)('a kiosk brings its records to a 
     expect((await site.listAccounts()).find((a) => a.name === 'Ada - Lobby 2')).toMatchObject({ role: 'admin', disabled: true })
   })
 
+  it("takes an older kiosk's visits, which still carry the retired arrivalQueuedAt, and ignores it; refuses any other field it does not know", async () => {
+    const { key, kioskDb, site } = await setUp()
+    const wire = JSON.parse(JSON.stringify(await readKioskRecords(kioskDb, async () => key))) as KioskRecords
+    expect(wire.visits[0]).not.toHaveProperty('arrivalQueuedAt')
+    const older = { ...wire, visits: wire.visits.map((v, i) => ({ ...v, arrivalQueuedAt: i === 0 ? v.checkedInAt : null })) }
+    const records = kioskRecordsSchema.parse(older)
+    expect(kioskRecordsSchema.safeParse({ ...wire, visits: wire.visits.map((v) => ({ ...v, badgeNumber: 'B-7' })) }).success).toBe(false)
+
+    const { code } = await site.createPairingCode('ADA')
+    const made = await site.redeemPairingCode(code, 'Lobby', async (tx, kiosk) => {
+      expect((await mergeKioskRecords(tx, kiosk, records, clock.now)).added.visits).toBe(2)
+    })
+    expect((await site.visitLog({}, 0, 10)).visits.filter((v) => v.kioskId === made.id)).toHaveLength(2)
+  })
+
   it('takes nothing in, and leaves the code unused, when the pairing fails after the merge', async () => {
     const { key, kioskDb, site } = await setUp()
     const records = await readKioskRecords(kioskDb, async () => key)

@@ -1075,6 +1075,27 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
       await expect(db.run("INSERT INTO jobs (id, kind, dedupe_key, summary, state, created_at, updated_at) VALUES ('x', 'host-notice', 'visit-1/webhook', '{}', 'queued', 1, 1)")).rejects.toThrow()
     })
 
+    it('drops the retired visits.arrival_queued_at (step 9): the visits kept, their change log still filled', async () => {
+      const db = await connect()
+      await migrate(db, { name: 'frontdesk', steps: frontDeskMigrations.steps.slice(0, 8) })
+      const insert = `INSERT INTO visits (id, person_uuid, email, email_key, first_name, host_id, host_name, purpose, checked_in_at, checked_out_at, checked_out_by, kiosk_id, invite_id, arrival_queued_at)
+                      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+      await db.run(insert, ['v-1', PERSON, 'v@example.com', 'v@example.com', 'Vera', 'h-1', 'Hana', 'Interview', 1000, null, null, 'kiosk-1', null, 1000])
+      await db.run(insert, ['v-2', OTHER, 'o@example.com', 'o@example.com', null, null, null, '', 2000, 3000, 'staff', 'kiosk-1', null, null])
+
+      await migrate(db, { name: 'frontdesk', steps: frontDeskMigrations.steps.slice(0, 9) })
+      expect(await recordedVersion(db, 'frontdesk')).toBe(9)
+      await expect(db.get('SELECT arrival_queued_at FROM visits')).rejects.toThrow(/arrival_queued_at/)
+      const desk = createFrontDesk(db, { now: () => clock.now })
+      expect((await desk.onSite()).map((v) => [v.id, v.personUuid, v.hostName, v.checkedInAt])).toEqual([['v-1', PERSON, 'Hana', new Date(1000).toISOString()]])
+      expect((await desk.visitLog({}, 0, 10)).total).toBe(2)
+      // The triggers on visits still log a change.
+      const logged = async () => (await db.all<{ key: string }>("SELECT key FROM frontdesk_changes WHERE topic = 'visit' ORDER BY seq")).map((c) => c.key)
+      const before = await logged()
+      expect(await desk.checkOut(PERSON)).toBeTruthy()
+      expect((await logged()).slice(before.length)).toEqual(['v-1'])
+    })
+
     it('migrates once when two engines open the database at the same moment', async () => {
       const a = await connect()
       const b = await peerOf(a)

@@ -199,9 +199,13 @@ describe('visits (real engine, real store, roles and audit)', () => {
     const csv = await k.operator.call('exportVisitsCsv', {})
     expect(csv).toMatchObject({ fileName: expect.stringMatching(/^visits-\d{4}-\d{2}-\d{2}\.csv$/), visits: 3 })
     const lines = csv.content.trimEnd().split('\r\n')
-    expect(lines[0]).toBe('"visit","email","first name","host","purpose","checked in","checked out","checked out by","kiosk","invite"')
+    expect(lines[0]).toBe('"visit","email","first name","host","purpose","checked in","checked out","checked out by","kiosk","kiosk name","invite"')
     const bobLine = lines.find((line: string) => line.includes('bob@visits.example'))!
     expect(bobLine).toContain(`"'@Bob","","'=HYPERLINK(""http://evil.example"",""x"")"`)
+    // A kiosk on its own has no name: its id, then an empty name.
+    const [bobVisit] = (await k.operator.call('visitLog', { search: 'bob@' })).visits as Visit[]
+    expect(bobVisit!.kioskName).toBeNull()
+    expect(bobLine.endsWith(`,"${bobVisit!.kioskId}","",""`)).toBe(true)
     expect(latest('visits-export')).toMatchObject({ outcome: 'ok', detail: '3 visits' })
 
     const ended = await k.operator.call('endVisit', { id: sneaky.visitId })

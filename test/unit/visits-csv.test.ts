@@ -45,3 +45,20 @@ describe('visits CSV times', () => {
     expect(ended).toContain('"2026-03-02T13:30:00+05:30","2026-03-02T14:45:00+05:30"')
   })
 })
+
+describe('visits CSV kiosks', () => {
+  it("names each visit's kiosk right after its id (kept for a join), and leaves the name empty where the visit has none", () => {
+    process.env.TZ = 'UTC'
+    const named: Visit = { ...visit('2026-03-02T08:00:00.000Z', null), id: 'v2', kioskId: '3f6c0a52-1d2e-4b7a-9c8d-0e1f2a3b4c5d', kioskName: '=Lobby "East"', inviteId: 'i1' }
+    const [header, own, site, end] = visitsCsv([visit('2026-03-02T08:00:00.000Z', null), named]).split('\r\n')
+    const cells = (line: string) => line.slice(1, -1).split('","')
+    const names = cells(header!)
+    expect(names).toEqual(['visit', 'email', 'first name', 'host', 'purpose', 'checked in', 'checked out', 'checked out by', 'kiosk', 'kiosk name', 'invite'])
+    const at = (line: string, column: string) => cells(line)[names.indexOf(column)]
+    // A kiosk on its own (or one the site no longer knows): its id, and an empty name.
+    expect([at(own!, 'kiosk'), at(own!, 'kiosk name'), at(own!, 'invite')]).toEqual(['k', '', ''])
+    // A named one: its name, a cell like any other (quotes doubled, a formula defused).
+    expect([at(site!, 'kiosk'), at(site!, 'kiosk name'), at(site!, 'invite')]).toEqual(['3f6c0a52-1d2e-4b7a-9c8d-0e1f2a3b4c5d', "'=Lobby \"\"East\"\"", 'i1'])
+    expect(end).toBe('')
+  })
+})

@@ -33,8 +33,11 @@ export interface LegacyImport {
 type LegacyAccount = Omit<AccountRow, 'name_key'>
 type LegacyEntry = { person_uuid: string; email: string; reason: string; added_by: string; added_at: number }
 type LegacyAlert = Omit<AlertRow, 'kiosk_name'>
-/** A visits.db made before its second migration has no arrival_queued_at. */
-type LegacyVisit = Omit<VisitRow, 'arrival_queued_at'> & { arrival_queued_at?: number | null }
+/**
+ * An old visits.db's visit. One past its second migration also has arrival_queued_at (when the
+ * arrival was handed to its host notices), which the records no longer keep: read, never copied.
+ */
+type LegacyVisit = VisitRow & { arrival_queued_at?: number | null }
 type LegacyNotice = {
   id: string
   visit_id: string
@@ -115,13 +118,12 @@ export async function importLegacyRecords(db: Database, dir: string): Promise<Le
 }
 
 /**
- * The old visits as the records keep them: arrival_queued_at as the old file's second migration
- * set it (handed over, for a visit with a host) where the file never got that column, and at most
- * one open visit per person (the records refuse a second): an older open one of the same person
- * is ended, by nobody, when the next began, so no visit is lost.
+ * The old visits as the records keep them (the columns they have: arrival_queued_at, where the old
+ * file had it, left behind), and at most one open visit per person (the records refuse a second):
+ * an older open one of the same person is ended, by nobody, when the next began, so no visit is lost.
  */
 function oneOpenEach(visits: LegacyVisit[]): VisitRow[] {
-  const rows: VisitRow[] = visits.map((row) => ({ ...row, arrival_queued_at: row.arrival_queued_at === undefined ? (row.host_id === null ? null : row.checked_in_at) : row.arrival_queued_at }))
+  const rows: VisitRow[] = visits.map(({ arrival_queued_at: _retired, ...row }) => row)
   const open = new Map<string, VisitRow>()
   for (const row of rows) {
     if (row.checked_out_at !== null) continue

@@ -78,7 +78,6 @@ export async function readKioskRecords(db: Database, inviteKey: () => Promise<Bu
       checkedOutAt: row.checked_out_at,
       checkedOutBy: row.checked_out_by,
       inviteId: row.invite_id,
-      arrivalQueuedAt: row.arrival_queued_at,
     })),
     invites: rows.invites.map((row) => ({
       id: row.id,

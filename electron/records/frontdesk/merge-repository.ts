@@ -16,8 +16,8 @@ export class MergeRepository {
 
   async insertVisit(visit: BroughtVisit, kioskId: string): Promise<boolean> {
     const changed = await this.sql.run(
-      `INSERT INTO visits (id, person_uuid, email, email_key, first_name, host_id, host_name, purpose, checked_in_at, checked_out_at, checked_out_by, kiosk_id, invite_id, arrival_queued_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+      `INSERT INTO visits (id, person_uuid, email, email_key, first_name, host_id, host_name, purpose, checked_in_at, checked_out_at, checked_out_by, kiosk_id, invite_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
       [
         visit.id,
         uuidKey(visit.personUuid),
@@ -32,7 +32,6 @@ export class MergeRepository {
         visit.checkedOutBy,
         kioskId,
         visit.inviteId,
-        visit.arrivalQueuedAt,
       ],
     )
     return changed > 0

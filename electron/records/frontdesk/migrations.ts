@@ -1,4 +1,5 @@
 import type { MigrationSet } from '../sql/migrate'
+import { dropArrivalQueuedStep } from './arrival-column-migration'
 import { auditStep } from './audit-migration'
 import { mergeStep } from './merge-migration'
 import { noticeJobsStep } from './notice-jobs-migration'
@@ -286,5 +287,7 @@ export const frontDeskMigrations: MigrationSet = {
     noticeJobsStep,
     // What a site's kiosks copy: the change log its triggers fill, and the acts each kiosk pushed (sync-migration.ts).
     syncStep,
+    // visits.arrival_queued_at retired: nothing reads it since a check-in queues its own notices (arrival-column-migration.ts).
+    dropArrivalQueuedStep,
   ],
 }

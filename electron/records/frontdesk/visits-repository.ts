@@ -15,11 +15,6 @@ export interface VisitRow {
   checked_out_by: 'visitor' | 'staff' | null
   kiosk_id: string
   invite_id: string | null
-  /**
-   * When a kiosk on its own handed the arrival to its old host notices' store. No longer written:
-   * the check-in queues its notices in its own transaction now. Kept as stored (imports, merges).
-   */
-  arrival_queued_at: number | null
 }
 
 /** A visit as read: the kiosk's name joined in (null for a kiosk the site never paired, or a kiosk on its own). */
@@ -91,8 +86,8 @@ export class VisitRepository {
   /** A visit as another store kept it (the import of a kiosk's visits.db); one already here is kept. */
   async insertImported(row: VisitRow): Promise<boolean> {
     const changed = await this.sql.run(
-      `INSERT INTO visits (id, person_uuid, email, email_key, first_name, host_id, host_name, purpose, checked_in_at, checked_out_at, checked_out_by, kiosk_id, invite_id, arrival_queued_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO visits (id, person_uuid, email, email_key, first_name, host_id, host_name, purpose, checked_in_at, checked_out_at, checked_out_by, kiosk_id, invite_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       [
         row.id,
         uuidKey(row.person_uuid),
@@ -107,7 +102,6 @@ export class VisitRepository {
         row.checked_out_by,
         row.kiosk_id,
         row.invite_id,
-        row.arrival_queued_at,
       ],
     )
     return changed > 0

@@ -34,7 +34,9 @@ const columns: Array<[string, (visit: Visit) => string | null]> = [
   ['checked in', (v) => localIsoTime(v.checkedInAt)],
   ['checked out', (v) => (v.checkedOutAt === null ? null : localIsoTime(v.checkedOutAt))],
   ['checked out by', (v) => v.checkedOutBy],
+  // The id stays, for a spreadsheet to join on; the name is empty where the visit has none (a kiosk on its own, or one the site no longer knows).
   ['kiosk', (v) => v.kioskId],
+  ['kiosk name', (v) => v.kioskName],
   ['invite', (v) => v.inviteId],
 ]
 
