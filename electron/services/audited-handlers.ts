@@ -138,8 +138,8 @@ export const auditSpecs: AuditSpecs = {
   retryOutboxItem: { action: 'outbox-retry', subject: (i) => ({ outboxId: i.id }) },
   discardOutboxItem: { action: 'outbox-discard', subject: (i) => ({ outboxId: i.id }) },
   retryHostNotice: { action: 'host-notice-retry', detail: (i) => `host notice ${i.id}` },
-  saveNotificationSettings: { action: 'settings-change', detail: (i) => (i.smtp ? `host notifications: SMTP ${i.smtp.host}:${i.smtp.port} (${i.smtp.security})` : 'host notifications: SMTP removed') },
-  setNotificationSecrets: {
+  saveHostNoticeSettings: { action: 'settings-change', detail: (i) => (i.smtp ? `host notifications: SMTP ${i.smtp.host}:${i.smtp.port} (${i.smtp.security})` : 'host notifications: SMTP removed') },
+  setHostNoticeSecrets: {
     action: 'credentials-change',
     detail: (i) =>
       (['smtpPassword', 'webhookSecret'] as const)

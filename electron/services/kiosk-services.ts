@@ -18,7 +18,7 @@ import { enrollment } from './features/enrollment'
 import { faceMatch } from './features/face-match'
 import { frontDesks } from './front-desk/desks'
 import { ownDesk } from './front-desk/own-desk'
-import { hostNotifications } from './features/host-notifications'
+import { hostNotices } from './features/host-notices'
 import { noticeSecrets } from './host-notices/secrets'
 import { invitesFeature } from './features/invites'
 import { combine, handlerTable } from './features/feature'
@@ -178,7 +178,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const replica = replicaFeature({ own, settings, backend, pending: () => outbox.pending(), reachable: reach.reachable, audit, now, log })
   // On a site its staff's calls go to the site (staff is made below; only called once a request comes).
   // The kiosk's own host notices are in its frontdesk.db (its check-ins queue them there); on a site, staff's calls go to the site's.
-  const notices = hostNotifications({ database: ownFile.database, keychain, now, log, site: { desk, staffDesk: (call) => staff.staffDesk(call) } })
+  const notices = hostNotices({ database: ownFile.database, keychain, now, log, site: { desk, staffDesk: (call) => staff.staffDesk(call) } })
   const staff = staffFeature({
     desk,
     kiosk: async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { brandingSchema, setLogoInput } from './branding'
 import { auditExportInput, auditExportResult, auditLogResult, auditQueryInput, auditVerdictSchema, auditVerifyInput } from './audit'
-import { hostNoticeQueueSchema, hostNoticeSchema, notificationSecretStatusSchema, notificationSecretsInput, notificationSettingsSchema, retryHostNoticeInput, saveNotificationSettingsInput } from './host-notices'
+import { hostNoticeQueueSchema, hostNoticeSchema, hostNoticeSecretStatusSchema, hostNoticeSecretsInput, hostNoticeSettingsSchema, retryHostNoticeInput, saveHostNoticeSettingsInput } from './host-notices'
 import { checkInviteInput, checkInviteResult, createInviteInput, createInviteResult, inviteSchema, listInvitesInput, listInvitesResult, revokeInviteInput } from './invites'
 import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
 import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
@@ -133,13 +133,13 @@ export const contract = {
   /** A site kiosk's hold on its site (online, its copy's age, acts waiting); null off a site. Pushed as `site-sync` events after. */
   getSiteSync: { input: noInput, output: siteSyncStateSchema.nullable(), role: 'operator', poll: true },
 
-  // Host notifications: staff see the queue of arrival notices and retry a failed one; an
+  // Host notices: staff see the queue of arrival notices and retry a failed one; an
   // administrator sets the SMTP server and the secrets (write-only: only whether each is stored comes back).
   getHostNotices: { input: noInput, output: hostNoticeQueueSchema, role: 'operator' },
   retryHostNotice: { input: retryHostNoticeInput, output: hostNoticeSchema, role: 'operator' },
-  getNotificationSettings: { input: noInput, output: notificationSettingsSchema, role: 'admin' },
-  saveNotificationSettings: { input: saveNotificationSettingsInput, output: notificationSettingsSchema, role: 'admin' },
-  setNotificationSecrets: { input: notificationSecretsInput, output: notificationSecretStatusSchema, role: 'admin' },
+  getHostNoticeSettings: { input: noInput, output: hostNoticeSettingsSchema, role: 'admin' },
+  saveHostNoticeSettings: { input: saveHostNoticeSettingsInput, output: hostNoticeSettingsSchema, role: 'admin' },
+  setHostNoticeSecrets: { input: hostNoticeSecretsInput, output: hostNoticeSecretStatusSchema, role: 'admin' },
 
   // The offline replica (remote mode, opt-in): staff see its size, age and last sync; an administrator wipes it.
   getReplicaStatus: { input: noInput, output: w.replicaStatusSchema, role: 'operator' },

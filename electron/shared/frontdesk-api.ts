@@ -7,7 +7,7 @@ import { watchlistAlertSchema, watchlistEntrySchema, watchlistPlaces } from './w
 import { checkInviteInput, checkInviteResult, createInviteInput, inviteSchema, inviteStates, listInvitesResult } from './invites'
 import { hostInput, hostNameSchema, hostSchema, inviteCheckInRefusal, visitFilterInput, visitLogInput, visitSchema } from './visits'
 import { pullQuery, pullResult, pushRequest, pushResult } from './site-sync'
-import { hostNoticeQueueSchema, hostNoticeSchema, notificationSecretStatusSchema, notificationSecretsInput, notificationSettingsSchema, saveNotificationSettingsInput } from './host-notices'
+import { hostNoticeQueueSchema, hostNoticeSchema, hostNoticeSecretStatusSchema, hostNoticeSecretsInput, hostNoticeSettingsSchema, saveHostNoticeSettingsInput } from './host-notices'
 
 /**
  * The site's front-desk API: what a kiosk on a site asks the site's engines, under
@@ -343,11 +343,12 @@ export const frontDeskRoutes = {
   getHostNotices: { method: 'GET', path: '/host-notices', auth: 'operator', response: hostNoticeQueueSchema },
   /** A failed or waiting notice tried again now (a delivered or in-flight one is refused). */
   retryHostNotice: { method: 'POST', path: '/host-notices/:id/retry', auth: 'operator', params: hostNoticeIdParams, response: hostNoticeSchema },
+  // The three paths below keep their first name, "notification-settings": kiosks and sites already in use call them.
   /** The site's SMTP settings and which secrets it keeps (never their values). */
-  getNotificationSettings: { method: 'GET', path: '/notification-settings', auth: 'admin', response: notificationSettingsSchema },
-  saveNotificationSettings: { method: 'PUT', path: '/notification-settings', auth: 'admin', body: saveNotificationSettingsInput, response: notificationSettingsSchema },
+  getHostNoticeSettings: { method: 'GET', path: '/notification-settings', auth: 'admin', response: hostNoticeSettingsSchema },
+  saveHostNoticeSettings: { method: 'PUT', path: '/notification-settings', auth: 'admin', body: saveHostNoticeSettingsInput, response: hostNoticeSettingsSchema },
   /** Write-only: the SMTP password and the webhook signing secret, kept sealed by the site. */
-  setNotificationSecrets: { method: 'PUT', path: '/notification-settings/secrets', auth: 'admin', body: notificationSecretsInput, response: notificationSecretStatusSchema },
+  setHostNoticeSecrets: { method: 'PUT', path: '/notification-settings/secrets', auth: 'admin', body: hostNoticeSecretsInput, response: hostNoticeSecretStatusSchema },
 } as const satisfies Record<string, { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; auth: FrontDeskAuth; body?: z.ZodType; params?: z.ZodType; querystring?: z.ZodType; response?: z.ZodType }>
 export type FrontDeskRouteName = keyof typeof frontDeskRoutes
 /** The largest body PUT /look takes: the logo's base64 and the rest of the look. */

@@ -68,24 +68,24 @@ export const smtpSettingsSchema = z
   })
 export type SmtpSettings = z.infer<typeof smtpSettingsSchema>
 
-export const notificationSecretStatusSchema = z.object({ smtpPassword: z.boolean(), webhookSecret: z.boolean() })
-export type NotificationSecretStatus = z.infer<typeof notificationSecretStatusSchema>
+export const hostNoticeSecretStatusSchema = z.object({ smtpPassword: z.boolean(), webhookSecret: z.boolean() })
+export type HostNoticeSecretStatus = z.infer<typeof hostNoticeSecretStatusSchema>
 
-export const notificationSettingsSchema = z.object({
+export const hostNoticeSettingsSchema = z.object({
   /** null: e-mail is not set up; e-mail notices need attention (NOT_CONFIGURED), queued again once it is. */
   smtp: smtpSettingsSchema.nullable(),
-  secrets: notificationSecretStatusSchema,
+  secrets: hostNoticeSecretStatusSchema,
 })
-export type NotificationSettings = z.infer<typeof notificationSettingsSchema>
+export type HostNoticeSettings = z.infer<typeof hostNoticeSettingsSchema>
 
-export const saveNotificationSettingsInput = z.strictObject({ smtp: smtpSettingsSchema.nullable() })
+export const saveHostNoticeSettingsInput = z.strictObject({ smtp: smtpSettingsSchema.nullable() })
 
 /** Fields left out stay as they are; null removes the secret. */
-export const notificationSecretsInput = z.strictObject({
+export const hostNoticeSecretsInput = z.strictObject({
   smtpPassword: z.string().min(1).max(1024).nullable().optional(),
   /** Shared with the webhook receivers, who check each POST's signature with it. */
   webhookSecret: z.string().min(16, 'The signing secret needs at least 16 characters.').max(1024).nullable().optional(),
 })
-export type NotificationSecretsInput = z.infer<typeof notificationSecretsInput>
+export type HostNoticeSecretsInput = z.infer<typeof hostNoticeSecretsInput>
 
 export const retryHostNoticeInput = z.strictObject({ id: z.uuid() })

@@ -54,7 +54,7 @@ test('first run, Join a site: a malformed code is named at once, a wrong one is 
   try {
     await openJoin(page, fresh)
     // What joining does, and where a code comes from, are said before anything is typed.
-    await expect(page.getByText(/Its staff and the watchlist are the site’s/)).toBeVisible()
+    await expect(page.getByText(/Joining makes this kiosk one of the site’s kiosks, and its front desk the site’s/)).toBeVisible()
     await expect(page.getByText(/npm run site -- pair/).first()).toBeVisible()
     await checkScreen(page, 'first-run-join')
 
@@ -119,7 +119,7 @@ test('Kiosks on a kiosk on its own: not on a site, see Settings; there an admini
     if ((await site.engine.ctx.frontDesk.accountCount()) === 0) await site.engine.ctx.frontDesk.createFirstAdmin(TEST_ADMIN.name, TEST_ADMIN.secret, null)
     const join = page.getByRole('region', { name: 'Join a site' })
     await join.getByRole('heading', { name: 'Join a site' }).scrollIntoViewIfNeeded()
-    await expect(join).toContainText('Its staff and the watchlist are the site’s')
+    await expect(join).toContainText('Joining makes this kiosk one of the site’s kiosks, and its front desk the site’s')
     await checkScreen(page, 'settings-join-site')
     const { code } = await site.engine.ctx.frontDesk.createPairingCode('e2e')
     await join.getByLabel('Site address').fill(site.url)

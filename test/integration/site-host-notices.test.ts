@@ -16,7 +16,7 @@ import { HttpClient } from '../../electron/services/clients/http-client'
 import { TokenProvider } from '../../electron/services/clients/token-provider'
 import type { Call } from '../../electron/services/dispatch'
 import { openLocalFrontDesk } from '../../electron/records/frontdesk/local'
-import { hostNotifications } from '../../electron/services/features/host-notifications'
+import { hostNotices } from '../../electron/services/features/host-notices'
 import { ownDesk } from '../../electron/services/front-desk/own-desk'
 import { siteDesk } from '../../electron/services/site/site-desk'
 import { basic, TEST_TENANT } from '../support/engine'
@@ -183,7 +183,7 @@ describe("the site's host notices on PostgreSQL (two engines)", () => {
     expect(row!.webhook_secret.includes(Buffer.from(secret))).toBe(false)
     const trail = await a.engine.ctx.store.db.all<{ detail: string }>("SELECT detail FROM site_audit WHERE action IN ('credentials-change', 'settings-change')")
     expect(trail.map((e) => e.detail).join('\n')).not.toContain(secret)
-    expect(trail.map((e) => e.detail)).toContain('setNotificationSecrets: SMTP password stored; webhook signing secret stored')
+    expect(trail.map((e) => e.detail)).toContain('setHostNoticeSecrets: SMTP password stored; webhook signing secret stored')
   })
 
   it('sends one notice per arrival and channel when two kiosks check the same visitors in through both engines at once', async () => {
@@ -299,7 +299,7 @@ describe("the site's host notices on PostgreSQL (two engines)", () => {
     const adminCall: Call = { actor: { role: 'admin', account: 'Ada Admin' }, key: 'window-1' }
     const sessions: Record<string, string> = { 'window-1': admin }
     const ownRecords = await openLocalFrontDesk({ dataDir: folder })
-    const feature = hostNotifications({ database: async () => ownRecords.database, keychain, log: () => {}, site: { desk: async () => desk, staffDesk: async (call) => desk.as({ token: sessions[call.key!]!, account: call.actor.account ?? '' }) } })
+    const feature = hostNotices({ database: async () => ownRecords.database, keychain, log: () => {}, site: { desk: async () => desk, staffDesk: async (call) => desk.as({ token: sessions[call.key!]!, account: call.actor.account ?? '' }) } })
     try {
       const queue = await feature.handlers.getHostNotices!({}, adminCall)
       expect(queue.running).toBe(true)
@@ -309,8 +309,8 @@ describe("the site's host notices on PostgreSQL (two engines)", () => {
       const person = { personUuid: randomUUID(), email: `k-${randomBytes(4).toString('hex')}@example.com`, firstName: 'Kay' }
       expect(await desk.checkIn({ person, hostId: kim.id, purpose: null, inviteToken: null, asLastTime: false })).toMatchObject({ outcome: 'checked-in', alreadyOnSite: false, hostNotified: true })
       expect(await desk.checkIn({ person, hostId: kim.id, purpose: null, inviteToken: null, asLastTime: false })).toMatchObject({ outcome: 'checked-in', alreadyOnSite: true, hostNotified: false })
-      expect(await feature.handlers.getNotificationSettings!({}, adminCall)).toMatchObject({ smtp: { host: '127.0.0.1', port: smtp.port }, secrets: { webhookSecret: true } })
-      expect(await feature.handlers.setNotificationSecrets!({ smtpPassword: 'not-needed-here' }, adminCall)).toEqual({ smtpPassword: true, webhookSecret: true })
+      expect(await feature.handlers.getHostNoticeSettings!({}, adminCall)).toMatchObject({ smtp: { host: '127.0.0.1', port: smtp.port }, secrets: { webhookSecret: true } })
+      expect(await feature.handlers.setHostNoticeSecrets!({ smtpPassword: 'not-needed-here' }, adminCall)).toEqual({ smtpPassword: true, webhookSecret: true })
       // The site's, not the kiosk's keychain.
       expect(kept.size).toBe(0)
       // A delivered notice is the site's to refuse again.

@@ -68,8 +68,8 @@ describe('a check-in tells its host, once, on the composed services', () => {
 
   it('e-mails the host and POSTs one signed webhook for a check-in after enrolling; a second check-in while on site tells nobody again; removing the visitor removes the visit and its notices', async () => {
     // An administrator sets up the channels and the host, as on the Settings and Visits screens.
-    await call('saveNotificationSettings', { smtp: { host: '127.0.0.1', port: smtp.port, security: 'none', from: 'front-desk@kiosk.example', user: null } })
-    expect(await call('setNotificationSecrets', { webhookSecret: signing })).toEqual({ smtpPassword: false, webhookSecret: true })
+    await call('saveHostNoticeSettings', { smtp: { host: '127.0.0.1', port: smtp.port, security: 'none', from: 'front-desk@kiosk.example', user: null } })
+    expect(await call('setHostNoticeSecrets', { webhookSecret: signing })).toEqual({ smtpPassword: false, webhookSecret: true })
     const grace = await call('addHost', { name: 'Grace Hopper', email: 'grace@host.example', webhookUrl: receiver.url })
 
     // A visitor enrolls at the kiosk and checks in with that host.
@@ -149,7 +149,7 @@ describe('a check-in tells its host, once, on the composed services', () => {
 
   it('an arrival is queued with its visit, in one transaction: with e-mail off it is not promised and waits for staff; sent once e-mail is set up after a restart; later starts tell nobody again', async () => {
     // E-mail off for now, so the notice cannot be sent before the stop.
-    await call('saveNotificationSettings', { smtp: null })
+    await call('saveHostNoticeSettings', { smtp: null })
     const katherine = await call('addHost', { name: 'Katherine Johnson', email: 'katherine@host.example' })
     const enrolled = await visitor('enrollVisitor', { userId: 'restart@kiosk.example', samples: [sample('person-c.jpg')], consent: true, consentVersion: CONSENT.version })
     const checkedIn = await visitor('checkIn', { personUuid: enrolled.person.uuid, hostId: katherine.id, firstName: 'Hedy' })
@@ -168,7 +168,7 @@ describe('a check-in tells its host, once, on the composed services', () => {
     await startKiosk()
     expect((await notices()).filter((n) => n.visitId === checkedIn.visitId).map((n) => n.id)).toEqual([queued[0]!.id])
     const mails = smtp.mails.length
-    await call('saveNotificationSettings', { smtp: { host: '127.0.0.1', port: smtp.port, security: 'none', from: 'front-desk@kiosk.example', user: null } })
+    await call('saveHostNoticeSettings', { smtp: { host: '127.0.0.1', port: smtp.port, security: 'none', from: 'front-desk@kiosk.example', user: null } })
     await eventually('the notice delivered after the restart', async () => (await notices()).find((n) => n.id === queued[0]!.id)?.state === 'delivered')
     expect(smtp.mails.slice(mails).map((mail) => [mail.to, readMail(mail.raw).subject])).toEqual([[['katherine@host.example'], 'Hedy has arrived']])
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { openLocalFrontDesk } from '../../electron/records/frontdesk/local'
-import { hostNotifications } from '../../electron/services/features/host-notifications'
+import { hostNotices } from '../../electron/services/features/host-notices'
 import { createKeychain } from '../../electron/services/secrets/keychain'
 import type { Call } from '../../electron/services/dispatch'
 import { startReceiver, startSmtp } from '../support/notice-servers'
@@ -12,8 +12,8 @@ import { eventually } from '../support/until'
 
 // Two senders on one data folder (the desktop app and the web host both open it: two feature
 // instances, each on its own SQLite connection to frontdesk.db), a webhook receiver and an SMTP
-// relay that each take 1.5 s to answer, and a claim of 300 ms: the proportion of production's 30 s
-// against a receiver slower than 30 s. Each notice must reach its host once.
+// relay that each take three claims to answer (a claim of 1.5 s: the proportion of production's
+// 30 s against a receiver slower than 90 s). Each notice must reach its host once.
 
 const admin: Call = { actor: { role: 'admin', account: 'Ada Admin' }, key: null }
 const cleanup: Array<() => Promise<void> | void> = []
@@ -37,11 +37,11 @@ it('a notice is sent once while two senders share the queue and the receivers ar
   const lines: string[] = []
   const desks = [await openLocalFrontDesk({ dataDir }), await openLocalFrontDesk({ dataDir })]
   for (const desk of desks) cleanup.push(() => desk.close())
-  const senders = desks.map((desk) => hostNotifications({ database: async () => desk.database, keychain, timing, log: (line) => lines.push(line) }))
+  const senders = desks.map((desk) => hostNotices({ database: async () => desk.database, keychain, timing, log: (line) => lines.push(line) }))
   for (const sender of senders) cleanup.push(() => sender.stop())
   const [first] = senders
-  await first!.handlers.saveNotificationSettings!({ smtp: { host: '127.0.0.1', port: smtp.port, security: 'none', from: 'front-desk@example.com', user: null } }, admin)
-  await first!.handlers.setNotificationSecrets!({ webhookSecret: randomBytes(24).toString('base64url') }, admin)
+  await first!.handlers.saveHostNoticeSettings!({ smtp: { host: '127.0.0.1', port: smtp.port, security: 'none', from: 'front-desk@example.com', user: null } }, admin)
+  await first!.handlers.setHostNoticeSecrets!({ webhookSecret: randomBytes(24).toString('base64url') }, admin)
   for (const sender of senders) await sender.start()
 
   // A real check-in on the kiosk's own desk: its transaction queues one notice per channel.

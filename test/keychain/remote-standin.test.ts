@@ -48,8 +48,8 @@ const LOCAL_METHODS = new Set([
   'getReplicaStatus', 'syncReplica', 'confirmReplicaRemovals', 'wipeReplica',
   // Staff sessions and accounts: against a vendor's servers the front desk stays on the kiosk (frontdesk.db).
   'getSession', 'keepSession', 'signIn', 'signOut', 'createFirstAdmin', 'listAccounts', 'createAccount', 'setAccountDisabled',
-  // Host notifications: a queue in the kiosk's data folder, secrets in its keychain (test/keychain/host-notifications.test.ts).
-  'getHostNotices', 'retryHostNotice', 'getNotificationSettings', 'saveNotificationSettings', 'setNotificationSecrets',
+  // Host notices: a queue in the kiosk's data folder, secrets in its keychain (test/keychain/host-notices.test.ts).
+  'getHostNotices', 'retryHostNotice', 'getHostNoticeSettings', 'saveHostNoticeSettings', 'setHostNoticeSecrets',
   // Visits and hosts live in the kiosk's own data folder (test/integration/visits.test.ts); check-in and check-out reach the servers.
   'listHostNames', 'listOnSite', 'visitLog', 'exportVisitsCsv', 'endVisit', 'listHosts', 'addHost', 'updateHost', 'removeHost',
   // Invites: the kiosk's frontdesk.db, signed with a key in the keychain (test/integration/invites.test.ts).

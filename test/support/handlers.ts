@@ -11,7 +11,7 @@ import { auditTrail } from '../../electron/services/features/audit'
 import { kioskEngine } from '../../electron/services/features/kiosk-engine'
 import { enrollment } from '../../electron/services/features/enrollment'
 import { faceMatch } from '../../electron/services/features/face-match'
-import { hostNotifications } from '../../electron/services/features/host-notifications'
+import { hostNotices } from '../../electron/services/features/host-notices'
 import { invitesFeature } from '../../electron/services/features/invites'
 import { combine, handlerTable } from '../../electron/services/features/feature'
 import { livenessChallenges } from '../../electron/services/features/liveness'
@@ -141,7 +141,7 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       watchlist,
       { handlers: outboxHandlers(outbox) },
       // The kiosk's own front desk's notices, their runner never started; no keychain behind it.
-      { handlers: hostNotifications({ database: frontDesk.database, keychain: { get: notConfigured, set: notConfigured, delete: notConfigured }, log }).handlers },
+      { handlers: hostNotices({ database: frontDesk.database, keychain: { get: notConfigured, set: notConfigured, delete: notConfigured }, log }).handlers },
       settings,
       // A kiosk on its own: joining a site reaches for one (none answers here).
       siteFeature({ settings: async () => ({ ...defaultSettings }), desk: staff.desk, staffDesk: staff.staffDesk, credentials: { setServerCredentials: notConfigured }, saveSettings: notConfigured, events: null }),

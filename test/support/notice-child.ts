@@ -1,6 +1,6 @@
 /**
  * A kiosk process as far as the host notices are concerned, for the SIGKILL test
- * (test/keychain/host-notifications.test.ts). Run with `node --import tsx`:
+ * (test/keychain/host-notices.test.ts). Run with `node --import tsx`:
  *
  *   notice-child.ts <data folder> <keychain service> <webhook URL>
  *
@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { openLocalFrontDesk } from '../../electron/records/frontdesk/local'
-import { hostNotifications } from '../../electron/services/features/host-notifications'
+import { hostNotices } from '../../electron/services/features/host-notices'
 import { createKeychain } from '../../electron/services/secrets/keychain'
 
 const [dataDir, service, webhookUrl] = process.argv.slice(2)
@@ -21,7 +21,7 @@ if (!dataDir || !service || !webhookUrl) {
 const local = await openLocalFrontDesk({ dataDir })
 const host = await local.frontDesk.addHost({ name: 'Grace Host', email: null, webhookUrl })
 await local.frontDesk.checkIn({ person: { personUuid: randomUUID(), email: 'killed@example.com', firstName: 'Killed Midsend' }, hostId: host.id, purpose: 'Delivery', inviteToken: null, asLastTime: false, kioskId: 'front-desk-1' })
-const feature = hostNotifications({ database: async () => local.database, keychain: createKeychain(service), timing: { backoff: { baseMs: 20, capMs: 200 }, claimMs: 3_000 }, log: () => {} })
+const feature = hostNotices({ database: async () => local.database, keychain: createKeychain(service), timing: { backoff: { baseMs: 20, capMs: 200 }, claimMs: 3_000 }, log: () => {} })
 const [notice] = await (await feature.service()).list()
 process.stdout.write(`queued ${notice!.id}\n`)
 await feature.start()

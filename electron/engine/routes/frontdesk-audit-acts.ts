@@ -123,11 +123,11 @@ export const frontDeskActs: { [N in FrontDeskRouteName]: Act<N> | null } = {
 
   getHostNotices: null,
   retryHostNotice: { action: 'host-notice-retry', detail: (c) => c.params && `notice ${c.params.id}` },
-  getNotificationSettings: null,
+  getHostNoticeSettings: null,
   // The server's name only: the sender address and account are left out as they name people.
-  saveNotificationSettings: { action: 'settings-change', detail: (c) => c.body && (c.body.smtp ? `host notifications: SMTP ${c.body.smtp.host}:${c.body.smtp.port} (${c.body.smtp.security})` : 'host notifications: e-mail turned off') },
+  saveHostNoticeSettings: { action: 'settings-change', detail: (c) => c.body && (c.body.smtp ? `host notifications: SMTP ${c.body.smtp.host}:${c.body.smtp.port} (${c.body.smtp.security})` : 'host notifications: e-mail turned off') },
   // Which secrets were stored or cleared, never their values.
-  setNotificationSecrets: {
+  setHostNoticeSecrets: {
     action: 'credentials-change',
     detail: (c) =>
       c.body &&

@@ -13,17 +13,17 @@ export function noticeRoutes(app: EngineApp, notices: HostNoticesService): void 
   app.post(r.retryHostNotice.path, { config: { auth: FRONTDESK_AUTH[r.retryHostNotice.auth] }, schema: { params: r.retryHostNotice.params, response: { 200: r.retryHostNotice.response } } }, async (request) =>
     notices.retry(request.params.id),
   )
-  app.get(r.getNotificationSettings.path, { config: { auth: FRONTDESK_AUTH[r.getNotificationSettings.auth] }, schema: { response: { 200: r.getNotificationSettings.response } } }, async () =>
+  app.get(r.getHostNoticeSettings.path, { config: { auth: FRONTDESK_AUTH[r.getHostNoticeSettings.auth] }, schema: { response: { 200: r.getHostNoticeSettings.response } } }, async () =>
     notices.settings(),
   )
   app.put(
-    r.saveNotificationSettings.path,
-    { config: { auth: FRONTDESK_AUTH[r.saveNotificationSettings.auth] }, schema: { body: r.saveNotificationSettings.body, response: { 200: r.saveNotificationSettings.response } } },
+    r.saveHostNoticeSettings.path,
+    { config: { auth: FRONTDESK_AUTH[r.saveHostNoticeSettings.auth] }, schema: { body: r.saveHostNoticeSettings.body, response: { 200: r.saveHostNoticeSettings.response } } },
     async (request) => notices.saveSettings(request.body.smtp),
   )
   app.put(
-    r.setNotificationSecrets.path,
-    { config: { auth: FRONTDESK_AUTH[r.setNotificationSecrets.auth] }, schema: { body: r.setNotificationSecrets.body, response: { 200: r.setNotificationSecrets.response } } },
+    r.setHostNoticeSecrets.path,
+    { config: { auth: FRONTDESK_AUTH[r.setHostNoticeSecrets.auth] }, schema: { body: r.setHostNoticeSecrets.body, response: { 200: r.setHostNoticeSecrets.response } } },
     async (request, reply) => reply.header('Cache-Control', 'no-store').send(await notices.setSecrets(request.body)),
   )
 }

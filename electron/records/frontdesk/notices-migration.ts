@@ -4,7 +4,7 @@ import type { MigrationStep } from '../sql/migrate'
  * The site's host notices (step 5 of the frontdesk set): one row per arrival and channel
  * (dedupe_key `<visit id>/<channel>`, UNIQUE: an arrival is queued once whichever engine took it),
  * written in the check-in's transaction and sent by whichever engine claims it first
- * (notices-sender.ts). payload is the ArrivalNotice as JSON until it is delivered, then NULL.
+ * (since moved into the one job queue: notice-jobs-migration.ts). payload is the ArrivalNotice as JSON until it is delivered, then NULL.
  * claimed_by / claimed_until: the engine sending it and until when its claim holds (renewed while
  * the send runs; an expired claim is queued again). notice_settings: one row, the site's SMTP
  * settings and its secrets sealed by the engine (never plain in the database).

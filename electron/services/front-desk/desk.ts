@@ -3,7 +3,7 @@ import type { AccountView, StaffRole } from '../../shared/staff'
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
 import type { Invite, InviteState } from '../../shared/invites'
 import type { Host, HostName, OnSiteCopy, Visit, VisitFilter } from '../../shared/visits'
-import type { HostNotice, HostNoticeQueue, NotificationSecretStatus, NotificationSecretsInput, NotificationSettings, SmtpSettings } from '../../shared/host-notices'
+import type { HostNotice, HostNoticeQueue, HostNoticeSecretStatus, HostNoticeSecretsInput, HostNoticeSettings, SmtpSettings } from '../../shared/host-notices'
 import type { CheckInOutcome, CheckInRequest, HostFields, InviteCheck, NewInviteRequest, PersonKeys } from '../../records/frontdesk/visit-types'
 
 /** Who is about to be admitted: the persons their face or e-mail points to, and the e-mail they gave. */
@@ -97,8 +97,8 @@ export interface StaffDesk {
   hostNotices(): Promise<HostNoticeQueue>
   /** NOT_FOUND / INVALID_INPUT (in flight or delivered). */
   retryHostNotice(id: string): Promise<HostNotice>
-  notificationSettings(): Promise<NotificationSettings>
-  saveNotificationSettings(smtp: SmtpSettings | null): Promise<NotificationSettings>
+  hostNoticeSettings(): Promise<HostNoticeSettings>
+  saveHostNoticeSettings(smtp: SmtpSettings | null): Promise<HostNoticeSettings>
   /** Write-only: which secrets are stored after the change. */
-  setNotificationSecrets(input: NotificationSecretsInput): Promise<NotificationSecretStatus>
+  setHostNoticeSecrets(input: HostNoticeSecretsInput): Promise<HostNoticeSecretStatus>
 }

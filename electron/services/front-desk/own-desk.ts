@@ -84,12 +84,12 @@ export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => str
       createInvite: async (request) => (await local()).createInvite({ ...request, createdBy: account }),
       listInvites: async (state) => (await local()).listInvites(state),
       revokeInvite: async (id) => (await local()).revokeInvite(id),
-      // On its own the kiosk's host notifications are its own service's, with the keychain's secrets (features/host-notifications.ts).
+      // On its own the kiosk's host notifications are its own service's, with the keychain's secrets (features/host-notices.ts).
       hostNotices: async () => Promise.reject(notOnSite()),
       retryHostNotice: async () => Promise.reject(notOnSite()),
-      notificationSettings: async () => Promise.reject(notOnSite()),
-      saveNotificationSettings: async () => Promise.reject(notOnSite()),
-      setNotificationSecrets: async () => Promise.reject(notOnSite()),
+      hostNoticeSettings: async () => Promise.reject(notOnSite()),
+      saveHostNoticeSettings: async () => Promise.reject(notOnSite()),
+      setHostNoticeSecrets: async () => Promise.reject(notOnSite()),
     }),
   }
   return {

@@ -71,9 +71,9 @@ export function siteDesk(id: string, connection: () => Promise<SiteConnection>):
 
         hostNotices: () => staff('getHostNotices'),
         retryHostNotice: (id) => staff('retryHostNotice', { params: { id } }),
-        notificationSettings: () => staff('getNotificationSettings'),
-        saveNotificationSettings: (smtp) => staff('saveNotificationSettings', { body: { smtp } }),
-        setNotificationSecrets: (input) => staff('setNotificationSecrets', { body: input }),
+        hostNoticeSettings: () => staff('getHostNoticeSettings'),
+        saveHostNoticeSettings: (smtp) => staff('saveHostNoticeSettings', { body: { smtp } }),
+        setHostNoticeSecrets: (input) => staff('setHostNoticeSecrets', { body: input }),
       }
     },
   }

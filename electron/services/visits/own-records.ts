@@ -44,7 +44,7 @@ export function sharedLocalFrontDesk(open: () => Promise<LocalFrontDesk>): {
     },
     frontDesk: async () => (await local()).frontDesk,
     // Its rows as stored: what a kiosk brings to a site when it joins (records/frontdesk/merge-export.ts),
-    // and the host notices' queue and settings (features/host-notifications.ts).
+    // and the host notices' queue and settings (features/host-notices.ts).
     database: async () => (await local()).database,
     async close() {
       const current = opening

@@ -70,11 +70,11 @@ export function FirstRunScreen() {
           <div className="tiles first-run-choice">
             <button type="button" className="tile" onClick={() => choose('own')}>
               <span className="tile-title">Set up this kiosk on its own</span>
-              <span className="tile-hint">It keeps its own staff and watchlist. You create its first administrator now.</span>
+              <span className="tile-hint">It keeps its own front desk: staff, watchlist, visits, hosts and invites. You create its first administrator now.</span>
             </button>
             <button type="button" className="tile" onClick={() => choose('join')}>
               <span className="tile-title">Join a site</span>
-              <span className="tile-hint">Staff and the watchlist are the site’s, shared by all its kiosks. You need the site’s address and a pairing code.</span>
+              <span className="tile-hint">The front desk is the site’s: staff, watchlist, visits, hosts and invites, shared by all its kiosks. You need the site’s address and a pairing code.</span>
             </button>
           </div>
         </>

@@ -29,7 +29,7 @@ function NotOnSite() {
   return (
     <section className="staff-section" aria-labelledby="kiosks-alone-title" data-testid="not-on-site">
       <h2 id="kiosks-alone-title">This kiosk is not on a site</h2>
-      <p>It works on its own: its staff and its watchlist are its own, and there are no other kiosks to list.</p>
+      <p>It works on its own: its whole front desk (staff, watchlist, visits, hosts, invites, host notices and the organisation’s look) is its own, and there are no other kiosks to list.</p>
       <p>To make it one of a site’s kiosks, open Settings and use “Join a site”, with the site’s address and a pairing code from the site.</p>
       <div className="actions">
         <Button variant="secondary" onClick={() => go('settings')}>

@@ -9,7 +9,7 @@ import { useAction, useLoad } from './staff/hooks'
 import { diff, serverThreshold, settingKeys, toDraft, typedFieldsChanged, type Draft, type SettingKey } from './staff/settings-draft'
 import { BasicEncodingField, NumberField, TemplateTypeField, ThresholdOverrideField, type ServerThresholdState } from './staff/SettingsFields'
 import { ConnectionTestSection, CredentialsSection } from './staff/SettingsParts'
-import { HostNotificationSettings } from './staff/HostNotificationSettings'
+import { HostNoticeSettings } from './staff/HostNoticeSettings'
 import { OrganisationFieldset } from './staff/OrganisationFields'
 import { ScreenFrame } from './ScreenFrame'
 import { JoinSiteSection, SiteFacts } from './staff/SiteSettings'
@@ -110,8 +110,8 @@ function SettingsForm({ initial, onJoined }: { initial: KioskSettings; onJoined:
               onChange={set('mode')}
               error={errorOf('mode')}
               options={[
-                { value: 'embedded', label: 'Embedded engine', hint: 'Runs on this computer; nothing else to set up. Staff and the watchlist are kept on this kiosk.' },
-                { value: 'remote', label: 'Remote servers', hint: 'A person server and a BioEngine on the network, such as a vendor’s. Staff and the watchlist stay on this kiosk.' },
+                { value: 'embedded', label: 'Embedded engine', hint: 'Runs on this computer; nothing else to set up. The whole front desk (staff, watchlist, visits, hosts, invites, host notices and the organisation’s look) is kept on this kiosk.' },
+                { value: 'remote', label: 'Remote servers', hint: 'A person server and a BioEngine on the network, such as a vendor’s. The whole front desk (staff, watchlist, visits, hosts, invites, host notices and the organisation’s look) stays on this kiosk.' },
               ]}
             />
           )}
@@ -254,7 +254,7 @@ function SettingsForm({ initial, onJoined }: { initial: KioskSettings; onJoined:
       {/* On a site the credentials are the ones pairing gave: changed by hand, the kiosk would lose its site. */}
       {saved.mode === 'site' ? null : <CredentialsSection />}
       <ConnectionTestSection unsaved={dirty} />
-      <HostNotificationSettings />
+      <HostNoticeSettings />
     </>
   )
 }

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../../shared/errors'
 import { KioskError } from '../../../shared/errors'
-import type { HostNotice, HostNoticeQueue, NotificationSecretStatus, NotificationSecretsInput, NotificationSettings, SmtpSettings } from '../../../shared/host-notices'
+import type { HostNotice, HostNoticeQueue, HostNoticeSecretStatus, HostNoticeSecretsInput, HostNoticeSettings, SmtpSettings } from '../../../shared/host-notices'
 import { arrivalNoticeSchema, type ArrivalNotice } from '../../../shared/visits'
 import { DEFAULT_RUNNER_TIMING, JobRunner, type JobKind, type RunnerTiming } from '../../queue/job-runner'
 import type { Database } from '../../sql/types'
@@ -35,11 +35,11 @@ export interface HostNoticesService {
   list(): Promise<HostNotice[]>
   /** A notice that needs attention, or is waiting, tried again now; NOT_FOUND / INVALID_INPUT (in flight or delivered) otherwise. */
   retry(id: string): Promise<HostNotice>
-  settings(): Promise<NotificationSettings>
+  settings(): Promise<HostNoticeSettings>
   /** Notices waiting for the settings are due at once. */
-  saveSettings(smtp: SmtpSettings | null): Promise<NotificationSettings>
+  saveSettings(smtp: SmtpSettings | null): Promise<HostNoticeSettings>
   /** Stores the secrets given, clears those given as null; the values are never given back. */
-  setSecrets(input: NotificationSecretsInput): Promise<NotificationSecretStatus>
+  setSecrets(input: HostNoticeSecretsInput): Promise<HostNoticeSecretStatus>
   /** Notices were queued here (a check-in): the runner looks now rather than at its next poll. */
   wake(): void
   /** Resolves once the runner is idle (nothing due); at once when it is not running. */
@@ -127,7 +127,7 @@ export function hostNoticesService(db: Database, options: HostNoticesOptions): H
     const due = (await jobs.makeDue(now(), WAITING_FOR_SETTINGS)) + (await requeueParked(db, now(), WAITING_FOR_SETTINGS))
     if (due > 0) runner.wake()
   }
-  const settings = async (): Promise<NotificationSettings> => ({ smtp: await settingsRows.smtp(), secrets: await secrets.status() })
+  const settings = async (): Promise<HostNoticeSettings> => ({ smtp: await settingsRows.smtp(), secrets: await secrets.status() })
 
   return {
     async queue() {

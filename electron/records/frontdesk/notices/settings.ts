@@ -1,4 +1,4 @@
-import { smtpSettingsSchema, type NotificationSecretStatus, type NotificationSecretsInput, type SmtpSettings } from '../../../shared/host-notices'
+import { smtpSettingsSchema, type HostNoticeSecretStatus, type HostNoticeSecretsInput, type SmtpSettings } from '../../../shared/host-notices'
 import type { Sql } from '../../sql/types'
 import { DeliveryFailure } from './failure'
 
@@ -56,9 +56,9 @@ export class NoticeSettingsRepository {
 export interface NoticeSecrets {
   smtpPassword(): Promise<string | null>
   webhookSecret(): Promise<string | null>
-  status(): Promise<NotificationSecretStatus>
+  status(): Promise<HostNoticeSecretStatus>
   /** Stores the given secrets; null deletes one; a field left out stays as it is. */
-  set(input: NotificationSecretsInput): Promise<NotificationSecretStatus>
+  set(input: HostNoticeSecretsInput): Promise<HostNoticeSecretStatus>
 }
 
 /** How a site's notice secrets are kept in its database: the engine's template sealer (AES-256-GCM under the key every engine of the site shares). */
@@ -79,7 +79,7 @@ export function sealedNoticeSecrets(sql: Sql, sealer: NoticeSealer, now: () => n
     }
   }
   const sealed = (value: string | null | undefined): Buffer | null | undefined => (value === undefined || value === null ? value : sealer.seal(Buffer.from(value, 'utf8')))
-  const status = async (): Promise<NotificationSecretStatus> => {
+  const status = async (): Promise<HostNoticeSecretStatus> => {
     const row = await settings.row()
     return { smtpPassword: (row?.smtp_password ?? null) !== null, webhookSecret: (row?.webhook_secret ?? null) !== null }
   }

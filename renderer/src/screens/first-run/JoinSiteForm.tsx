@@ -8,8 +8,10 @@ export function JoinExplained() {
   return (
     <>
       <p>
-        Joining makes this kiosk one of the site’s kiosks. Its staff and the watchlist are the site’s: an account made at any kiosk of the site signs in here,
-        and a person on the site’s watchlist is watched for at every one of its kiosks. Faces are enrolled and checked on the site’s servers.
+        Joining makes this kiosk one of the site’s kiosks, and its front desk the site’s: staff accounts, the watchlist, visits and the evacuation list, hosts,
+        invites, host notices, the organisation’s look and the visitor retention are the same at every one of its kiosks, and the site’s audit trail records what
+        is done to them. An account made at any kiosk of the site signs in here, and a person on the site’s watchlist is watched for at each. This kiosk keeps its
+        name, camera, display and idle time, and its own audit trail of what happens only on it. Faces are enrolled and checked on the site’s servers.
       </p>
       <p>The pairing code comes from the site: {PAIRING_SOURCES}. A code works once, for 15 minutes.</p>
     </>

@@ -9,9 +9,11 @@ export function SiteFacts({ settings }: { settings: KioskSettings }) {
         On the site <span className="mono">{settings.personServerUrl}</span> as <strong>{settings.kioskName || 'this kiosk'}</strong>.
       </p>
       <p className="hint">
-        Staff accounts, the watchlist, the organisation’s look (name, welcome line, accent colour, logo) and the visitor retention are kept by the site, the same
-        at every one of its kiosks: changed here, they change at every kiosk. Faces are enrolled and checked on its servers (tenant {settings.tenantCode}). The
-        site’s address, tenant and this kiosk’s credential were set when it joined. The other settings below belong to this kiosk alone.
+        Staff accounts, the watchlist, visits and the evacuation list, hosts, invites, host notices (their e-mail and webhook settings), the organisation’s look
+        (name, welcome line, accent colour, logo) and the visitor retention are kept by the site, the same at every one of its kiosks: changed here, they change at
+        every kiosk, and the site’s audit trail records it. Faces are enrolled and checked on its servers (tenant {settings.tenantCode}). The site’s address,
+        tenant and this kiosk’s credential were set when it joined. This kiosk keeps its own name, camera, display and idle time, an audit
+        trail of what happens only on it, and copies of what it needs while the site cannot be reached.
       </p>
     </div>
   )

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react'
-import { smtpSettingsSchema, type NotificationSecretsInput, type SmtpSettings } from '@shared/host-notices'
+import { smtpSettingsSchema, type HostNoticeSecretsInput, type SmtpSettings } from '@shared/host-notices'
 import { kiosk } from '../../bridge/kiosk'
 import { Busy, Button, ErrorNotice, Field, LoadError, Notice } from '../../components/ui'
 import { t } from '../../i18n'
@@ -7,7 +7,7 @@ import { SelectField } from './controls'
 import { useAction, useLoad } from './hooks'
 
 type Draft = { host: string; port: string; security: SmtpSettings['security']; from: string; user: string }
-type SecretName = keyof NotificationSecretsInput
+type SecretName = keyof HostNoticeSecretsInput
 const secretNames: readonly SecretName[] = ['smtpPassword', 'webhookSecret']
 const words = 'staff:hostNotices.settings'
 
@@ -27,9 +27,9 @@ function parseDraft(draft: Draft): { smtp: SmtpSettings } | { errors: Partial<Re
 }
 
 /** An administrator sets how hosts are told: the SMTP server, and the SMTP password and webhook signing secret (write-only, in the keychain). */
-export function HostNotificationSettings() {
+export function HostNoticeSettings() {
   const settings = useLoad(async () => {
-    const loaded = await kiosk.getNotificationSettings({})
+    const loaded = await kiosk.getHostNoticeSettings({})
     setDraft(draftOf(loaded.smtp))
     return loaded
   })
@@ -43,7 +43,7 @@ export function HostNotificationSettings() {
 
   const saveSmtp = async (value: SmtpSettings | null) => {
     setMessage(null)
-    const outcome = await save.run(() => kiosk.saveNotificationSettings({ smtp: value }), value ? 'save' : 'off')
+    const outcome = await save.run(() => kiosk.saveHostNoticeSettings({ smtp: value }), value ? 'save' : 'off')
     if (outcome.ok) {
       settings.setData(outcome.value)
       setDraft(draftOf(outcome.value.smtp))
@@ -62,7 +62,7 @@ export function HostNotificationSettings() {
     event.preventDefault()
     setSecretMessage(null)
     const data = new FormData(event.currentTarget)
-    const input: NotificationSecretsInput = {}
+    const input: HostNoticeSecretsInput = {}
     for (const name of secretNames) {
       const value = data.get(name)
       if (typeof value === 'string' && value !== '') input[name] = value
@@ -74,9 +74,9 @@ export function HostNotificationSettings() {
     await changeSecrets(input, t(`${words}.secretsStored`), 'store')
   }
 
-  const changeSecrets = async (input: NotificationSecretsInput, done: string, key: string) => {
+  const changeSecrets = async (input: HostNoticeSecretsInput, done: string, key: string) => {
     setSecretMessage(null)
-    const outcome = await secrets.run(() => kiosk.setNotificationSecrets(input), key)
+    const outcome = await secrets.run(() => kiosk.setHostNoticeSecrets(input), key)
     if (outcome.ok && settings.data) {
       form.current?.reset()
       settings.setData({ ...settings.data, secrets: outcome.value })
@@ -92,8 +92,8 @@ export function HostNotificationSettings() {
     'data-testid': `smtp-${name}`,
   })
   return (
-    <section className="staff-section" aria-labelledby="host-notifications-title">
-      <h2 id="host-notifications-title">{t(`${words}.title`)}</h2>
+    <section className="staff-section" aria-labelledby="host-notice-settings-title">
+      <h2 id="host-notice-settings-title">{t(`${words}.title`)}</h2>
       <p className="hint">{t(`${words}.purpose`)}</p>
       {!s && settings.loading ? <Busy label={t(`${words}.loading`)} /> : null}
       {!s && settings.error ? <LoadError error={settings.error} title={t(`${words}.loadError`)} onRetry={() => void settings.reload()} /> : null}

@@ -9,7 +9,7 @@ import { FRONTDESK_FILE, openLocalFrontDesk, type LocalFrontDesk } from '../../e
 import { addArrival } from '../../electron/records/frontdesk/notices/notice-jobs'
 import type { NoticeTiming } from '../../electron/records/frontdesk/notices/service'
 import { checkWebhook, WEBHOOK_HEADERS } from '../../electron/records/frontdesk/notices/signature'
-import { hostNotifications, type HostNotificationsFeature } from '../../electron/services/features/host-notifications'
+import { hostNotices, type HostNoticesFeature } from '../../electron/services/features/host-notices'
 import { noticeSecrets } from '../../electron/services/host-notices/secrets'
 import { credentialAccounts } from '../../electron/services/secrets/credentials'
 import { createKeychain, type Keychain } from '../../electron/services/secrets/keychain'
@@ -42,7 +42,7 @@ interface Kiosk {
   keychain: Keychain
   lines: string[]
   desk: LocalFrontDesk
-  feature: HostNotificationsFeature
+  feature: HostNoticesFeature
   /** Stops the runner and closes frontdesk.db (a kiosk stopped). */
   close(): Promise<void>
 }
@@ -56,7 +56,7 @@ async function kiosk(dataDir?: string, keychain: Keychain = createKeychain(`iden
   }
   const lines: string[] = []
   const desk = await openLocalFrontDesk({ dataDir, noticeSecrets: noticeSecrets(keychain) })
-  const feature = hostNotifications({ database: async () => desk.database, keychain, timing: { ...FAST, ...timing }, log: (line) => lines.push(line) })
+  const feature = hostNotices({ database: async () => desk.database, keychain, timing: { ...FAST, ...timing }, log: (line) => lines.push(line) })
   let closed = false
   const close = async () => {
     if (closed) return
@@ -114,8 +114,8 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     const password = `smtp-${randomBytes(9).toString('base64url')}`
     const { smtp } = await servers({ login: { user: 'kiosk', password } })
     const k = await kiosk()
-    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port, 'kiosk') }, admin)
-    expect(await k.feature.handlers.setNotificationSecrets!({ smtpPassword: password }, admin)).toEqual({ smtpPassword: true, webhookSecret: false })
+    await k.feature.handlers.saveHostNoticeSettings!({ smtp: smtpAt(smtp.port, 'kiosk') }, admin)
+    expect(await k.feature.handlers.setHostNoticeSecrets!({ smtpPassword: password }, admin)).toEqual({ smtpPassword: true, webhookSecret: false })
     expect(await k.keychain.get(credentialAccounts.smtpPassword)).toBe(password)
     await k.feature.start()
 
@@ -142,7 +142,7 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
   it('tries again after the SMTP server refuses the first attempt for now (451)', async () => {
     const { smtp } = await servers({ answers: [451] })
     const k = await kiosk()
-    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port) }, admin)
+    await k.feature.handlers.saveHostNoticeSettings!({ smtp: smtpAt(smtp.port) }, admin)
     await k.feature.start()
     const [queued] = (await arrive(k)).queued
     await eventually('the e-mail delivered on a retry', async () => (await stateOf(k, queued!.id))?.state === 'delivered')
@@ -154,7 +154,7 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
   it('stops at a permanent refusal (SMTP 5xx), shows it to staff as needing attention, and sends it again only when staff retry it', async () => {
     const { smtp } = await servers({ answers: [550] })
     const k = await kiosk()
-    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port) }, admin)
+    await k.feature.handlers.saveHostNoticeSettings!({ smtp: smtpAt(smtp.port) }, admin)
     await k.feature.start()
     const [queued] = (await arrive(k)).queued
     await eventually('the notice needs attention', async () => (await stateOf(k, queued!.id))?.state === 'needs-attention')
@@ -180,8 +180,8 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     const wrong = `wrong-${randomBytes(6).toString('hex')}`
     const { smtp } = await servers({ login: { user: 'kiosk', password } })
     const k = await kiosk()
-    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port, 'kiosk') }, admin)
-    await k.feature.handlers.setNotificationSecrets!({ smtpPassword: wrong }, admin)
+    await k.feature.handlers.saveHostNoticeSettings!({ smtp: smtpAt(smtp.port, 'kiosk') }, admin)
+    await k.feature.handlers.setHostNoticeSecrets!({ smtpPassword: wrong }, admin)
     await k.feature.start()
     const [queued] = (await arrive(k)).queued
     await eventually('the notice needs attention', async () => (await stateOf(k, queued!.id))?.state === 'needs-attention')
@@ -207,7 +207,7 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     expect(queue.items[0]!.lastError!.message).toMatch(/E-mail is not set up/)
 
     // Setting e-mail up sends what was parked for the want of it.
-    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port) }, admin)
+    await k.feature.handlers.saveHostNoticeSettings!({ smtp: smtpAt(smtp.port) }, admin)
     await eventually('delivered once set up', async () => (await stateOf(k, queued!.id))?.state === 'delivered')
     expect(smtp.mails).toHaveLength(1)
     expect((await arrive(k, 'Bea Later')).hostNotified).toBe(true)
@@ -216,7 +216,7 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
   it('promises the host only on a channel that can be sent on: an SMTP login needs its password, a webhook its signing secret', async () => {
     const { smtp, receiver } = await servers({ login: { user: 'kiosk', password: 'smtp-password-1' } })
     const k = await kiosk()
-    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port, 'kiosk') }, admin)
+    await k.feature.handlers.saveHostNoticeSettings!({ smtp: smtpAt(smtp.port, 'kiosk') }, admin)
     await k.feature.start()
     const noPassword = await arrive(k, 'Amélie Visitor')
     expect(noPassword.hostNotified).toBe(false)
@@ -227,7 +227,7 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     await eventually('parked for the secret', async () => (await stateOf(k, webhookOnly.queued[0]!.id))?.state === 'needs-attention')
 
     // Storing the secrets sends both, and later arrivals are promised.
-    await k.feature.handlers.setNotificationSecrets!({ smtpPassword: 'smtp-password-1', webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
+    await k.feature.handlers.setHostNoticeSecrets!({ smtpPassword: 'smtp-password-1', webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
     await eventually('both delivered', async () => (await stateOf(k, noPassword.queued[0]!.id))?.state === 'delivered' && (await stateOf(k, webhookOnly.queued[0]!.id))?.state === 'delivered')
     expect(smtp.mails).toHaveLength(1)
     expect(receiver.posts).toHaveLength(1)
@@ -239,7 +239,7 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     const secret = `whsec-${randomBytes(18).toString('base64url')}`
     const { receiver } = await servers()
     const k = await kiosk()
-    await k.feature.handlers.setNotificationSecrets!({ webhookSecret: secret }, admin)
+    await k.feature.handlers.setHostNoticeSecrets!({ webhookSecret: secret }, admin)
     await k.feature.start()
     const { notice, queued: created } = await arrive(k, 'Amélie Visitor', { email: null, webhookUrl: receiver.url })
     expect(created.map((n) => n.channel)).toEqual(['webhook'])
@@ -278,7 +278,7 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
   it('retries a webhook answered 503 or 429, and parks one answered 400 for staff to see', async () => {
     const { receiver } = await servers({}, [503, 429])
     const k = await kiosk()
-    await k.feature.handlers.setNotificationSecrets!({ webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
+    await k.feature.handlers.setHostNoticeSecrets!({ webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
     await k.feature.start()
     const [retried] = (await arrive(k, 'Amélie Visitor', { email: null, webhookUrl: receiver.url })).queued
     await eventually('delivered on the third attempt', async () => (await stateOf(k, retried!.id))?.state === 'delivered')
@@ -297,8 +297,8 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     const { smtp, receiver } = await servers()
     const secret = `whsec-${randomBytes(18).toString('hex')}`
     const first = await kiosk()
-    await first.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port) }, admin)
-    await first.feature.handlers.setNotificationSecrets!({ webhookSecret: secret }, admin)
+    await first.feature.handlers.saveHostNoticeSettings!({ smtp: smtpAt(smtp.port) }, admin)
+    await first.feature.handlers.setHostNoticeSecrets!({ webhookSecret: secret }, admin)
     await first.feature.start()
     const delivered = (await arrive(first, 'Amélie Visitor', { webhookUrl: receiver.url })).queued
     expect(delivered).toHaveLength(2)
@@ -375,8 +375,8 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     cleanup.push(() => silent.close())
     const { receiver } = await servers({}, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
     const k = await kiosk(undefined, undefined, { channelTimeoutMs: 300 })
-    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(silent.port) }, admin)
-    await k.feature.handlers.setNotificationSecrets!({ webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
+    await k.feature.handlers.saveHostNoticeSettings!({ smtp: smtpAt(silent.port) }, admin)
+    await k.feature.handlers.setHostNoticeSecrets!({ webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
     await k.feature.start()
     const notices = (await arrive(k, 'Amélie Visitor', { webhookUrl: receiver.url })).queued
     const ours = async () => (await list(k)).filter((n) => notices.some((q) => q.id === n.id))
@@ -386,7 +386,7 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
 
   it('parks, without sending, a webhook address that is plain http to another machine', async () => {
     const k = await kiosk()
-    await k.feature.handlers.setNotificationSecrets!({ webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
+    await k.feature.handlers.setHostNoticeSecrets!({ webhookSecret: `whsec-${randomBytes(18).toString('hex')}` }, admin)
     await k.feature.start()
     const [notice] = (await arrive(k, 'Amélie Visitor', { email: null, webhookUrl: 'http://hooks.example.com/arrivals' })).queued
     await eventually('needs attention', async () => (await stateOf(k, notice!.id))?.state === 'needs-attention')
@@ -398,9 +398,9 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     const secret = `whsec-${randomBytes(18).toString('hex')}`
     const { smtp, receiver } = await servers({ login: { user: 'kiosk', password } })
     const k = await kiosk()
-    await k.feature.handlers.saveNotificationSettings!({ smtp: smtpAt(smtp.port, 'kiosk') }, admin)
-    await k.feature.handlers.setNotificationSecrets!({ smtpPassword: password, webhookSecret: secret }, admin)
-    expect(await k.feature.handlers.getNotificationSettings!({}, admin)).toEqual({ smtp: smtpAt(smtp.port, 'kiosk'), secrets: { smtpPassword: true, webhookSecret: true } })
+    await k.feature.handlers.saveHostNoticeSettings!({ smtp: smtpAt(smtp.port, 'kiosk') }, admin)
+    await k.feature.handlers.setHostNoticeSecrets!({ smtpPassword: password, webhookSecret: secret }, admin)
+    expect(await k.feature.handlers.getHostNoticeSettings!({}, admin)).toEqual({ smtp: smtpAt(smtp.port, 'kiosk'), secrets: { smtpPassword: true, webhookSecret: true } })
     await k.feature.start()
     const sent = (await arrive(k, 'Amélie Visitor', { webhookUrl: receiver.url })).queued
     await eventually('delivered', async () => (await list(k)).filter((n) => sent.some((s) => s.id === n.id)).every((n) => n.state === 'delivered'))
@@ -440,8 +440,8 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     cleanup.push(() => audit.close())
     const handlers = auditedHandlers(k.feature.handlers as Handlers, () => audit, () => {})
     const password = `smtp-${randomBytes(9).toString('hex')}`
-    await handlers.saveNotificationSettings({ smtp: smtpAt(smtp.port) }, admin)
-    await handlers.setNotificationSecrets({ smtpPassword: password, webhookSecret: null }, admin)
+    await handlers.saveHostNoticeSettings({ smtp: smtpAt(smtp.port) }, admin)
+    await handlers.setHostNoticeSecrets({ smtpPassword: password, webhookSecret: null }, admin)
     await k.feature.start()
     const [notice] = (await arrive(k)).queued
     await eventually('needs attention', async () => (await stateOf(k, notice!.id))?.state === 'needs-attention')
@@ -462,14 +462,14 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     expect((await arrive(k, 'Amélie Visitor', { email: null, webhookUrl: null })).queued).toEqual([])
     expect(await list(k)).toEqual([])
     const { contract } = await import('../../electron/shared/contract')
-    expect(contract.saveNotificationSettings.input.safeParse({ smtp: { ...smtpAt(25), host: 'smtp.example.com\r\nRCPT TO:<x@y.z>' } }).success).toBe(false)
-    expect(contract.saveNotificationSettings.input.safeParse({ smtp: { ...smtpAt(25), port: 70_000 } }).success).toBe(false)
+    expect(contract.saveHostNoticeSettings.input.safeParse({ smtp: { ...smtpAt(25), host: 'smtp.example.com\r\nRCPT TO:<x@y.z>' } }).success).toBe(false)
+    expect(contract.saveHostNoticeSettings.input.safeParse({ smtp: { ...smtpAt(25), port: 70_000 } }).success).toBe(false)
     // A password over a plain connection crosses the network in clear: only to this machine.
-    const plain = contract.saveNotificationSettings.input.safeParse({ smtp: { ...smtpAt(25, 'kiosk'), host: 'smtp.example.com' } })
+    const plain = contract.saveHostNoticeSettings.input.safeParse({ smtp: { ...smtpAt(25, 'kiosk'), host: 'smtp.example.com' } })
     expect(plain.error?.issues[0]).toMatchObject({ path: ['smtp', 'security'], message: expect.stringMatching(/TLS or STARTTLS/) })
-    expect(contract.saveNotificationSettings.input.safeParse({ smtp: smtpAt(25, 'kiosk') }).success).toBe(true)
-    expect(contract.saveNotificationSettings.input.safeParse({ smtp: { ...smtpAt(25), host: 'smtp.example.com' } }).success).toBe(true)
-    expect(contract.setNotificationSecrets.input.safeParse({ webhookSecret: 'short' }).success).toBe(false)
-    expect(contract.setNotificationSecrets.input.safeParse({ webhookSecret: null }).success).toBe(true)
+    expect(contract.saveHostNoticeSettings.input.safeParse({ smtp: smtpAt(25, 'kiosk') }).success).toBe(true)
+    expect(contract.saveHostNoticeSettings.input.safeParse({ smtp: { ...smtpAt(25), host: 'smtp.example.com' } }).success).toBe(true)
+    expect(contract.setHostNoticeSecrets.input.safeParse({ webhookSecret: 'short' }).success).toBe(false)
+    expect(contract.setHostNoticeSecrets.input.safeParse({ webhookSecret: null }).success).toBe(true)
   })
 })

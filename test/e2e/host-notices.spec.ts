@@ -7,7 +7,7 @@ import { signInAs, startWebHost, type TestWebHost } from '../support/web-host'
 // Host notifications on the staff screens, on the kiosk as `npm run start:web` runs it: an
 // administrator sets the SMTP server and the secrets in Settings; staff see the queue on Outbox.
 // (Arrivals themselves come from check-in, the visits feature's; the queue's deliveries are tested
-// against real servers in test/keychain/host-notifications.test.ts.)
+// against real servers in test/keychain/host-notices.test.ts.)
 let host: TestWebHost
 
 test.beforeAll(async () => {
@@ -36,7 +36,7 @@ test('Settings: an administrator sets the SMTP server (field errors under their 
   await section.getByLabel('SMTP user').fill('kiosk')
   await section.getByRole('button', { name: 'Save e-mail settings' }).click()
   await expect(section.getByText('The e-mail settings were saved.')).toBeVisible()
-  expect(await host.bridge('getNotificationSettings')).toMatchObject({
+  expect(await host.bridge('getHostNoticeSettings')).toMatchObject({
     smtp: { host: 'smtp.example.com', port: 587, security: 'starttls', from: 'front-desk@example.com', user: 'kiosk' },
     secrets: { smtpPassword: false, webhookSecret: false },
   })
@@ -57,13 +57,13 @@ test('Settings: an administrator sets the SMTP server (field errors under their 
   await expect(secret).toHaveValue('')
   expect(await page.content()).not.toContain(password)
   expect(await page.content()).not.toContain(signing)
-  await checkScreen(page, 'settings-host-notifications')
+  await checkScreen(page, 'settings-host-notices')
 
   await section.getByRole('button', { name: 'Remove the stored smtp password' }).click()
   await expect(section.getByLabel('SMTP password', { exact: true })).toHaveAccessibleDescription(/Status: not set\./)
   await section.getByRole('button', { name: 'Turn e-mail off' }).click()
   await expect(section.getByText('E-mail is off')).toBeVisible()
-  expect((await host.bridge<{ smtp: unknown }>('getNotificationSettings')).smtp).toBeNull()
+  expect((await host.bridge<{ smtp: unknown }>('getHostNoticeSettings')).smtp).toBeNull()
 })
 
 test('Outbox: staff see the host notices, empty until a visitor checks in', async ({ page }) => {

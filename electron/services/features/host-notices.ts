@@ -6,7 +6,7 @@ import type { Call } from '../dispatch'
 import type { KioskDesk, StaffDesk } from '../front-desk/desk'
 import type { Feature } from './feature'
 
-export interface HostNotificationsDeps {
+export interface HostNoticesDeps {
   /** The kiosk's own front desk's database (frontdesk.db): its check-ins queue the notices there, and its SMTP settings are kept there. */
   database: () => Promise<Database>
   /** The kiosk's keychain: the SMTP password and the webhook signing secret live there. */
@@ -22,7 +22,7 @@ export interface HostNotificationsDeps {
   site?: { desk: () => Promise<KioskDesk>; staffDesk: (call: Call) => Promise<StaffDesk> }
 }
 
-export interface HostNotificationsFeature extends Feature {
+export interface HostNoticesFeature extends Feature {
   /** A check-in on the kiosk's own desk queued notices (in its transaction): the runner looks now. */
   wake(): void
   /** The kiosk's own notices, over its frontdesk.db (opened on first use). */
@@ -41,7 +41,7 @@ export interface HostNotificationsFeature extends Feature {
  * one; a notice is claimed by one at a time. On a site the site tells hosts, and these handlers
  * are the site's calls; notices queued here before the kiosk joined are still sent from here.
  */
-export function hostNotifications(deps: HostNotificationsDeps): HostNotificationsFeature {
+export function hostNotices(deps: HostNoticesDeps): HostNoticesFeature {
   const secrets = noticeSecrets(deps.keychain)
   let opening: Promise<HostNoticesService> | null = null
   let opened: HostNoticesService | null = null
@@ -68,9 +68,9 @@ export function hostNotifications(deps: HostNotificationsDeps): HostNotification
     handlers: {
       getHostNotices: async (_input, call) => ((await siteDesk(call))?.hostNotices() ?? (await service()).queue()),
       retryHostNotice: async (input, call) => ((await siteDesk(call))?.retryHostNotice(input.id) ?? (await service()).retry(input.id)),
-      getNotificationSettings: async (_input, call) => ((await siteDesk(call))?.notificationSettings() ?? (await service()).settings()),
-      saveNotificationSettings: async (input, call) => ((await siteDesk(call))?.saveNotificationSettings(input.smtp) ?? (await service()).saveSettings(input.smtp)),
-      setNotificationSecrets: async (input, call) => ((await siteDesk(call))?.setNotificationSecrets(input) ?? (await service()).setSecrets(input)),
+      getHostNoticeSettings: async (_input, call) => ((await siteDesk(call))?.hostNoticeSettings() ?? (await service()).settings()),
+      saveHostNoticeSettings: async (input, call) => ((await siteDesk(call))?.saveHostNoticeSettings(input.smtp) ?? (await service()).saveSettings(input.smtp)),
+      setHostNoticeSecrets: async (input, call) => ((await siteDesk(call))?.setHostNoticeSecrets(input) ?? (await service()).setSecrets(input)),
     },
     async start() {
       started = true
