@@ -175,7 +175,13 @@ export type SiteKiosk = z.infer<typeof siteKioskSchema>
  * A kiosk as the site lists it to a kiosk: marked when it is the kiosk asking, the screen staff
  * stand at (false from a site older than the mark: a kiosk may be upgraded before its site).
  */
-export const listedKioskSchema = siteKioskSchema.extend({ thisKiosk: z.boolean().default(false) })
+/** How far a kiosk's copy of the site has come: when it last pulled, and how many of the site's changes it has not been sent since. */
+export const kioskCopySchema = z.object({ syncedAt: z.number(), changesBehind: z.number().int().min(0) })
+export type KioskCopy = z.infer<typeof kioskCopySchema>
+/** A kiosk as the site lists it to staff: with its copy's progress (null: it never pulled; a site older than the copy says null too). */
+export const kioskWithCopySchema = siteKioskSchema.extend({ copy: kioskCopySchema.nullable().default(null) })
+export type KioskWithCopy = z.infer<typeof kioskWithCopySchema>
+export const listedKioskSchema = kioskWithCopySchema.extend({ thisKiosk: z.boolean().default(false) })
 export type ListedKiosk = z.infer<typeof listedKioskSchema>
 export const kioskIdParams = z.object({ id: z.uuid() })
 

@@ -195,6 +195,9 @@ test('joined with the site’s code: the site’s first administrator, its Kiosk
     await nav.getByRole('button', { name: 'Accounts', exact: true }).click()
     await nav.getByRole('button', { name: 'Kiosks', exact: true }).click()
     await expect(table.getByRole('rowheader', { name: 'Side door', exact: true })).toBeVisible()
+    // Each kiosk's copy of the site: this one has pulled since it joined (the pairing just now may put it a change behind); the new one never has.
+    await expect(table.getByRole('row', { name: /Lobby \(this kiosk\)/ })).toContainText(/Up to date|1 change behind since/)
+    await expect(table.getByRole('row', { name: /Side door/ })).toContainText('Not copied yet')
     await page.getByRole('button', { name: 'Remove Side door' }).click()
     const dialog = page.getByRole('dialog', { name: 'Remove Side door from the site?' })
     await expect(dialog).toContainText('The site refuses Side door at once: every call it makes from now on is turned away')

@@ -93,6 +93,30 @@ describe.each(['sqlite', 'postgres'] as const)('site sync records on %s', (backe
     expect(await pull(desk, lobby.id, first.cookie)).toEqual({ cookie: first.cookie, reset: false, more: false, ops: [], lastMutationSeq: 0 })
   })
 
+  it('lists each kiosk with how far its copy has come: never pulled, up to date, changes behind; a pull itself is no change', async () => {
+    const { desk } = await open()
+    const lobby = await pair(desk, 'Lobby')
+    const side = await pair(desk, 'Side door')
+    const copyOf = async (id: string) => (await desk.listKiosks()).find((k) => k.id === id)!.copy
+    expect(await copyOf(lobby.id)).toBeNull()
+
+    clock.now += 1_000
+    const first = await pull(desk, lobby.id, 0)
+    const head = await desk.changesHead()
+    expect(await copyOf(lobby.id)).toEqual({ syncedAt: clock.now, changesBehind: 0 })
+    expect(await copyOf(side.id)).toBeNull()
+    // Recording the pull logs nothing: the other kiosks have nothing new to pull.
+    expect(await desk.changesHead()).toBe(head)
+
+    await list(desk, randomUUID())
+    await checkIn(desk, person('new'), side.id)
+    expect(await copyOf(lobby.id)).toEqual({ syncedAt: clock.now, changesBehind: 2 })
+
+    clock.now += 1_000
+    await pull(desk, lobby.id, first.cookie)
+    expect(await copyOf(lobby.id)).toEqual({ syncedAt: clock.now, changesBehind: 0 })
+  })
+
   it('sends each row changed since the cookie once, as it is now: null when it left the list, ended, was forgotten or its kiosk removed', async () => {
     const { desk } = await open()
     const lobby = await pair(desk, 'Lobby')

@@ -1,4 +1,4 @@
-import type { Look, LookPatch, PairingCodeResult, ScreenResult, SiteEvent, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
+import type { Look, LookPatch, PairingCodeResult, ScreenResult, KioskWithCopy, SiteEvent, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
 import type { Invite, InviteState } from '../../shared/invites'
 import type { AccountView, StaffRole } from '../../shared/staff'
 import type { Host, Visit, VisitFilter } from '../../shared/visits'
@@ -53,7 +53,7 @@ export interface FrontDesk {
   redeemPairingCode(code: string, name: string, alsoDo?: (tx: Sql, kiosk: SiteKiosk) => Promise<void>): Promise<SiteKiosk>
   /** Whether the code would pair a kiosk now (known, unused, unexpired); uses nothing up. */
   pairingCodeOpen(code: string): Promise<boolean>
-  listKiosks(): Promise<SiteKiosk[]>
+  listKiosks(): Promise<KioskWithCopy[]>
   /** The kiosk's calls are refused from now on; false when there was no such kiosk. */
   removeKiosk(id: string): Promise<boolean>
   /** The kiosk when it is paired and not removed (its last-seen time updated), else null. */

@@ -1,4 +1,4 @@
-import type { SiteKiosk } from '../../shared/frontdesk-api'
+import type { KioskWithCopy, SiteKiosk } from '../../shared/frontdesk-api'
 import type { Sql } from '../sql/types'
 
 interface KioskRow {
@@ -7,6 +7,12 @@ interface KioskRow {
   joined_at: number
   last_seen_at: number | null
   removed_at: number | null
+}
+
+interface ListedRow extends KioskRow {
+  synced_cookie: number | null
+  synced_at: number | null
+  changes_behind: number
 }
 
 const kioskOf = (row: KioskRow): SiteKiosk => ({ id: row.id, name: row.name, joinedAt: row.joined_at, lastSeenAt: row.last_seen_at })
@@ -25,8 +31,18 @@ export class KioskRepository {
     await this.sql.run('INSERT INTO kiosks (id, name, joined_at, last_seen_at) VALUES (?, ?, ?, ?)', [kiosk.id, kiosk.name, kiosk.joinedAt, kiosk.lastSeenAt])
   }
 
-  async list(): Promise<SiteKiosk[]> {
-    return (await this.sql.all<KioskRow>('SELECT * FROM kiosks WHERE removed_at IS NULL ORDER BY joined_at, name, id')).map(kioskOf)
+  /** The kiosks not removed, each with how far its copy has come: the changes logged after the cookie it was last sent. */
+  async list(): Promise<KioskWithCopy[]> {
+    const rows = await this.sql.all<ListedRow>(
+      `SELECT k.*, CAST((SELECT count(*) FROM frontdesk_changes c WHERE c.seq > k.synced_cookie) AS INTEGER) AS changes_behind
+       FROM kiosks k WHERE k.removed_at IS NULL ORDER BY k.joined_at, k.name, k.id`,
+    )
+    return rows.map((row) => ({ ...kioskOf(row), copy: row.synced_at === null ? null : { syncedAt: row.synced_at, changesBehind: row.changes_behind } }))
+  }
+
+  /** The site sent the kiosk its changes up to `cookie` (a pull), at `at`. */
+  async synced(id: string, cookie: number, at: number): Promise<void> {
+    await this.sql.run('UPDATE kiosks SET synced_cookie = ?, synced_at = ? WHERE id = ?', [cookie, at, id])
   }
 
   /** The kiosk's name, removed or not (an alert raised there names it); null for an id the site never paired. */

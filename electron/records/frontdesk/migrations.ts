@@ -1,5 +1,6 @@
 import type { MigrationSet } from '../sql/migrate'
 import { dropArrivalQueuedStep } from './arrival-column-migration'
+import { kioskSyncStep } from './kiosk-sync-migration'
 import { auditStep } from './audit-migration'
 import { mergeStep } from './merge-migration'
 import { noticeJobsStep } from './notice-jobs-migration'
@@ -289,5 +290,7 @@ export const frontDeskMigrations: MigrationSet = {
     syncStep,
     // visits.arrival_queued_at retired: nothing reads it since a check-in queues its own notices (arrival-column-migration.ts).
     dropArrivalQueuedStep,
+    // How far each kiosk's copy of the site has come, for the Kiosks screen (kiosk-sync-migration.ts).
+    kioskSyncStep,
   ],
 }

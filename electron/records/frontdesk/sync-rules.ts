@@ -83,22 +83,29 @@ export function syncRules(context: RulesContext): SyncRules {
     }
   }
 
+  async function pullPage(records: FrontDeskRecords, changes: ChangesRepository, cookie: number, lastMutationSeq: number): Promise<PullResult> {
+    if (cookie > 0) {
+      const rows = await changes.after(cookie, PULL_PAGE_ROWS)
+      // The floor after the rows: a prune that committed while they were read shows here (PostgreSQL
+      // reads each statement afresh), and the kiosk starts over rather than miss what it removed.
+      if (cookie >= (await changes.floor()) && cookie <= (await changes.head())) {
+        return { cookie: rows.at(-1)?.seq ?? cookie, reset: false, more: rows.length === PULL_PAGE_ROWS, ops: await currentRows(records, rows), lastMutationSeq }
+      }
+    }
+    // The head before the rows: a change after it is in them already, or sent at the next pull.
+    const head = await changes.head()
+    return { cookie: head, reset: true, more: false, ops: await everything(records), lastMutationSeq }
+  }
+
   return {
     syncPull: (kioskId, cookie) =>
       context.transaction(async (records, sql): Promise<PullResult> => {
         const changes = new ChangesRepository(sql)
         const lastMutationSeq = await new KioskMutationsRepository(sql).lastSeq(kioskId)
-        if (cookie > 0) {
-          const rows = await changes.after(cookie, PULL_PAGE_ROWS)
-          // The floor after the rows: a prune that committed while they were read shows here (PostgreSQL
-          // reads each statement afresh), and the kiosk starts over rather than miss what it removed.
-          if (cookie >= (await changes.floor()) && cookie <= (await changes.head())) {
-            return { cookie: rows.at(-1)?.seq ?? cookie, reset: false, more: rows.length === PULL_PAGE_ROWS, ops: await currentRows(records, rows), lastMutationSeq }
-          }
-        }
-        // The head before the rows: a change after it is in them already, or sent at the next pull.
-        const head = await changes.head()
-        return { cookie: head, reset: true, more: false, ops: await everything(records), lastMutationSeq }
+        const page = await pullPage(records, changes, cookie, lastMutationSeq)
+        // For the Kiosks screen: how far this kiosk has been sent (a kiosk that failed to apply it says a lower cookie next time).
+        await records.kiosks.synced(kioskId, page.cookie, now())
+        return page
       }),
 
     async syncPush(kioskId, mutations) {

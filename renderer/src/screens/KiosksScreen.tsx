@@ -17,7 +17,7 @@ import './staff/staff.css'
 export function KiosksScreen() {
   const mode = useLive((s) => s.settings?.mode ?? null)
   return (
-    <ScreenFrame staff title="Kiosks" purpose="The kiosks of this kiosk’s site: when each joined and was last heard from, pairing codes for new ones, and removing one.">
+    <ScreenFrame staff title="Kiosks" purpose="The kiosks of this kiosk’s site: when each joined and was last heard from, whether its copy of the site is up to date, pairing codes for new ones, and removing one.">
       {/* Settings not read yet: the site's answer tells (a kiosk not on a site is told NOT_CONFIGURED). */}
       {mode === null || mode === 'site' ? <SiteKiosks /> : <NotOnSite />}
     </ScreenFrame>
@@ -38,6 +38,13 @@ function NotOnSite() {
       </div>
     </section>
   )
+}
+
+/** How far a kiosk's copy (what it screens and prints the evacuation list from while the site is away) has come. */
+function copyWords(k: ListedKiosk): string {
+  if (k.copy === null) return 'Not copied yet'
+  if (k.copy.changesBehind === 0) return `Up to date (${formatDateTime(k.copy.syncedAt)})`
+  return `${plural(k.copy.changesBehind, 'change')} behind since ${formatDateTime(k.copy.syncedAt)}`
 }
 
 function SiteKiosks() {
@@ -85,6 +92,7 @@ function SiteKiosks() {
                     { header: 'Name', rowHeader: true, cell: (k) => (k.thisKiosk ? `${k.name} (this kiosk)` : k.name) },
                     { header: 'Joined', cell: (k) => formatDateTime(k.joinedAt) },
                     { header: 'Last seen', cell: (k) => (k.lastSeenAt === null ? 'Not since joining' : formatDateTime(k.lastSeenAt)) },
+                    { header: 'Its copy of the site', cell: copyWords },
                     {
                       header: null,
                       actions: true,
