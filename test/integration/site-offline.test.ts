@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SCOPE_TENANT_ADMIN } from '../../electron/shared/api-requests'
 import { FRONTDESK_PREFIX, SCOPE_FRONTDESK_KIOSK, type SiteEvent } from '../../electron/shared/frontdesk-api'
 import { defaultSettings } from '../../electron/shared/settings'
-import type { SyncMutation } from '../../electron/shared/site-sync'
+import { pullResult, type SyncMutation } from '../../electron/shared/site-sync'
 import type { WatchlistAlert } from '../../electron/shared/watchlist'
 import { HttpClient } from '../../electron/services/clients/http-client'
 import { TokenProvider } from '../../electron/services/clients/token-provider'
@@ -372,6 +372,27 @@ describe('a site kiosk away from its site', () => {
       expect(logged).toContain('site copy: sealed under another key; starting over')
     } finally {
       reopened.close()
+    }
+  })
+
+  it('numbers a new copy’s acts above those the site applied (site-copy.db lost while the kiosk stays paired)', async () => {
+    const lost = mkdtempSync(join(tmpdir(), 'kiosk-offline-lost-'))
+    folders.push(lost)
+    const fresh = openSiteCopy({ dataDir: lost, key: randomBytes(32) })
+    try {
+      fresh.useSite(siteId())
+      // The site has applied Lobby's acts up to some seq (the tests above pushed); a fresh copy learns it at its first pull.
+      const page = pullResult.parse((await replyOf(await request(`${engine.url}${fd('/sync/pull')}`, { headers: { authorization: `Bearer ${lobby.token}` } }))).body)
+      expect(page.lastMutationSeq).toBeGreaterThan(0)
+      fresh.apply(siteId(), page, Date.now())
+      const act = fresh.queue({ kind: 'watchlist-alert', args: { place: 'check-in', personUuid: randomUUID(), email: 'after-loss@example.com', givenEmail: null, reason: 'Banned' } }, Date.now())
+      expect(act.seq).toBe(page.lastMutationSeq + 1)
+      // And the site applies it: pushed, it is the site's newest.
+      const pushed = await post(engine.url, fd('/sync/push'), { mutations: [act] }, lobby.token)
+      expect(pushed.body).toEqual({ lastMutationSeq: act.seq })
+      expect(await alertsAtSite(act.id)).toHaveLength(1)
+    } finally {
+      fresh.close()
     }
   })
 })

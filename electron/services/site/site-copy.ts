@@ -151,7 +151,9 @@ export function openSiteCopy(options: { dataDir: string; key: Buffer; log?: (lin
       if (op.value === null) drop.run(op.topic, hash)
       else put.run(op.topic, hash, seal(op.value, rowAad(op.topic, hash)))
     }
-    db.prepare('UPDATE copy_state SET cookie = ?, pulled_at = ? WHERE id = 1').run(page.cookie, at)
+    // A copy made anew (its file lost, the kiosk still paired) numbers its next acts above what the
+    // site applied, or the site would take them for acts it has and drop them.
+    db.prepare('UPDATE copy_state SET cookie = ?, pulled_at = ?, last_seq = max(last_seq, ?) WHERE id = 1').run(page.cookie, at, page.lastMutationSeq)
     db.prepare('DELETE FROM copy_acts WHERE seq <= ?').run(page.lastMutationSeq)
     return true
   })
