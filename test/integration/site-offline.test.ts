@@ -2,14 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { request, type Dispatcher } from 'undici'
+import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SCOPE_TENANT_ADMIN } from '../../electron/shared/api-requests'
-import { FRONTDESK_PREFIX, SCOPE_FRONTDESK_KIOSK, type SiteEvent } from '../../electron/shared/frontdesk-api'
+import { type SiteEvent } from '../../electron/shared/frontdesk-api'
 import { defaultSettings } from '../../electron/shared/settings'
 import { pullResult, type SyncMutation } from '../../electron/shared/site-sync'
 import type { WatchlistAlert } from '../../electron/shared/watchlist'
-import { HttpClient } from '../../electron/services/clients/http-client'
 import { TokenProvider } from '../../electron/services/clients/token-provider'
 import type { SiteConnection } from '../../electron/services/clients/connect'
 import type { KioskDesk, StaffDesk } from '../../electron/services/front-desk/desk'
@@ -19,8 +17,9 @@ import { siteDesk } from '../../electron/services/site/site-desk'
 import { siteEvents, type SiteEvents } from '../../electron/services/site/site-events'
 import { siteCall } from '../../electron/services/site/site-http'
 import { siteSync, type SiteSync } from '../../electron/services/site/site-sync'
-import { basic, startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
+import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { startFaultProxy, type Fault, type FaultProxy } from '../support/fault-proxy'
+import { fd, pair, post, siteConnection, type PairedKiosk } from '../support/paired-kiosk'
 import { replyOf } from '../support/site'
 import { eventually } from '../support/until'
 
@@ -31,36 +30,10 @@ import { eventually } from '../support/until'
  * (the proxy buffers whole replies).
  */
 
-const fd = (path: string) => `${FRONTDESK_PREFIX}${path}`
 /** The kiosk's timeouts here: a hung reply is given up within about 2 s. */
 const TIMEOUTS = { connectTimeoutMs: 1000, requestTimeoutMs: 1000 }
 
-interface PairedKiosk {
-  kioskId: string
-  token: string
-}
-
-async function post(url: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
-  if (token) headers.authorization = `Bearer ${token}`
-  return replyOf(await request(`${url}${path}`, { method: 'POST' as Dispatcher.HttpMethod, headers, body: JSON.stringify(body) }))
-}
-
-async function pair(engine: TestEngine, name: string): Promise<PairedKiosk> {
-  const code = (await engine.engine.ctx.frontDesk.createPairingCode('test')).code
-  const paired = await post(engine.url, fd('/pair'), { code, name })
-  expect(paired.status, JSON.stringify(paired.body)).toBe(200)
-  const reply = await request(`${engine.url}/v2/oauth2/oauth/token?grant_type=client_credentials&scope=${encodeURIComponent(`${SCOPE_TENANT_ADMIN} ${SCOPE_FRONTDESK_KIOSK}`)}`, {
-    method: 'POST',
-    headers: { authorization: basic(paired.body.clientId, paired.body.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
-  })
-  return { kioskId: paired.body.kioskId, token: ((await reply.body.json()) as { access_token: string }).access_token }
-}
-
-const connection = (baseUrl: string, token: string): SiteConnection => ({
-  http: new HttpClient({ baseUrl, name: 'The site', ...TIMEOUTS }),
-  tokens: new TokenProvider(async () => ({ token, expiresInSeconds: 3600 })),
-})
+const connection = (baseUrl: string, token: string) => siteConnection(baseUrl, token, TIMEOUTS)
 
 const person = (tag: string) => ({ personUuid: randomUUID(), email: `${tag}-${randomBytes(4).toString('hex')}@example.com`, firstName: tag })
 

@@ -5,21 +5,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import Database from 'better-sqlite3'
-import { request, type Dispatcher } from 'undici'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { SCOPE_TENANT_ADMIN } from '../../electron/shared/api-requests'
-import { FRONTDESK_PREFIX, SCOPE_FRONTDESK_KIOSK } from '../../electron/shared/frontdesk-api'
 import type { Visit } from '../../electron/shared/visits'
 import type { WatchlistEntry } from '../../electron/shared/watchlist'
-import { HttpClient } from '../../electron/services/clients/http-client'
-import { TokenProvider } from '../../electron/services/clients/token-provider'
-import type { SiteConnection } from '../../electron/services/clients/connect'
 import type { KioskDesk, StaffDesk } from '../../electron/services/front-desk/desk'
 import { openSiteCopy, SITE_COPY_FILE } from '../../electron/services/site/site-copy'
 import { siteDesk } from '../../electron/services/site/site-desk'
-import { basic, startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
+import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { projectRoot } from '../support/process'
-import { replyOf } from '../support/site'
+import { fd, pair, post, siteConnection, type PairedKiosk } from '../support/paired-kiosk'
 
 /**
  * A site kiosk SIGKILLed at random points while it pushes its acts and pulls the site's changes: a
@@ -29,37 +23,11 @@ import { replyOf } from '../support/site'
  * Then one more runs until nothing waits, and the site and the copy are compared.
  */
 
-const fd = (path: string) => `${FRONTDESK_PREFIX}${path}`
 const random = (max: number) => Math.floor(Math.random() * max)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const person = (tag: string) => ({ personUuid: randomUUID(), email: `${tag}-${randomBytes(4).toString('hex')}@example.com`, firstName: tag })
 
-interface PairedKiosk {
-  kioskId: string
-  token: string
-}
-
-async function post(url: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
-  if (token) headers.authorization = `Bearer ${token}`
-  return replyOf(await request(`${url}${path}`, { method: 'POST' as Dispatcher.HttpMethod, headers, body: JSON.stringify(body) }))
-}
-
-async function pair(engine: TestEngine, name: string): Promise<PairedKiosk> {
-  const code = (await engine.engine.ctx.frontDesk.createPairingCode('test')).code
-  const paired = await post(engine.url, fd('/pair'), { code, name })
-  expect(paired.status, JSON.stringify(paired.body)).toBe(200)
-  const reply = await request(`${engine.url}/v2/oauth2/oauth/token?grant_type=client_credentials&scope=${encodeURIComponent(`${SCOPE_TENANT_ADMIN} ${SCOPE_FRONTDESK_KIOSK}`)}`, {
-    method: 'POST',
-    headers: { authorization: basic(paired.body.clientId, paired.body.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
-  })
-  return { kioskId: paired.body.kioskId, token: ((await reply.body.json()) as { access_token: string }).access_token }
-}
-
-const connection = (baseUrl: string, token: string): SiteConnection => ({
-  http: new HttpClient({ baseUrl, name: 'The site', connectTimeoutMs: 5_000, requestTimeoutMs: 30_000 }),
-  tokens: new TokenProvider(async () => ({ token, expiresInSeconds: 3600 })),
-})
+const connection = (baseUrl: string, token: string) => siteConnection(baseUrl, token, { connectTimeoutMs: 5_000, requestTimeoutMs: 30_000 })
 
 /** An act a child printed: in its copy's file when printed. */
 interface Printed {

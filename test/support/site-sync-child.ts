@@ -22,10 +22,10 @@
  */
 import { randomUUID } from 'node:crypto'
 import { HttpClient, type RawReply, type RequestOptions } from '../../electron/services/clients/http-client'
-import { TokenProvider } from '../../electron/services/clients/token-provider'
 import type { SiteConnection } from '../../electron/services/clients/connect'
 import { openSiteCopy } from '../../electron/services/site/site-copy'
 import { siteSync, type SiteSync } from '../../electron/services/site/site-sync'
+import { siteConnection } from './paired-kiosk'
 
 const [mode, dataDir, siteUrl, hold] = process.argv.slice(2)
 const key = Buffer.from(process.env.SITE_SYNC_KEY ?? '', 'hex')
@@ -69,11 +69,8 @@ class TracingHttpClient extends HttpClient {
 }
 
 function open(): { sync: SiteSync; connection: SiteConnection } {
-  const connection: SiteConnection = {
-    // Generous: the site shares its process with the test; a slow reply is no failure here.
-    http: new TracingHttpClient({ baseUrl: siteUrl!, name: 'The site', connectTimeoutMs: 5_000, requestTimeoutMs: 30_000 }),
-    tokens: new TokenProvider(async () => ({ token, expiresInSeconds: 3600 })),
-  }
+  // Generous: the site shares its process with the test; a slow reply is no failure here.
+  const connection = siteConnection(siteUrl!, token, { connectTimeoutMs: 5_000, requestTimeoutMs: 30_000 }, TracingHttpClient)
   const copy = openSiteCopy({ dataDir: dataDir!, key, log: (line) => say(`log ${line}`) })
   const sync = siteSync({
     openCopy: async () => copy,

@@ -1,11 +1,17 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { Agent, request } from 'undici'
 import { createFrontDesk } from '../../../electron/records/frontdesk/create-front-desk'
 import type { FrontDesk } from '../../../electron/records/frontdesk/front-desk'
 import { openLocalFrontDesk } from '../../../electron/records/frontdesk/local'
 import { openPostgres } from '../../../electron/records/sql/postgres'
+import { openSiteCopy } from '../../../electron/services/site/site-copy'
+import { siteSync } from '../../../electron/services/site/site-sync'
 import { FRONTDESK_PREFIX, SCOPE_FRONTDESK_KIOSK } from '../../../electron/shared/frontdesk-api'
+import { siteConnection } from '../../support/paired-kiosk'
 import type { FreshKiosk } from '../../support/site-kiosk'
 import { latency, type Latency } from '../lib/stats'
 
@@ -85,7 +91,7 @@ export async function evacuationLists(kiosk: FreshKiosk, rounds: number, expecte
 }
 
 /** A kiosk of the site as the load sees it: its own client's token, used for check-ins by HTTP. */
-interface SimulatedKiosk {
+export interface SimulatedKiosk {
   token: string
 }
 
@@ -160,3 +166,46 @@ export async function checkInLoad(siteUrl: string, kiosks: readonly SimulatedKio
   return { checkIn: latency(times), checkIns: times.length, errors, samples }
 }
 
+
+/** What a kiosk that was away hands its site when it is back: its acts applied, and whether each was applied once. */
+export interface OfflineActsResult {
+  /** sync() at the kiosk (push every act, then pull), ms. */
+  ms: number
+  applied: number
+  duplicates: number
+}
+
+/**
+ * `count` acts made while a kiosk was away (queued in its copy, the site unreachable), then the
+ * kiosk back: one sync (site/site-sync.ts, as kiosk-services runs it) pushes them all. The acts are
+ * watchlist alerts, the kind a kiosk makes offline; the site's alerts are then counted by id.
+ */
+export async function offlineActs(siteUrl: string, databaseUrl: string, kiosk: SimulatedKiosk, count: number): Promise<OfflineActsResult> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-acts-'))
+  const site = `site|${siteUrl}`
+  const copy = openSiteCopy({ dataDir, key: randomBytes(32) })
+  const connection = siteConnection(siteUrl, kiosk.token, { connectTimeoutMs: 5000, requestTimeoutMs: 60_000 })
+  const sync = siteSync({ openCopy: async () => copy, siteId: async () => site, connection: async () => connection, log: () => undefined, intervalMs: 3_600_000 })
+  try {
+    copy.useSite(site)
+    const ids: string[] = []
+    for (let i = 0; i < count; i++) {
+      const act = copy.queue({ kind: 'watchlist-alert', args: { place: 'check-in', personUuid: randomUUID(), email: `away${i}@acts-bench.example`, givenEmail: null, reason: 'Benchmark: stopped while away' } }, Date.now())
+      ids.push(act.id)
+    }
+    const started = performance.now()
+    await sync.sync()
+    const ms = performance.now() - started
+    if (copy.counts().waitingActs !== 0) throw new Error(`${copy.counts().waitingActs} acts still wait after the sync`)
+    const db = await openPostgres({ url: databaseUrl, maxConnections: 1 })
+    try {
+      const row = await db.get<{ n: number; ids: number }>('SELECT count(*)::int AS n, count(DISTINCT id)::int AS ids FROM watchlist_alerts WHERE id = ANY(?)', [ids])
+      return { ms, applied: row?.ids ?? 0, duplicates: (row?.n ?? 0) - (row?.ids ?? 0) }
+    } finally {
+      await db.close()
+    }
+  } finally {
+    await sync.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { makePairingCode } from '../../../electron/site/pair'
 import { CONSENT } from '../../../electron/shared/consent'
+import { PUSH_MAX_MUTATIONS } from '../../../electron/shared/site-sync'
 import { startTestPostgres, type TestPostgres } from '../../support/postgres'
 import { projectRoot } from '../../support/process'
 import { startSite, type RunningSite } from '../../support/site'
@@ -13,7 +14,7 @@ import { row, type BenchRow } from '../lib/report'
 import type { BenchSection } from '../lib/section'
 import { latency } from '../lib/stats'
 import { Agent } from 'undici'
-import { checkInLoad, evacuationLists, faceCheckIns, seedOwnKiosk, seedSite, simulatedKiosks } from './frontdesk-visits'
+import { checkInLoad, evacuationLists, faceCheckIns, offlineActs, seedOwnKiosk, seedSite, simulatedKiosks, type OfflineActsResult } from './frontdesk-visits'
 
 /** A person put on the list at one kiosk is refused at another within a second. */
 const TARGET_MS = 1000
@@ -23,6 +24,14 @@ const CROSS_DOOR_TARGET = 1.2
 const EVACUATION = { people: 5000, kiosks: 20, targetMs: 1000 }
 /** Simulated kiosks checking in at once, and for how long. */
 const LOAD = { kiosks: 50, fullMs: 60_000, quickMs: 10_000, targetP99Ms: 1000 }
+/** A change made at one kiosk is in another's local copy (its site sync) within a second. */
+const COPY_TARGET_MS = 1000
+/** The evacuation list printed from a kiosk's copy while its site is away: within a second. */
+const OFFLINE_EVACUATION_TARGET_MS = 1000
+/** Acts made while a kiosk was away, all applied at the site within this once it is back. */
+const OFFLINE_ACTS = { count: 1000, targetMs: 10_000 }
+/** A copy not changed by then is a broken sync, not a slow one. */
+const COPY_GIVE_UP_MS = 15_000
 /** An alert not at the staff window by then is a broken site, not a slow one. */
 const ALERT_GIVE_UP_MS = 10_000
 const ADMIN = { name: 'Bench Admin', secret: 'bench-admin-secret-1' }
@@ -42,6 +51,47 @@ function staffWindow(kiosk: FreshKiosk, key: string): StaffWindow {
     if (event.type === 'watchlist-alert') arrivals.push({ alertId: event.alertId, at: performance.now() })
   })
   return { arrivals, stop }
+}
+
+/** The site-sync states pushed to one staff window (the kiosk's copy after each run), with when each came. */
+interface CopyWindow {
+  states: Array<{ watchlistEntries: number; openVisits: number; online: boolean; at: number }>
+  stop(): void
+}
+
+function copyWindow(kiosk: FreshKiosk, key: string): CopyWindow {
+  const states: CopyWindow['states'] = []
+  const stop = kiosk.services.onEvent(key, (event) => {
+    if (event.type === 'site-sync') states.push({ watchlistEntries: event.state.watchlistEntries, openVisits: event.state.openVisits, online: event.state.online, at: performance.now() })
+  })
+  return { states, stop }
+}
+
+/** Waits for a copy state after `since` (an index into the window's states) that `ready` accepts; its arrival time. */
+async function copyState(window: CopyWindow, since: number, ready: (state: CopyWindow['states'][number]) => boolean, what: string): Promise<number> {
+  const started = performance.now()
+  for (;;) {
+    const found = window.states.slice(since).find(ready)
+    if (found) return found.at
+    if (performance.now() - started > COPY_GIVE_UP_MS) throw new Error(`${what}: not in the kiosk's copy ${COPY_GIVE_UP_MS} ms later (last state ${JSON.stringify(window.states.at(-1))})`)
+    await sleep(2)
+  }
+}
+
+/**
+ * A change at `lister` → in `follower`'s local copy: the person put on the watchlist at A is in
+ * B's copy (B's sync, told by the site's records-changed event), then taken off again. Both times.
+ */
+async function changeToCopy(lister: FreshKiosk, window: CopyWindow, baseline: number): Promise<number[]> {
+  let since = window.states.length
+  let started = performance.now()
+  const entry = await lister.call('addToWatchlist', { email: LISTED, reason: 'Benchmark: the copy follows' })
+  const added = (await copyState(window, since, (state) => state.watchlistEntries === baseline + 1, 'a watchlist entry added at A')) - started
+  since = window.states.length
+  started = performance.now()
+  await lister.call('removeFromWatchlist', { personUuid: entry.personUuid })
+  const removed = (await copyState(window, since, (state) => state.watchlistEntries === baseline, 'a watchlist entry removed at A')) - started
+  return [added, removed]
 }
 
 /** One add → refuse: the list grows at `lister`, the face is refused at `refuser`, the alert reaches `lister`'s staff window. */
@@ -93,6 +143,9 @@ async function addThenRefuse(lister: FreshKiosk, refuser: FreshKiosk, window: St
  * 4. 50 simulated kiosks (paired by HTTP, each with its own token) check visitors in and out at once.
  * 5. The evacuation list (listOnSite) with 5,000 people on site from 20 kiosks, against the kiosk on
  *    its own with 5,000 on its own front desk.
+ * 6. A change at A → in B's local copy of the site (its sync, told by the site's records-changed).
+ * 7. Last, the site stopped: the evacuation list at B from its copy (5,000 people), against the
+ *    same list at B while the site answered.
  * Rounds alternate site / on its own, so noise lands on both. Every server started here (the site,
  * PostgreSQL, the kiosks' own engines) is stopped in finally blocks, even on error.
  */
@@ -102,7 +155,7 @@ export const frontdesk: BenchSection = {
     const rounds = quick ? 8 : 40
     const warmup = quick ? 1 : 3
     // Stopped in finally, in this order: the staff windows, the kiosks (their event streams), the site, PostgreSQL.
-    const windows: StaffWindow[] = []
+    const windows: Array<{ stop(): void }> = []
     const kiosks: FreshKiosk[] = []
     let site: RunningSite | undefined
     let cluster: TestPostgres | undefined
@@ -141,7 +194,10 @@ export const frontdesk: BenchSection = {
       await own.call('createFirstAdmin', ADMIN)
       const windowAtA = staffWindow(a, 'tab:staff')
       const windowAtOwn = staffWindow(own, 'tab:staff')
-      windows.push(windowAtA, windowAtOwn)
+      // Staff signed in at B: they see B's copy (site-sync events) and may print the list from it while the site is away.
+      await b.call('signIn', ADMIN, 'tab:staff')
+      const copyAtB = copyWindow(b, 'tab:staff')
+      windows.push(windowAtA, windowAtOwn, copyAtB)
       await eventually('kiosk A listening to the site’s events (30 s)', async () => a.lines.some((line) => line.startsWith('site: listening')), { attempts: 300 })
       await eventually('the kiosk on its own: its engine running (120 s)', async () => (await own.call('getEngineStatus')).state === 'running', { attempts: 1200 })
       log(`A and B joined the site, A listens to its events, the kiosk on its own has its engine, in ${((performance.now() - started) / 1000).toFixed(1)} s`)
@@ -163,6 +219,17 @@ export const frontdesk: BenchSection = {
         onItsOwn.push(o)
         log(`round ${i}: site add → refused at B ${s.addToRefusal.toFixed(0)} ms (add ${s.add.toFixed(0)}, enroll ${s.refuse.toFixed(0)}), alert at A ${s.alertAfterRefusal.toFixed(1)} ms after; on its own ${o.addToRefusal.toFixed(0)} ms (add ${o.add.toFixed(0)}, enroll ${o.refuse.toFixed(0)}), alert ${o.alertAfterRefusal.toFixed(1)} ms after`)
       }
+
+      // The site's changes in B's copy: B has pulled at least once (it joined), and knows the list is empty now.
+      await copyState(copyAtB, 0, (state) => state.online && state.watchlistEntries === 0, 'B’s first copy of the site')
+      const toCopy: number[] = []
+      for (let i = -warmup; i < rounds; i++) {
+        const times = await changeToCopy(a, copyAtB, 0)
+        if (i < 0) continue
+        toCopy.push(...times)
+      }
+      const copyMs = latency(toCopy)
+      log(`change at A → in B's copy: p50 ${copyMs.p50.toFixed(0)} ms, p99 ${copyMs.p99.toFixed(0)} ms`)
 
       // A returning visitor: enrolled at A (the site) and on the kiosk on its own, in by face at B / at it.
       const returning = photo('person-d.jpg')
@@ -187,14 +254,18 @@ export const frontdesk: BenchSection = {
       const agent = new Agent({ connections: LOAD.kiosks * 2 })
       let load: Awaited<ReturnType<typeof checkInLoad>>
       let alone: Awaited<ReturnType<typeof checkInLoad>>
+      let acts: OfflineActsResult
       try {
         const simulated = await simulatedKiosks(running.url, db.url, LOAD.kiosks, agent)
         alone = await checkInLoad(running.url, simulated.slice(0, 1), quick ? 3000 : 10_000, agent)
         load = await checkInLoad(running.url, simulated, quick ? LOAD.quickMs : LOAD.fullMs, agent)
+        // One of them was away: its acts, made meanwhile, handed over in its first sync back.
+        acts = await offlineActs(running.url, db.url, simulated[0]!, OFFLINE_ACTS.count)
       } finally {
         await agent.close()
       }
       log(`${LOAD.kiosks} kiosks at once: ${load.checkIns} check-ins, p99 ${load.checkIn.p99.toFixed(0)} ms, ${load.errors} errors ${load.samples.join(' | ')}; one kiosk alone p99 ${alone.checkIn.p99.toFixed(0)} ms`)
+      log(`${OFFLINE_ACTS.count} acts made away → applied at the site in ${(acts.ms / 1000).toFixed(2)} s: ${acts.applied} applied, ${acts.duplicates} duplicates`)
 
       // The evacuation list of a busy site, and of the kiosk on its own with as many people.
       started = performance.now()
@@ -211,6 +282,35 @@ export const frontdesk: BenchSection = {
       }
       const evacuation = latency(listSite)
       const evacuationOwn = latency(listOwn)
+
+      // B's copy of the 5,000: the seeding wrote the database directly (no engine announced it), so a
+      // write through the site tells every kiosk to pull; then the same list at B, site up and site gone.
+      // B's staff signed in again: their session idled out during the load above.
+      await b.call('signIn', ADMIN, 'tab:staff')
+      started = performance.now()
+      let since = copyAtB.states.length
+      await changeToCopy(a, copyAtB, 0)
+      await copyState(copyAtB, since, (state) => state.openVisits >= EVACUATION.people, `${EVACUATION.people} open visits`)
+      log(`B's copy holds the ${EVACUATION.people} open visits ${((performance.now() - started) / 1000).toFixed(1)} s after the seeding was announced`)
+      const listAtB: number[] = []
+      for (let i = -warmup; i < (quick ? 5 : 20); i++) {
+        const times = await evacuationLists(b, 1, EVACUATION.people)
+        if (i >= 0) listAtB.push(...times)
+      }
+      since = copyAtB.states.length
+      const stopped = await running.stop()
+      site = undefined
+      if (stopped.left.length > 0) log(`the site stopped with code ${stopped.code}; killed what it left: ${stopped.left.join(', ')}`)
+      const listAway: number[] = []
+      for (let i = -warmup; i < (quick ? 5 : 20); i++) {
+        const asked = performance.now()
+        const list = await b.call('listOnSite', {}, 'tab:staff')
+        if (i >= 0) listAway.push(performance.now() - asked)
+        if (list.offline === null || list.visits.length < EVACUATION.people) throw new Error(`the evacuation list at B with its site stopped: ${list.visits.length} people, offline ${JSON.stringify(list.offline)}`)
+      }
+      const online = latency(listAtB)
+      const away = latency(listAway)
+      log(`evacuation list at B: site up p50 ${online.p50.toFixed(0)} ms; site stopped, from B's copy p50 ${away.p50.toFixed(0)} ms`)
 
       const of = (list: Round[], key: keyof Round) => latency(list.map((r) => r[key]))
       const siteMs = { total: of(onSite, 'addToRefusal'), add: of(onSite, 'add'), refuse: of(onSite, 'refuse'), alert: of(onSite, 'alertAfterRefusal') }
@@ -248,6 +348,18 @@ export const frontdesk: BenchSection = {
         row('frontdesk', `evacuation list: ${EVACUATION.people} people on site from ${EVACUATION.kiosks} kiosks, listOnSite at a site kiosk, p50`, evacuation.p50, 'ms', { name: `the kiosk on its own with ${EVACUATION.people} on its own front desk, p50`, value: evacuationOwn.p50, unit: 'ms' }, {
           target: { text: `p50 <= ${EVACUATION.targetMs / 1000} s`, met: evacuation.p50 <= EVACUATION.targetMs },
           note: `to the list in the staff window's hands (print layout not included); p99 ${evacuation.p99.toFixed(0)} vs ${evacuationOwn.p99.toFixed(0)} ms`,
+        }),
+        row('frontdesk', `${OFFLINE_ACTS.count} acts made at a kiosk while away → all applied at the site once it is back`, acts.ms, 'ms', null, {
+          target: { text: `<= ${OFFLINE_ACTS.targetMs / 1000} s, all applied, 0 duplicates`, met: acts.ms <= OFFLINE_ACTS.targetMs && acts.applied === OFFLINE_ACTS.count && acts.duplicates === 0 },
+          note: `${acts.applied} applied, ${acts.duplicates} duplicates; watchlist alerts (the acts a kiosk makes away today), pushed ${PUSH_MAX_MUTATIONS} a call, then a pull`,
+        }),
+        row('frontdesk', 'a change at kiosk A (watchlist add or remove) → in kiosk B’s local copy, online, p99', copyMs.p99, 'ms', null, {
+          target: { text: `p99 <= ${COPY_TARGET_MS / 1000} s`, met: copyMs.p99 <= COPY_TARGET_MS },
+          note: `${toCopy.length} changes; p50 ${copyMs.p50.toFixed(0)} ms; the site's records-changed event → B pulls (push, then pull) → B's site-sync event`,
+        }),
+        row('frontdesk', `evacuation list printed at B with its site stopped (from its copy, ${EVACUATION.people} people), p50`, away.p50, 'ms', { name: 'the same list at B while the site answered, p50', value: online.p50, unit: 'ms' }, {
+          target: { text: `p50 <= ${OFFLINE_EVACUATION_TARGET_MS / 1000} s`, met: away.p50 <= OFFLINE_EVACUATION_TARGET_MS },
+          note: `includes finding the site gone (a refused connection); p99 ${away.p99.toFixed(0)} vs ${online.p99.toFixed(0)} ms`,
         }),
       ]
       return rows
