@@ -13,7 +13,8 @@ import { openSiteCopy, SITE_COPY_FILE } from '../../electron/services/site/site-
 import { siteDesk } from '../../electron/services/site/site-desk'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { projectRoot } from '../support/process'
-import { fd, pair, post, siteConnection, type PairedKiosk } from '../support/paired-kiosk'
+import { fd, pair, post, type PairedKiosk } from '../support/paired-kiosk'
+import { siteConnection } from '../support/site-connection'
 
 /**
  * A site kiosk SIGKILLed at random points while it pushes its acts and pulls the site's changes: a

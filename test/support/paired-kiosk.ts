@@ -1,7 +1,4 @@
 import { request, type Dispatcher } from 'undici'
-import { HttpClient } from '../../electron/services/clients/http-client'
-import type { SiteConnection } from '../../electron/services/clients/connect'
-import { TokenProvider } from '../../electron/services/clients/token-provider'
 import { SCOPE_TENANT_ADMIN } from '../../electron/shared/api-requests'
 import { FRONTDESK_PREFIX, SCOPE_FRONTDESK_KIOSK } from '../../electron/shared/frontdesk-api'
 import { basic, type TestEngine } from './engine'
@@ -32,12 +29,4 @@ export async function pair(engine: TestEngine, name: string): Promise<PairedKios
     headers: { authorization: basic(paired.body.clientId, paired.body.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
   })
   return { kioskId: paired.body.kioskId, token: ((await reply.body.json()) as { access_token: string }).access_token }
-}
-
-/** The site as a kiosk's services reach it: an HTTP client with the kiosk's timeouts and a token that does not expire in a test. */
-export function siteConnection(baseUrl: string, token: string, timeouts: { connectTimeoutMs: number; requestTimeoutMs: number }, Client: typeof HttpClient = HttpClient): SiteConnection {
-  return {
-    http: new Client({ baseUrl, name: 'The site', ...timeouts }),
-    tokens: new TokenProvider(async () => ({ token, expiresInSeconds: 3600 })),
-  }
 }

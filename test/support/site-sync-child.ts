@@ -25,7 +25,7 @@ import { HttpClient, type RawReply, type RequestOptions } from '../../electron/s
 import type { SiteConnection } from '../../electron/services/clients/connect'
 import { openSiteCopy } from '../../electron/services/site/site-copy'
 import { siteSync, type SiteSync } from '../../electron/services/site/site-sync'
-import { siteConnection } from './paired-kiosk'
+import { siteConnection } from './site-connection'
 
 const [mode, dataDir, siteUrl, hold] = process.argv.slice(2)
 const key = Buffer.from(process.env.SITE_SYNC_KEY ?? '', 'hex')

@@ -11,7 +11,7 @@ import { openPostgres } from '../../../electron/records/sql/postgres'
 import { openSiteCopy } from '../../../electron/services/site/site-copy'
 import { siteSync } from '../../../electron/services/site/site-sync'
 import { FRONTDESK_PREFIX, SCOPE_FRONTDESK_KIOSK } from '../../../electron/shared/frontdesk-api'
-import { siteConnection } from '../../support/paired-kiosk'
+import { siteConnection } from '../../support/site-connection'
 import type { FreshKiosk } from '../../support/site-kiosk'
 import { latency, type Latency } from '../lib/stats'
 
