@@ -107,6 +107,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       if (outcome.outcome === 'checked-in' && !outcome.alreadyOnSite && outcome.visit.hostId !== null) notices.wake()
       return outcome
     },
+    async syncPush(kioskId, mutations) {
+      const done = await desk.syncPush(kioskId, mutations)
+      // A kiosk's check-ins made while the site was away queued their hosts' notices as they were applied.
+      if (mutations.some((mutation) => mutation.kind === 'check-in')) notices.wake()
+      return done
+    },
   }
   // Kiosks are told to pull once a call or the retention changed what they copy.
   const recordsChanged = recordsChangedAnnouncer(frontDesk, events, log.engine)

@@ -144,6 +144,15 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   )
   const ownFrontDesk = ownDesk(ownFile.open, () => kioskId(dataDir))
   const ownVisits = ownVisitRecords(ownFrontDesk, ownFile.frontDesk)
+  /**
+   * The servers' id of a visitor a site's act names by e-mail alone (see siteSync): the person
+   * server's, else 'waiting' while their enrollment is in the outbox. A failure fails the sync run.
+   */
+  async function personId(email: string): Promise<string | 'waiting' | null> {
+    const found = await (await backend()).persons.findPersonByUserId(email)
+    if (found) return found.uuid
+    return (await outbox.pending()).has(email.toLowerCase()) ? 'waiting' : null
+  }
   // On a site: its copy (site-copy.db, sealed with the outbox's key) keeps screening and the
   // evacuation list working while the site is away, and its acts made meanwhile wait there for the site.
   const sync = siteSync({
@@ -153,6 +162,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       return current.onSite ? current.id : null
     },
     connection: site,
+    personId,
     log,
     onState: (state) => emit({ type: 'site-sync', state }),
   })
@@ -215,7 +225,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     audit,
     now,
     log,
-    hooks: { noticesQueued: notices.wake, screenPerson: (personUuid) => watchlist.screenPerson(personUuid) },
+    hooks: { noticesQueued: notices.wake, screenPerson: (person) => watchlist.screenPerson(person) },
   })
   // A visitor removed (by staff or the retention) takes their visits and invites with them (on a
   // site, staff's removal does it by their session: visits.withVisitorRemoval).

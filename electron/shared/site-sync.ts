@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { email } from './email'
+import { accountName, staffRoles } from './staff'
 import { visitSchema } from './visits'
 import { watchlistEntrySchema, watchlistPlaces } from './watchlist'
 
@@ -18,7 +20,7 @@ import { watchlistEntrySchema, watchlistPlaces } from './watchlist'
  *   killed mid-send) is a no-op.
  */
 
-export const SYNC_TOPICS = ['watchlist', 'visit', 'kiosk'] as const
+export const SYNC_TOPICS = ['watchlist', 'visit', 'kiosk', 'account'] as const
 export type SyncTopic = (typeof SYNC_TOPICS)[number]
 
 /** The most change-log rows one incremental pull reads (a reset is one reply, whatever its size). */
@@ -26,11 +28,33 @@ export const PULL_PAGE_ROWS = 1000
 /** The most acts one push carries. */
 export const PUSH_MAX_MUTATIONS = 200
 
-export const pullQuery = z.object({ cookie: z.coerce.number().int().min(0).default(0) })
+export const pullQuery = z.object({
+  cookie: z.coerce.number().int().min(0).default(0),
+  /**
+   * '1': send the staff accounts too (topic 'account'), for signing staff in while the site is away.
+   * A kiosk that does not ask (one older than the topic, whose schema would refuse it) gets none.
+   */
+  accounts: z.enum(['1']).optional(),
+})
 
 /** A kiosk of the site as its peers know it (for "not heard from" on an offline evacuation list). */
 export const copiedKioskSchema = z.object({ id: z.uuid(), name: z.string().max(64) })
 export type CopiedKiosk = z.infer<typeof copiedKioskSchema>
+
+/**
+ * A staff account as a kiosk keeps it to sign staff in while its site is away: the PIN's scrypt hash,
+ * salt and parameters (never the PIN), the role and whether it is disabled. Nothing of sessions,
+ * failures or last sign-ins: those change at every sign-in and are the site's own.
+ */
+export const copiedAccountSchema = z.object({
+  name: accountName,
+  role: z.enum(staffRoles),
+  salt: z.base64().max(64),
+  hash: z.base64().max(128),
+  params: z.string().max(200),
+  disabled: z.boolean(),
+})
+export type CopiedAccount = z.infer<typeof copiedAccountSchema>
 
 /** One row of a topic as it is now at the site; `value` null: no longer there (removed from the list, a visit ended or forgotten, a kiosk removed). */
 export const pullOpSchema = z.discriminatedUnion('topic', [
@@ -38,6 +62,8 @@ export const pullOpSchema = z.discriminatedUnion('topic', [
   /** Open visits only: an ended visit is null. */
   z.object({ topic: z.literal('visit'), key: z.string().min(1).max(128), value: visitSchema.nullable() }),
   z.object({ topic: z.literal('kiosk'), key: z.string().min(1).max(128), value: copiedKioskSchema.nullable() }),
+  /** Only to a kiosk that asked (pullQuery.accounts); keyed by the account's name key (accountKey). */
+  z.object({ topic: z.literal('account'), key: z.string().min(1).max(128), value: copiedAccountSchema.nullable() }),
 ])
 export type PullOp = z.infer<typeof pullOpSchema>
 
@@ -54,25 +80,70 @@ export const pullResult = z.object({
 })
 export type PullResult = z.infer<typeof pullResult>
 
-/** Acts a kiosk makes while it cannot reach the site, applied by the site once. */
-export const syncMutationSchema = z.discriminatedUnion('kind', [
-  /** A listed person stopped at the kiosk from its copy of the watchlist; the alert keeps the mutation's id. */
-  z.object({
-    kind: z.literal('watchlist-alert'),
-    id: z.uuid(),
-    seq: z.number().int().min(1),
-    at: z.number(),
-    args: z.strictObject({
-      place: z.enum(watchlistPlaces),
-      personUuid: z.uuid(),
-      /** The e-mail on the entry, and the one the visitor typed when it was another. */
-      email: z.string().max(254),
-      givenEmail: z.string().max(254).nullable(),
-      reason: z.string().max(500),
+const actHead = { id: z.uuid(), seq: z.number().int().min(1), at: z.number() }
+
+/**
+ * The kinds of act, with how the person is named: `personUuid` is the site's person id on the wire;
+ * in the kiosk's queue it may be null until the kiosk learns it (see queuedActSchema).
+ */
+function actKinds<P extends z.ZodType<string | null>>(personUuid: P) {
+  /** The person an offline visit is of: the e-mail (the person server's userId) is how the kiosk knows them. */
+  const person = z.strictObject({ personUuid, email })
+  return z.discriminatedUnion('kind', [
+    /** A listed person stopped at the kiosk from its copy of the watchlist; the alert keeps the mutation's id. */
+    z.object({
+      kind: z.literal('watchlist-alert'),
+      ...actHead,
+      args: z.strictObject({
+        place: z.enum(watchlistPlaces),
+        personUuid: z.uuid(),
+        /** The e-mail on the entry, and the one the visitor typed when it was another. */
+        email: z.string().max(254),
+        givenEmail: z.string().max(254).nullable(),
+        reason: z.string().max(500),
+      }),
     }),
-  }),
-])
+    /**
+     * A check-in made while the site was away: the visit's id is the act's, its time the act's. The
+     * site applies it as a check-in then (a person on site meanwhile keeps their open visit), and
+     * queues the host's notice in that transaction: the host hears once, when the site learns of it.
+     */
+    z.object({
+      kind: z.literal('check-in'),
+      ...actHead,
+      args: z.strictObject({
+        person: person.extend({ firstName: z.string().trim().min(1).max(80).nullable() }),
+        hostId: visitSchema.shape.hostId,
+        purpose: z.string().trim().max(200).nullable(),
+        /** A returning visitor who named no host: the site gives them last time's host and purpose. */
+        asLastTime: z.boolean(),
+      }),
+    }),
+    /** A staff member signed in at the kiosk from its copy of the accounts while the site was away: the site audits it. */
+    z.object({
+      kind: z.literal('staff-sign-in'),
+      ...actHead,
+      args: z.strictObject({ account: accountName, role: z.enum(staffRoles) }),
+    }),
+    /** A check-out made while the site was away: the visit it ends (one from the copy, or a check-in made here), else that person's open visit begun before it. */
+    z.object({
+      kind: z.literal('check-out'),
+      ...actHead,
+      args: z.strictObject({ visitId: visitSchema.shape.id, person }),
+    }),
+  ])
+}
+
+/** Acts a kiosk makes while it cannot reach the site, applied by the site once. */
+export const syncMutationSchema = actKinds(z.uuid())
 export type SyncMutation = z.infer<typeof syncMutationSchema>
+/**
+ * An act as the kiosk keeps it until the site applied it. A visitor known here only by their e-mail
+ * (an enrollment still in the outbox, or a face the offline replica recognised: its person ids are
+ * its own) waits with no person id: the kiosk asks the person server for it before the act is pushed.
+ */
+export const queuedActSchema = actKinds(z.uuid().nullable())
+export type QueuedAct = z.infer<typeof queuedActSchema>
 
 export const pushRequest = z.strictObject({ mutations: z.array(syncMutationSchema).min(1).max(PUSH_MAX_MUTATIONS) })
 export type PushRequest = z.infer<typeof pushRequest>

@@ -98,7 +98,8 @@ export const badgePolicySchema = z.object({ photo: z.boolean() })
 
 /** After enrolling: the person this window just enrolled checks in (staff may name anyone enrolled). */
 export const checkInInput = z.strictObject({
-  personUuid: z.uuid(),
+  /** Absent: the person this screen just enrolled, whose enrollment waits in the outbox (the servers have given them no id yet). */
+  personUuid: z.uuid().optional(),
   hostId: id.nullable().optional(),
   purpose: purpose.optional(),
   firstName: firstName.optional(),
@@ -120,6 +121,9 @@ export const refusalWhySchema = z.enum(['no-match', 'tie', 'no-email', 'watchlis
 export const inviteCheckInRefusal = z.enum([...inviteRefusals, 'other-email'])
 export type InviteCheckInRefusal = z.infer<typeof inviteCheckInRefusal>
 
+/** A check-in or check-out this kiosk keeps for its site until the site is back (absent: the front desk has it). */
+const offlineAct = z.literal(true).optional()
+
 export const visitorCheckResult = z.discriminatedUnion('outcome', [
   z.object({
     outcome: z.literal('checked-in'),
@@ -140,8 +144,10 @@ export const visitorCheckResult = z.discriminatedUnion('outcome', [
     badgePhoto: z.literal(true).optional(),
     /** Staff only (the audit names the person); a visitor's result has none. */
     personUuid: z.uuid().optional(),
+    /** Recorded at this kiosk while its site could not be reached: the site, and so the host, hear of it when it is back. */
+    offline: offlineAct,
   }),
-  z.object({ outcome: z.literal('checked-out'), visitId: id, greeting: z.string().max(254), checkedOutAt: isoTime, personUuid: z.uuid().optional() }),
+  z.object({ outcome: z.literal('checked-out'), visitId: id, greeting: z.string().max(254), checkedOutAt: isoTime, personUuid: z.uuid().optional(), offline: offlineAct }),
   z.object({
     outcome: z.literal('refused'),
     reason: z.enum(['see-front-desk', 'not-on-site', 'invite']),

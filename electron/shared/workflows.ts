@@ -68,7 +68,14 @@ export type FaceCandidate = z.infer<typeof faceCandidateSchema>
 
 export const enrollVisitorResult = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('enrolled'), person: personSchema, created: z.boolean(), quality: z.number().nullable(), enrollmentStatus: z.string().nullable(), ...livenessResult }),
-  z.object({ outcome: z.literal('queued'), outboxId: z.string(), reason: z.string(), ...livenessResult }),
+  z.object({
+    outcome: z.literal('queued'),
+    outboxId: z.string(),
+    reason: z.string(),
+    /** This screen may check the person in now (a site's kiosk keeps the check-in for its site until both are delivered); absent: after delivery only. */
+    checkIn: z.literal(true).optional(),
+    ...livenessResult,
+  }),
   /** A visitor alone cannot go on: the e-mail is enrolled with another face, or the face is someone else's. */
   // 'see-front-desk': the kiosk stops here and the visitor is sent to the desk, with no reason given (staff are told why).
   z.object({ outcome: z.literal('needs-staff'), reason: z.enum(['already-enrolled', 'duplicate-face', 'see-front-desk']) }),

@@ -12,7 +12,7 @@ import { migrate } from '../../electron/records/sql/migrate'
 import type { Database } from '../../electron/records/sql/types'
 import { SCOPE_TENANT_ADMIN } from '../../electron/shared/api-requests'
 import { FRONTDESK_PREFIX, SCOPE_FRONTDESK_KIOSK, STAFF_SESSION_HEADER, type SiteEvent } from '../../electron/shared/frontdesk-api'
-import { PULL_PAGE_ROWS, PUSH_MAX_MUTATIONS, pullResult, type PullOp, type PullResult, type SyncMutation } from '../../electron/shared/site-sync'
+import { PULL_PAGE_ROWS, PUSH_MAX_MUTATIONS, pullResult, type CopiedAccount, type PullOp, type PullResult, type SyncMutation } from '../../electron/shared/site-sync'
 import { startBackend, type BackendHandle } from '../support/backends'
 import { createEngine, type Engine } from '../../electron/engine/server'
 import { basic, startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
@@ -56,8 +56,8 @@ describe.each(['sqlite', 'postgres'] as const)('site sync records on %s', (backe
   const list = (desk: FrontDesk, personUuid: string, reason = 'Banned') => desk.addToWatchlist({ personUuid, email: `${personUuid.slice(0, 8)}@example.com`, reason, addedBy: 'Ada' })
   /** The ops by topic and key, as a map (the pull's order is the change log's, not asserted here). */
   const byKey = (ops: readonly PullOp[]) => new Map(ops.map((op) => [`${op.topic} ${op.key}`, op.value]))
-  const pull = async (desk: FrontDesk, kioskId: string, cookie: number): Promise<PullResult> => pullResult.parse(await desk.syncPull(kioskId, cookie))
-  const alert = (seq: number, personUuid = randomUUID(), id = randomUUID()): SyncMutation => ({
+  const pull = async (desk: FrontDesk, kioskId: string, cookie: number, accounts?: boolean): Promise<PullResult> => pullResult.parse(await desk.syncPull(kioskId, cookie, accounts))
+  const alert = (seq: number, personUuid = randomUUID(), id = randomUUID()): Extract<SyncMutation, { kind: 'watchlist-alert' }> => ({
     kind: 'watchlist-alert',
     id,
     seq,
@@ -263,6 +263,95 @@ describe.each(['sqlite', 'postgres'] as const)('site sync records on %s', (backe
     expect(await desk.watchlistAlerts()).toHaveLength(3)
     await expect(desk.syncPush(lobby.id, [alert(7), alert(7)])).rejects.toMatchObject({ code: 'INVALID_INPUT' })
     expect((await pull(desk, lobby.id, 0)).lastMutationSeq).toBe(3)
+  })
+
+  it("applies check-ins and check-outs made away once: the act's id and time, the host told once, a person on site meanwhile keeps their visit", async () => {
+    const database = await sql.connect()
+    await migrate(database, frontDeskMigrations)
+    const desk = createFrontDesk(database, { now: () => clock.now, notifyHosts: true })
+    const lobby = await pair(desk, 'Lobby')
+    const side = await pair(desk, 'Side door')
+    const host = await desk.addHost({ name: 'Hana Host', email: 'hana@example.com', webhookUrl: null })
+    const gone = await desk.addHost({ name: 'Gone Host', email: 'gone@example.com', webhookUrl: null })
+    await desk.removeHost(gone.id)
+    const [ann, bob, cy] = [person('ann'), person('bob'), person('cy')]
+    // Cy came in at the side door just before the lobby lost the site.
+    const away = clock.now - 3_600_000
+    clock.now = away - 60_000
+    const cyHere = await checkIn(desk, cy, side.id)
+    clock.now = away + 3_600_000
+    const act = (seq: number, kind: 'check-in' | 'check-out', args: object, at = away + seq * 1000) => ({ kind, id: randomUUID(), seq, at, args }) as SyncMutation
+    const annIn = act(1, 'check-in', { person: ann, hostId: host.id, purpose: 'Interview', asLastTime: false })
+    const bobIn = act(2, 'check-in', { person: bob, hostId: gone.id, purpose: null, asLastTime: false })
+    const cyIn = act(3, 'check-in', { person: cy, hostId: null, purpose: null, asLastTime: false })
+    const bobOut = act(4, 'check-out', { visitId: bobIn.id, person: { personUuid: bob.personUuid, email: bob.email } })
+    const cyOut = act(5, 'check-out', { visitId: cyIn.id, person: { personUuid: cy.personUuid, email: cy.email } })
+    const push = [annIn, bobIn, cyIn, bobOut, cyOut]
+    const jobs = async () => (await database.all<{ subject: string }>("SELECT subject FROM jobs WHERE kind = 'host-notice'")).map((row) => row.subject)
+
+    expect(await desk.syncPush(lobby.id, push)).toEqual({ lastMutationSeq: 5 })
+    // Sent again (a reply lost) and again under new seqs (a copy made anew): nothing more.
+    expect(await desk.syncPush(lobby.id, push)).toEqual({ lastMutationSeq: 5 })
+    expect(await desk.syncPush(lobby.id, [{ ...annIn, seq: 6 }])).toEqual({ lastMutationSeq: 6 })
+
+    const annVisit = await desk.lastVisitOf(ann.personUuid)
+    expect(annVisit).toMatchObject({ id: annIn.id, personUuid: ann.personUuid, email: ann.email, hostId: host.id, hostName: 'Hana Host', purpose: 'Interview', checkedInAt: new Date(annIn.at).toISOString(), checkedOutAt: null, kioskId: lobby.id, kioskName: 'Lobby' })
+    // The host removed while the kiosk was away: the visit stands without one.
+    expect(await desk.lastVisitOf(bob.personUuid)).toMatchObject({ id: bobIn.id, hostId: null, checkedOutAt: new Date(bobOut.at).toISOString(), checkedOutBy: 'visitor' })
+    // Cy was on site already: their visit from the side door is the one, ended by the lobby's check-out.
+    expect(await desk.lastVisitOf(cy.personUuid)).toMatchObject({ id: cyHere.id, checkedOutAt: new Date(cyOut.at).toISOString() })
+    expect((await desk.onSite()).map((v) => v.id)).toEqual([annIn.id])
+    // One notice per channel of Ann's arrival, queued once.
+    expect(await jobs()).toEqual([annIn.id])
+  })
+
+  it('sends staff accounts (hashes, never sessions) only to a kiosk that asks, and logs only what it copies', async () => {
+    const { desk } = await open()
+    const lobby = await pair(desk, 'Lobby')
+    await desk.createFirstAdmin('Ada Admin', 'admin-secret-1', lobby.id)
+    const plain = await pull(desk, lobby.id, 0)
+    expect(plain.ops.some((op) => op.topic === 'account')).toBe(false)
+
+    const first = await pull(desk, lobby.id, 0, true)
+    const adaOps = first.ops.filter((op) => op.topic === 'account')
+    expect(adaOps).toEqual([{ topic: 'account', key: 'ada admin', value: { name: 'Ada Admin', role: 'admin', salt: expect.any(String), hash: expect.any(String), params: expect.stringContaining('"N"'), disabled: false } }])
+    const ada = adaOps[0]!.value as CopiedAccount
+    expect(Buffer.from(ada.hash, 'base64')).toHaveLength(32)
+
+    // Signing in (its last sign-in, its failures, its pause) is the site's own: no change for the kiosks.
+    const head = await desk.changesHead()
+    await desk.signIn('Ada Admin', 'admin-secret-1', lobby.id)
+    await expect(desk.signIn('Ada Admin', 'wrong-secret', lobby.id)).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    expect(await desk.changesHead()).toBe(head)
+
+    await desk.createAccount('Olga Operator', 'operator', 'operator-secret-1')
+    await desk.setAccountDisabled('Olga Operator', true)
+    const next = await pull(desk, lobby.id, first.cookie, true)
+    expect(next.ops).toEqual([{ topic: 'account', key: 'olga operator', value: expect.objectContaining({ name: 'Olga Operator', role: 'operator', disabled: true }) }])
+    // A kiosk that does not ask is sent no account, but moves past their changes.
+    const without = await pull(desk, lobby.id, first.cookie)
+    expect(without).toMatchObject({ cookie: next.cookie, ops: [] })
+  })
+
+  it('audits a staff sign-in made at a kiosk while away once, in the push that applies it', async () => {
+    const { desk, db } = await open()
+    const lobby = await pair(desk, 'Lobby')
+    const signedIn = { kind: 'staff-sign-in', id: randomUUID(), seq: 1, at: clock.now - 600_000, args: { account: 'Ada Admin', role: 'admin' } } as SyncMutation
+    expect(await desk.syncPush(lobby.id, [signedIn])).toEqual({ lastMutationSeq: 1 })
+    expect(await desk.syncPush(lobby.id, [signedIn])).toEqual({ lastMutationSeq: 1 })
+    const rows = await db.all<{ action: string; account: string; role: string; kiosk_id: string; detail: string }>("SELECT action, account, role, kiosk_id, detail FROM site_audit WHERE action = 'sign-in'")
+    expect(rows).toEqual([{ action: 'sign-in', account: 'Ada Admin', role: 'admin', kiosk_id: lobby.id, detail: `signed in at the kiosk while the site was away, ${new Date(signedIn.at).toISOString()}` }])
+  })
+
+  it('does not end a visit begun after a check-out made away', async () => {
+    const { desk } = await open()
+    const lobby = await pair(desk, 'Lobby')
+    const dee = person('dee')
+    const checkOutAt = clock.now - 60_000
+    const later = await checkIn(desk, dee, lobby.id)
+    const out = { kind: 'check-out', id: randomUUID(), seq: 1, at: checkOutAt, args: { visitId: randomUUID(), person: { personUuid: dee.personUuid, email: dee.email } } } as SyncMutation
+    expect(await desk.syncPush(lobby.id, [out])).toEqual({ lastMutationSeq: 1 })
+    expect(await desk.lastVisitOf(dee.personUuid)).toMatchObject({ id: later.id, checkedOutAt: null })
   })
 
   it.runIf(backend === 'postgres')('applies a push once when two engines apply it at the same moment', async () => {

@@ -54,7 +54,7 @@ describe('visits (real engine, real store, roles and audit)', () => {
           ...parts,
           retentionDays: async () => retentionDays,
           now: () => clock,
-          hooks: { noticesQueued: () => void wakes++, screenPerson: async (uuid) => (watchlist.has(uuid) ? 'watchlisted' : 'clear') },
+          hooks: { noticesQueued: () => void wakes++, screenPerson: async ({ personUuid }) => (personUuid && watchlist.has(personUuid) ? 'watchlisted' : 'clear') },
         })),
     })
   })

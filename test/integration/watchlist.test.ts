@@ -107,7 +107,7 @@ describe('the watchlist (real engine, audit, roles)', () => {
   })
 
   it('screens a person nobody listed as clear, and raises nothing', async () => {
-    expect(await watchlist.screenPerson(ada)).toBe('clear')
+    expect(await watchlist.screenPerson({ personUuid: ada, email: 'ada@watch.example' })).toBe('clear')
     expect(events).toEqual([])
     expect(await value(operator('getWatchlistAlerts'))).toEqual([])
   })
@@ -196,11 +196,14 @@ describe('the watchlist (real engine, audit, roles)', () => {
   it('screenPerson says watchlisted for the listed person (check-in), clear for another', async () => {
     events.length = 0
     const bea = (await backend.persons.findPersonByUserId('bea@watch.example'))!.uuid
-    expect(await watchlist.screenPerson(bea)).toBe('clear')
-    expect(await watchlist.screenPerson(ada.toUpperCase())).toBe('watchlisted')
+    expect(await watchlist.screenPerson({ personUuid: bea, email: 'bea@watch.example' })).toBe('clear')
+    expect(await watchlist.screenPerson({ personUuid: ada.toUpperCase(), email: 'ada@watch.example' })).toBe('watchlisted')
     expect(events).toHaveLength(1)
     expect((await value(operator('getWatchlistAlerts')))[0]).toMatchObject({ place: 'check-in', personUuid: ada.toLowerCase(), givenEmail: null })
     expect(latest('watchlist-hit')).toMatchObject({ detail: expect.stringMatching(/^check-in stopped/) })
+    // Known by e-mail alone (an enrollment still in the outbox, or a face the offline replica found): stopped all the same.
+    expect(await watchlist.screenPerson({ personUuid: null, email: 'ADA@watch.example' })).toBe('watchlisted')
+    expect(events).toHaveLength(2)
   })
 
   it('lets staff dismiss an alert (audited); it is then gone for every staff screen', async () => {
@@ -218,7 +221,7 @@ describe('the watchlist (real engine, audit, roles)', () => {
     expect(await errorOf(operator('removeFromWatchlist', { personUuid: ada }))).toMatchObject({ code: 'FORBIDDEN' })
     expect(await value(admin('removeFromWatchlist', { personUuid: ada }))).toEqual({ ok: true })
     expect(latest('watchlist-remove')).toMatchObject({ outcome: 'ok', account: 'Test Admin', subject: { personUuid: ada } })
-    expect(await watchlist.screenPerson(ada)).toBe('clear')
+    expect(await watchlist.screenPerson({ personUuid: ada, email: 'ada@watch.example' })).toBe('clear')
     expect(await value(operator('listWatchlist'))).toEqual([])
     expect(await errorOf(admin('removeFromWatchlist', { personUuid: ada }))).toMatchObject({ code: 'NOT_FOUND' })
     expect(await value(visitor('enrollVisitor', enrollInput('ada@watch.example', 'person-a2.jpg')))).toMatchObject({ outcome: 'enrolled' })

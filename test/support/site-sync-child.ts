@@ -97,7 +97,7 @@ async function run(): Promise<void> {
         args: { place: i % 2 ? 'enrollment' : 'check-in', personUuid, email: `kill-${personUuid.slice(0, 8)}@example.com`, givenEmail: null, reason: 'SIGKILL test' },
       })
       // In the copy's file once queue() returned (its transaction committed): the parent may rely on it.
-      say(`queued ${act.id} ${act.seq} ${act.args.personUuid}`)
+      say(`queued ${act.id} ${act.seq} ${personUuid}`)
       if (random(2)) await sleep(random(5))
     }
     await sync.sync()

@@ -17,7 +17,7 @@ export const SYNC_PUSH_BODY_LIMIT = PUSH_MAX_MUTATIONS * 4096 + 4096
  */
 export function syncRoutes(app: EngineApp, frontDesk: FrontDesk): void {
   app.get(r.syncPull.path, { config: { auth: FRONTDESK_AUTH[r.syncPull.auth] }, schema: { querystring: r.syncPull.querystring, response: { 200: r.syncPull.response } } }, async (request, reply) =>
-    reply.header('Cache-Control', 'no-store').send(await frontDesk.syncPull(request.kioskId!, request.query.cookie)),
+    reply.header('Cache-Control', 'no-store').send(await frontDesk.syncPull(request.kioskId!, request.query.cookie, request.query.accounts === '1')),
   )
   app.post(
     r.syncPush.path,

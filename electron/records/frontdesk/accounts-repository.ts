@@ -52,6 +52,11 @@ export class AccountRepository {
     return this.sql.get<AccountRow>('SELECT * FROM accounts WHERE name_key = ?', [key])
   }
 
+  /** Every account as stored (for the kiosks' copies: sync-rules.ts). */
+  rows(): Promise<AccountRow[]> {
+    return this.sql.all<AccountRow>('SELECT * FROM accounts ORDER BY created_at, name')
+  }
+
   async list(): Promise<AccountView[]> {
     return (await this.sql.all<AccountRow>('SELECT * FROM accounts ORDER BY created_at, name')).map(accountView)
   }

@@ -60,53 +60,58 @@ function text(value: string | null | undefined): string | null {
   return value.slice(0, MAX_TEXT)
 }
 
+/**
+ * Appends an entry at the end of the one chain, in the caller's transaction (under a lock every
+ * engine of the site takes): an act applied in a transaction is audited with it, or neither is.
+ */
+export async function appendSiteAudit(tx: Sql, input: SiteAuditInput, at: number): Promise<AuditEntryView> {
+  if (tx.dialect === 'postgres') await tx.get('SELECT pg_advisory_xact_lock(?)', [AUDIT_LOCK])
+  const rows = new SiteAuditRepository(tx)
+  const end = await rows.end()
+  const kioskId = input.kioskId?.toLowerCase() ?? null
+  const fields = {
+    seq: end.seq + 1,
+    at,
+    kioskId,
+    kioskName: kioskId === null ? null : text(await rows.kioskName(kioskId)),
+    action: input.action,
+    outcome: input.outcome,
+    role: input.role,
+    account: text(input.account),
+    personUuid: input.personUuid ? input.personUuid.toLowerCase() : null,
+    detail: text(input.detail),
+    prevHash: end.hash,
+  }
+  const hash = siteAuditHash(fields)
+  await rows.insert(fields, hash)
+  return entryOf({
+    seq: fields.seq,
+    at: fields.at,
+    kiosk_id: fields.kioskId,
+    kiosk_name: fields.kioskName,
+    action: fields.action,
+    outcome: fields.outcome,
+    role: fields.role,
+    account: fields.account,
+    person_uuid: fields.personUuid,
+    detail: fields.detail,
+    prev_hash: fields.prevHash,
+    hash,
+  })
+}
+
+
 /** The site's audit trail over its database (the frontdesk set's step 4, audit-migration.ts). */
 export function siteAuditTrail(db: Database, options: { now?: () => number } = {}): SiteAuditTrail {
   const now = options.now ?? Date.now
   const records = new SiteAuditRepository(db)
-
-  async function appendIn(tx: Sql, input: SiteAuditInput): Promise<AuditEntryView> {
-    if (tx.dialect === 'postgres') await tx.get('SELECT pg_advisory_xact_lock(?)', [AUDIT_LOCK])
-    const rows = new SiteAuditRepository(tx)
-    const end = await rows.end()
-    const kioskId = input.kioskId?.toLowerCase() ?? null
-    const fields = {
-      seq: end.seq + 1,
-      at: now(),
-      kioskId,
-      kioskName: kioskId === null ? null : text(await rows.kioskName(kioskId)),
-      action: input.action,
-      outcome: input.outcome,
-      role: input.role,
-      account: text(input.account),
-      personUuid: input.personUuid ? input.personUuid.toLowerCase() : null,
-      detail: text(input.detail),
-      prevHash: end.hash,
-    }
-    const hash = siteAuditHash(fields)
-    await rows.insert(fields, hash)
-    return entryOf({
-      seq: fields.seq,
-      at: fields.at,
-      kiosk_id: fields.kioskId,
-      kiosk_name: fields.kioskName,
-      action: fields.action,
-      outcome: fields.outcome,
-      role: fields.role,
-      account: fields.account,
-      person_uuid: fields.personUuid,
-      detail: fields.detail,
-      prev_hash: fields.prevHash,
-      hash,
-    })
-  }
 
   return {
     async append(input) {
       if (!auditActions.includes(input.action) || !auditOutcomes.includes(input.outcome) || !auditRoles.includes(input.role)) {
         throw new Error('audit entry outside the known actions, outcomes or roles')
       }
-      return db.transaction((tx) => appendIn(tx, input))
+      return db.transaction((tx) => appendSiteAudit(tx, input, now()))
     },
     async query({ limit, ...query }) {
       return (await records.query(query, Math.min(Math.max(limit ?? 200, 1), 1000))).map(entryOf)

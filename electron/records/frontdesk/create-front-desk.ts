@@ -30,6 +30,6 @@ export function createFrontDesk(db: Database, options: FrontDeskOptions = {}): F
     ...hostRules(context),
     ...visitRules(context, inviteKeys, options.notifyHosts ?? false, options.noticeSecrets ?? null),
     ...inviteRules(context, inviteKeys),
-    ...syncRules(context),
+    ...syncRules(context, options.notifyHosts ?? false),
   }
 }

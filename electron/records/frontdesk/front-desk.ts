@@ -113,8 +113,11 @@ export interface FrontDesk {
   rotateInviteKey(): Promise<string>
 
   // Sync (electron/shared/site-sync.ts): what a site's kiosk keeps a copy of, and its acts made away from the site.
-  /** The changes to the watchlist, open visits and kiosks since `cookie`, each row as it is now; the whole of them (reset) when the log no longer reaches `cookie`. */
-  syncPull(kioskId: string, cookie: number): Promise<PullResult>
+  /**
+   * The changes to the watchlist, open visits and kiosks (and staff accounts, when `accounts`) since
+   * `cookie`, each row as it is now; the whole of them (reset) when the log no longer reaches `cookie`.
+   */
+  syncPull(kioskId: string, cookie: number, accounts?: boolean): Promise<PullResult>
   /** Applies the kiosk's acts above the last sequence applied for it, each in the transaction that records it; returns the last applied. */
   syncPush(kioskId: string, mutations: readonly SyncMutation[]): Promise<PushResult>
   /** The newest change-log seq (0: none yet), to tell kiosks to pull after a write. */

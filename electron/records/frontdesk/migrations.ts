@@ -1,4 +1,5 @@
 import type { MigrationSet } from '../sql/migrate'
+import { accountSyncStep } from './account-sync-migration'
 import { dropArrivalQueuedStep } from './arrival-column-migration'
 import { kioskSyncStep } from './kiosk-sync-migration'
 import { auditStep } from './audit-migration'
@@ -292,5 +293,7 @@ export const frontDeskMigrations: MigrationSet = {
     dropArrivalQueuedStep,
     // How far each kiosk's copy of the site has come, for the Kiosks screen (kiosk-sync-migration.ts).
     kioskSyncStep,
+    // Staff accounts in the change log, for kiosks that sign staff in while the site is away (account-sync-migration.ts).
+    accountSyncStep,
   ],
 }

@@ -1,19 +1,35 @@
 import { KioskError } from '../../shared/errors'
-import { PULL_PAGE_ROWS, type PullOp, type PullResult, type SyncMutation } from '../../shared/site-sync'
+import { PULL_PAGE_ROWS, type CopiedAccount, type PullOp, type PullResult, type SyncMutation } from '../../shared/site-sync'
+import type { AccountRow } from './accounts-repository'
+import { appendSiteAudit } from './audit-trail'
 import { ChangesRepository, type FrontDeskChange } from './changes-repository'
 import type { FrontDesk } from './front-desk'
 import { KioskMutationsRepository } from './mutations-repository'
 import type { FrontDeskRecords, RulesContext } from './records'
+import type { CheckInRequest } from './visit-types'
+import { admitVisit } from './visits-rules'
 import { uuidKey } from './watchlist-repository'
+import type { Sql } from '../sql/types'
+import type { SiteEvent } from '../../shared/frontdesk-api'
 
 type SyncRules = Pick<FrontDesk, 'syncPull' | 'syncPush' | 'changesHead' | 'pruneChanges'>
+
+/** What a kiosk keeps of an account to sign its staff in while the site is away: the PIN's hash, never more. */
+const copiedAccount = (row: AccountRow): CopiedAccount => ({
+  name: row.name,
+  role: row.role,
+  salt: row.salt.toString('base64'),
+  hash: row.hash.toString('base64'),
+  params: row.params,
+  disabled: row.disabled === 1,
+})
 
 /**
  * The site's side of its kiosks' copies (electron/shared/site-sync.ts). A pull sends each changed
  * row as it is now, so a change sent twice, or a row read newer than the cookie says, is harmless;
  * a push applies each act once, in the transaction that records it as the kiosk's last.
  */
-export function syncRules(context: RulesContext): SyncRules {
+export function syncRules(context: RulesContext, notifyHosts = false): SyncRules {
   const { now } = context
 
   /** A nudge after the commit: the alert is in the records whether or not a listener hears it. */
@@ -25,20 +41,22 @@ export function syncRules(context: RulesContext): SyncRules {
     }
   }
 
-  /** Every row of every topic, read after the head: each at least as new as the cookie says. */
-  async function everything(records: FrontDeskRecords): Promise<PullOp[]> {
+  /** Every row of every topic (accounts only when asked), read after the head: each at least as new as the cookie says. */
+  async function everything(records: FrontDeskRecords, accounts: boolean): Promise<PullOp[]> {
     const entries = await records.watchlist.list()
     const visits = await records.visits.onSite()
     const kiosks = await records.kiosks.list()
+    const staff = accounts ? await records.accounts.rows() : []
     return [
       ...entries.map((value): PullOp => ({ topic: 'watchlist', key: value.personUuid, value })),
       ...visits.map((value): PullOp => ({ topic: 'visit', key: value.id, value })),
       ...kiosks.map(({ id, name }): PullOp => ({ topic: 'kiosk', key: id, value: { id, name } })),
+      ...staff.map((row): PullOp => ({ topic: 'account', key: row.name_key, value: copiedAccount(row) })),
     ]
   }
 
-  /** Each changed row once, in the order of its first change, as it is now (null: gone, ended or removed). */
-  async function currentRows(records: FrontDeskRecords, changes: readonly FrontDeskChange[]): Promise<PullOp[]> {
+  /** Each changed row once, in the order of its first change, as it is now (null: gone, ended or removed); accounts only when asked. */
+  async function currentRows(records: FrontDeskRecords, changes: readonly FrontDeskChange[], accounts: boolean): Promise<PullOp[]> {
     const seen = new Set<string>()
     const ops: PullOp[] = []
     // A site has few kiosks: read once, the first time one changed.
@@ -50,6 +68,10 @@ export function syncRules(context: RulesContext): SyncRules {
       else if (topic === 'visit') {
         const visit = await records.visits.byId(key)
         ops.push({ topic, key, value: visit && visit.checkedOutAt === null ? visit : null })
+      } else if (topic === 'account') {
+        if (!accounts) continue
+        const row = await records.accounts.byKey(key)
+        ops.push({ topic, key, value: row ? copiedAccount(row) : null })
       } else {
         kiosks ??= new Map((await records.kiosks.list()).map((k) => [k.id, k.name]))
         const name = kiosks.get(key)
@@ -59,8 +81,9 @@ export function syncRules(context: RulesContext): SyncRules {
     return ops
   }
 
-  async function apply(records: FrontDeskRecords, kioskId: string, mutation: SyncMutation): Promise<string | null> {
-    // One kind today; the union makes a new kind a compile error here until it is applied.
+  /** What an applied act tells the site's listeners (after the commit); null: nothing new. */
+  async function apply(records: FrontDeskRecords, sql: Sql, kioskId: string, mutation: SyncMutation): Promise<SiteEvent | null> {
+    // The union makes a new kind a compile error here until it is applied.
     switch (mutation.kind) {
       case 'watchlist-alert': {
         const { args } = mutation
@@ -78,31 +101,62 @@ export function syncRules(context: RulesContext): SyncRules {
           dismissed_by: null,
         })
         // An id the site has already (sent before under another seq): kept as it is, not announced again.
-        return inserted ? mutation.id : null
+        return inserted ? { type: 'watchlist-alert', alertId: mutation.id } : null
+      }
+      case 'check-in': {
+        const { args } = mutation
+        // Already applied under another seq (a copy made anew): the visit stands as it is.
+        if (await records.visits.byId(mutation.id)) return null
+        // A host taken out of the directory while the kiosk was away: the visit stands, without one
+        // (a kiosk's act is never refused for what changed at the site since).
+        const hostId = args.hostId !== null && (await records.hosts.get(args.hostId)) ? args.hostId : null
+        const request: CheckInRequest = { person: { ...args.person, personUuid: uuidKey(args.person.personUuid) }, hostId, purpose: args.purpose, inviteToken: null, asLastTime: args.asLastTime, kioskId }
+        // The host's notices are queued here: the host hears once, when the site learns of the arrival.
+        await admitVisit(records, sql, request, undefined, { id: mutation.id, at: mutation.at, notifyHosts })
+        return null
+      }
+      case 'staff-sign-in': {
+        // Audited with the act: the entry says when it happened at the kiosk (the chain's own time is now).
+        const { args } = mutation
+        await appendSiteAudit(
+          sql,
+          { kioskId, action: 'sign-in', outcome: 'ok', role: args.role, account: args.account, detail: `signed in at the kiosk while the site was away, ${new Date(mutation.at).toISOString()}` },
+          now(),
+        )
+        return null
+      }
+      case 'check-out': {
+        const { args, at } = mutation
+        if (await records.visits.end(args.visitId, 'visitor', at)) return null
+        // Not open under that id (the site had them on site already when the check-in came, or staff
+        // ended it): the person's open visit ends, when it began before the check-out was made.
+        const open = await records.visits.openOf(args.person.personUuid)
+        if (open && Date.parse(open.checkedInAt) <= at) await records.visits.end(open.id, 'visitor', at)
+        return null
       }
     }
   }
 
-  async function pullPage(records: FrontDeskRecords, changes: ChangesRepository, cookie: number, lastMutationSeq: number): Promise<PullResult> {
+  async function pullPage(records: FrontDeskRecords, changes: ChangesRepository, cookie: number, lastMutationSeq: number, accounts: boolean): Promise<PullResult> {
     if (cookie > 0) {
       const rows = await changes.after(cookie, PULL_PAGE_ROWS)
       // The floor after the rows: a prune that committed while they were read shows here (PostgreSQL
       // reads each statement afresh), and the kiosk starts over rather than miss what it removed.
       if (cookie >= (await changes.floor()) && cookie <= (await changes.head())) {
-        return { cookie: rows.at(-1)?.seq ?? cookie, reset: false, more: rows.length === PULL_PAGE_ROWS, ops: await currentRows(records, rows), lastMutationSeq }
+        return { cookie: rows.at(-1)?.seq ?? cookie, reset: false, more: rows.length === PULL_PAGE_ROWS, ops: await currentRows(records, rows, accounts), lastMutationSeq }
       }
     }
     // The head before the rows: a change after it is in them already, or sent at the next pull.
     const head = await changes.head()
-    return { cookie: head, reset: true, more: false, ops: await everything(records), lastMutationSeq }
+    return { cookie: head, reset: true, more: false, ops: await everything(records, accounts), lastMutationSeq }
   }
 
   return {
-    syncPull: (kioskId, cookie) =>
+    syncPull: (kioskId, cookie, accounts = false) =>
       context.transaction(async (records, sql): Promise<PullResult> => {
         const changes = new ChangesRepository(sql)
         const lastMutationSeq = await new KioskMutationsRepository(sql).lastSeq(kioskId)
-        const page = await pullPage(records, changes, cookie, lastMutationSeq)
+        const page = await pullPage(records, changes, cookie, lastMutationSeq, accounts)
         // For the Kiosks screen: how far this kiosk has been sent (a kiosk that failed to apply it says a lower cookie next time).
         await records.kiosks.synced(kioskId, page.cookie, now())
         return page
@@ -117,12 +171,12 @@ export function syncRules(context: RulesContext): SyncRules {
       const last = await applied.lastSeq(kioskId)
       for (const mutation of sorted) {
         if (mutation.seq <= last) continue
-        const alertId = await context.transaction(async (records, sql) => {
+        const event = await context.transaction(async (records, sql) => {
           // Recorded first, under the row's lock: another engine applying the same push finds it done.
           if (!(await new KioskMutationsRepository(sql).advance(kioskId, mutation.seq, now()))) return null
-          return apply(records, kioskId, mutation)
+          return apply(records, sql, kioskId, mutation)
         })
-        if (alertId !== null) announce({ type: 'watchlist-alert', alertId })
+        if (event !== null) announce(event)
       }
       return { lastMutationSeq: await applied.lastSeq(kioskId) }
     },

@@ -27,11 +27,13 @@ export interface CheckInRequest {
 
 export type CheckInOutcome =
   /**
+   * `offline`: a site kiosk kept it for its site, which could not be reached (the visit is the
+   * kiosk's own record of it until the site applies it).
    * `host` (with its contacts) is given only for a new visit with a host when the desk does not tell
    * hosts itself: whom to tell of the arrival. `hostNotified`: the desk queued a notice of this
    * arrival on a channel that is set up, so the host will hear.
    */
-  | { outcome: 'checked-in'; visit: Visit; alreadyOnSite: boolean; host: Host | null; hostNotified: boolean }
+  | { outcome: 'checked-in'; visit: Visit; alreadyOnSite: boolean; host: Host | null; hostNotified: boolean; offline?: true }
   | { outcome: 'invite-refused'; reason: InviteCheckInRefusal }
 
 /** What the visitor's form needs from a good code, or why it is refused (the contract's CheckInviteResult). */

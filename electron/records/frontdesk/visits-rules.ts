@@ -19,7 +19,7 @@ const alreadyOnSite = (visit: Visit): CheckInOutcome => ({ outcome: 'checked-in'
 const inviteRefused = (reason: InviteCheckInRefusal): CheckInOutcome => ({ outcome: 'invite-refused', reason })
 
 /** A check-in's outcome, with the channels its transaction queued host notices on. */
-interface Admitted {
+export interface Admitted {
   outcome: CheckInOutcome
   queued: readonly NoticeChannel[]
 }
@@ -34,6 +34,75 @@ const arrivalOf = (visit: Visit, host: Host): ArrivalNotice => ({
   arrivedAt: visit.checkedInAt,
   kioskId: visit.kioskId,
 })
+
+/** The host of a new visit: the one chosen, else the invitation's, else (a returning visitor) last time's. Gone from the directory since: none. */
+async function hostOf(tx: FrontDeskRecords, request: CheckInRequest, inviteHostId: string | null, last: Visit | null): Promise<Host | null> {
+  if (request.hostId !== null) {
+    const chosen = await tx.hosts.get(request.hostId)
+    if (!chosen) throw new KioskError('INVALID_INPUT', 'That host is not in the directory any more: choose another.')
+    return chosen
+  }
+  if (inviteHostId !== null) return tx.hosts.get(inviteHostId)
+  if (last?.hostId) return tx.hosts.get(last.hostId)
+  return null
+}
+
+/** The new visit's id and time, and whether its host's notices are queued with it (see visitRules' `notifyHosts`). */
+export interface NewVisit {
+  id: string
+  at: number
+  notifyHosts: boolean
+}
+
+/**
+ * A check-in in the caller's transaction: the person's open visit given back, or the invitation
+ * (`claims`: what the request's code says, read before the transaction; undefined: no code given)
+ * checked and used up and the visit stored, with its host's notices when `made.notifyHosts`.
+ * A kiosk's check-in made while its site was away (sync-rules.ts) brings its own id and time.
+ */
+export async function admitVisit(tx: FrontDeskRecords, sql: Sql, request: CheckInRequest, claims: TokenClaims | null | undefined, made: NewVisit): Promise<Admitted> {
+  const { person } = request
+  const open = await tx.visits.openOf(person.personUuid)
+  if (open) return nothingQueued(alreadyOnSite(open))
+
+  let invite = null
+  if (claims !== undefined) {
+    const checked = await inviteOf(tx, claims, made.at)
+    if (!checked.ok) return nothingQueued(inviteRefused(checked.reason))
+    if (emailKey(checked.invite.email) !== emailKey(person.email)) return nothingQueued(inviteRefused('other-email'))
+    invite = checked.invite
+  }
+
+  // A returning visitor who named no host comes to see whom they saw last time, for the same reason.
+  const last = request.asLastTime ? await tx.visits.lastOf(person.personUuid) : null
+  const host = await hostOf(tx, request, invite?.hostId ?? null, last)
+  const purpose = request.purpose ?? (request.asLastTime && request.hostId === null ? (last?.purpose ?? '') : '')
+  const firstName = person.firstName ?? (request.asLastTime ? (last?.firstName ?? null) : null)
+
+  const { id, at } = made
+  // Used up before the visit is stored, by a conditional update: of two check-ins racing on one
+  // code, the second finds it used (on PostgreSQL it waits on the row) and stores nothing.
+  if (invite && !(await tx.invites.use(invite.id, id, at))) return nothingQueued(inviteRefused('used'))
+  await tx.visits.insert({
+    id,
+    personUuid: person.personUuid,
+    email: person.email,
+    firstName,
+    hostId: host?.id ?? null,
+    hostName: host?.name ?? null,
+    purpose,
+    checkedInAt: at,
+    kioskId: request.kioskId ?? '',
+    inviteId: invite?.id ?? null,
+  })
+  const visit = (await tx.visits.byId(id))!
+  if (made.notifyHosts && host) {
+    // With the visit or not at all: a visit stored is an arrival told, whichever engine took it.
+    const queued = await addArrival(sql, arrivalOf(visit, host), at)
+    return { outcome: { outcome: 'checked-in', visit, alreadyOnSite: false, host: null, hostNotified: false }, queued: queued.map((notice) => notice.channel) }
+  }
+  return nothingQueued({ outcome: 'checked-in', visit, alreadyOnSite: false, host, hostNotified: false })
+}
 
 /**
  * Visits: one list of who is on site, whichever kiosk they came through. A check-in is one
@@ -51,64 +120,6 @@ const arrivalOf = (visit: Visit, host: Host): ArrivalNotice => ({
 export function visitRules(context: RulesContext, keyring: InviteKeyring, notifyHosts = false, noticeSecrets: Pick<NoticeSecrets, 'status'> | null = null): VisitRules {
   const { records, now } = context
 
-  /** The host of a new visit: the one chosen, else the invitation's, else (a returning visitor) last time's. Gone from the directory since: none. */
-  async function hostOf(tx: FrontDeskRecords, request: CheckInRequest, inviteHostId: string | null, last: Visit | null): Promise<Host | null> {
-    if (request.hostId !== null) {
-      const chosen = await tx.hosts.get(request.hostId)
-      if (!chosen) throw new KioskError('INVALID_INPUT', 'That host is not in the directory any more: choose another.')
-      return chosen
-    }
-    if (inviteHostId !== null) return tx.hosts.get(inviteHostId)
-    if (last?.hostId) return tx.hosts.get(last.hostId)
-    return null
-  }
-
-  /** `claims`: what the request's code says, read before the transaction (undefined: no code given). */
-  async function admit(tx: FrontDeskRecords, sql: Sql, request: CheckInRequest, claims: TokenClaims | null | undefined): Promise<Admitted> {
-    const { person } = request
-    const open = await tx.visits.openOf(person.personUuid)
-    if (open) return nothingQueued(alreadyOnSite(open))
-
-    let invite = null
-    if (claims !== undefined) {
-      const checked = await inviteOf(tx, claims, now())
-      if (!checked.ok) return nothingQueued(inviteRefused(checked.reason))
-      if (emailKey(checked.invite.email) !== emailKey(person.email)) return nothingQueued(inviteRefused('other-email'))
-      invite = checked.invite
-    }
-
-    // A returning visitor who named no host comes to see whom they saw last time, for the same reason.
-    const last = request.asLastTime ? await tx.visits.lastOf(person.personUuid) : null
-    const host = await hostOf(tx, request, invite?.hostId ?? null, last)
-    const purpose = request.purpose ?? (request.asLastTime && request.hostId === null ? (last?.purpose ?? '') : '')
-    const firstName = person.firstName ?? (request.asLastTime ? (last?.firstName ?? null) : null)
-
-    const id = randomUUID()
-    const at = now()
-    // Used up before the visit is stored, by a conditional update: of two check-ins racing on one
-    // code, the second finds it used (on PostgreSQL it waits on the row) and stores nothing.
-    if (invite && !(await tx.invites.use(invite.id, id, at))) return nothingQueued(inviteRefused('used'))
-    await tx.visits.insert({
-      id,
-      personUuid: person.personUuid,
-      email: person.email,
-      firstName,
-      hostId: host?.id ?? null,
-      hostName: host?.name ?? null,
-      purpose,
-      checkedInAt: at,
-      kioskId: request.kioskId ?? '',
-      inviteId: invite?.id ?? null,
-    })
-    const visit = (await tx.visits.byId(id))!
-    if (notifyHosts && host) {
-      // With the visit or not at all: a visit stored is an arrival told, whichever engine took it.
-      const queued = await addArrival(sql, arrivalOf(visit, host), at)
-      return { outcome: { outcome: 'checked-in', visit, alreadyOnSite: false, host: null, hostNotified: false }, queued: queued.map((notice) => notice.channel) }
-    }
-    return nothingQueued({ outcome: 'checked-in', visit, alreadyOnSite: false, host, hostNotified: false })
-  }
-
   /**
    * The outcome says the host will hear only when a notice was queued on a channel that is set up
    * (read after the commit: the visit stands whatever the settings say). A notice on a channel that
@@ -124,7 +135,7 @@ export function visitRules(context: RulesContext, keyring: InviteKeyring, notify
     async checkIn(request) {
       const claims = request.inviteToken === null ? undefined : await claimsOf(keyring, request.inviteToken)
       try {
-        return await withPromise(await context.transaction((tx, sql) => admit(tx, sql, request, claims)))
+        return await withPromise(await context.transaction((tx, sql) => admitVisit(tx, sql, request, claims, { id: randomUUID(), at: now(), notifyHosts })))
       } catch (error) {
         // Another kiosk checked this person in between our read and our insert: theirs is the
         // visit (ours rolled back, its invitation use with it).

@@ -5,7 +5,7 @@ import type { InviteCheckInRefusal, refusalWhySchema, Visit, VisitorCheckResult 
 import { DAY_MS } from '../workflows/retention-purge'
 import type { Backend } from '../backend'
 import type { Call, Handlers } from '../dispatch'
-import type { KioskDesk, StaffDesk } from '../front-desk/desk'
+import type { KioskDesk, KioskPerson, StaffDesk } from '../front-desk/desk'
 import type { LivenessGate, LivenessParts } from '../liveness/gate'
 import type { OfflineDecisions } from '../replica/offline-decisions'
 import { visitsCsv } from '../visits/csv'
@@ -25,8 +25,12 @@ export interface VisitHooks {
    * site, the engine that took the check-in wakes its own.)
    */
   noticesQueued?: () => void
-  /** Before a check-in is stored: 'watchlisted' refuses it (the visitor reads "please see the front desk"). */
-  screenPerson?: (personUuid: string) => Promise<'clear' | 'watchlisted'>
+  /**
+   * Before a check-in is stored: 'watchlisted' refuses it (the visitor reads "please see the front
+   * desk"). By the e-mail too: a site kiosk's copy matches a visitor known by e-mail alone
+   * (`personUuid` null: an enrollment still in the outbox, or a face the offline replica matched).
+   */
+  screenPerson?: (person: KioskPerson) => Promise<'clear' | 'watchlisted'>
 }
 
 export interface VisitsDeps {
@@ -66,9 +70,15 @@ export const ENROLLED_CHECK_IN_MS = 15 * 60_000
 const CANDIDATES = 5
 
 type Why = z.infer<typeof refusalWhySchema>
-type Person = { personUuid: string; email: string; firstName: string | null }
-const seeFrontDesk = (why: Why, personUuid?: string): VisitorCheckResult => ({ outcome: 'refused', reason: 'see-front-desk', why, ...(personUuid && { personUuid }) })
-const inviteRefused = (invite: InviteCheckInRefusal, personUuid: string): VisitorCheckResult => ({ outcome: 'refused', reason: 'invite', invite, personUuid })
+type Person = KioskPerson & { firstName: string | null }
+/** A window's leave to check in the person it just enrolled; `personUuid` null: their enrollment was queued in the outbox. */
+type Ticket = KioskPerson & { at: number }
+/** The person's id in a result (staff only, by roleViews); none for a person known by e-mail alone. */
+const idOf = (personUuid: string | null | undefined) => (personUuid ? { personUuid } : {})
+/** Kept at this kiosk for its site: the visitor is told so. */
+const offlineOf = (offline: true | undefined) => (offline ? { offline } : {})
+const seeFrontDesk = (why: Why, personUuid?: string | null): VisitorCheckResult => ({ outcome: 'refused', reason: 'see-front-desk', why, ...idOf(personUuid) })
+const inviteRefused = (invite: InviteCheckInRefusal, personUuid: string | null): VisitorCheckResult => ({ outcome: 'refused', reason: 'invite', invite, ...idOf(personUuid) })
 const greetingOf = (visit: Pick<Visit, 'firstName' | 'email'>) => visit.firstName ?? visit.email
 const errorText = (error: unknown) => (error instanceof Error ? error.message : 'unknown error')
 
@@ -80,7 +90,7 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  */
 export function visitsFeature(deps: VisitsDeps): VisitsFeature {
   const now = deps.now ?? Date.now
-  const enrolled = new Map<string, { personUuid: string; email: string; at: number }>()
+  const enrolled = new Map<string, Ticket>()
   const hooks = deps.hooks ?? {}
 
   /** The host the visitor chose must still be in the directory (checked before anything else is done). */
@@ -110,7 +120,7 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
   /** Screens, has the front desk store the visit (or give the open one back) with its host's notices: the one path every check-in takes. */
   async function admit(desk: KioskDesk, person: Person, choice: { hostId: string | null; purpose: string | null; inviteToken: string | null; asLastTime: boolean }): Promise<VisitorCheckResult> {
     // Screened first, even when already on site: someone watchlisted since is sent to the desk, not waved through.
-    if (hooks.screenPerson && (await hooks.screenPerson(person.personUuid)) === 'watchlisted') return seeFrontDesk('watchlisted', person.personUuid)
+    if (hooks.screenPerson && (await hooks.screenPerson({ personUuid: person.personUuid, email: person.email })) === 'watchlisted') return seeFrontDesk('watchlisted', person.personUuid)
     // One transaction at the desk: the open visit given back, or the invitation used up with the visit stored
     // (used a moment before at another kiosk or tab: refused, nothing stored, the host not told).
     const done: CheckInOutcome = await desk.checkIn({ person, ...choice })
@@ -118,7 +128,18 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     const { visit, alreadyOnSite, hostNotified } = done
     if (!alreadyOnSite && visit.hostId !== null && !desk.onSite) hooks.noticesQueued?.()
     // The desk's word on the host: a visitor is promised only a notice that was queued and can be sent.
-    return { outcome: 'checked-in', visitId: visit.id, greeting: greetingOf(visit), hostName: visit.hostName, checkedInAt: visit.checkedInAt, alreadyOnSite, hostNotified, personUuid: person.personUuid }
+    // The visit's own person id (not a stand-in for one known by e-mail alone: see offline-desk.ts).
+    return {
+      outcome: 'checked-in',
+      visitId: visit.id,
+      greeting: greetingOf(visit),
+      hostName: visit.hostName,
+      checkedInAt: visit.checkedInAt,
+      alreadyOnSite,
+      hostNotified,
+      ...idOf(person.personUuid),
+      ...offlineOf(done.offline),
+    }
   }
 
   /** Why the invitation `token` cannot be used for this person's check-in (any case of their e-mail), or null when it can. */
@@ -129,13 +150,15 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
   }
 
   /** 1:N at the caller's role, liveness first where the tenant asks: one clear match with an e-mail, or why not. */
-  async function recognise(input: { sample: string } & LivenessParts, role: Parameters<LivenessGate['judge']>[3]): Promise<{ personUuid: string; email: string } | Why> {
+  async function recognise(input: { sample: string } & LivenessParts, role: Parameters<LivenessGate['judge']>[3]): Promise<KioskPerson | Why> {
     await deps.liveness.judge('verify', input, [input.sample], role)
     const identified = await deps.decisions.identify({ sample: input.sample, maxResults: CANDIDATES })
     if (identified.decision !== 'match') return identified.decision
     const [best] = identified.candidates
     if (!best?.userId) return 'no-email'
-    return { personUuid: best.personUuid, email: best.userId }
+    // Decided by the offline replica: its person ids are its own, not the servers' (the site's
+    // kiosk learns the servers' id by the e-mail before its site hears of the visit).
+    return { personUuid: identified.offline ? null : best.personUuid, email: best.userId }
   }
 
   /** On its own: the retention applied to the kiosk's own visits. On a site the site purges its own. */
@@ -161,18 +184,20 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
     handlers: {
       async checkIn(input, call) {
         const staff = call.actor.role !== 'visitor'
-        let person: { personUuid: string; email: string }
+        let person: KioskPerson
         if (staff) {
+          if (input.personUuid === undefined) throw new KioskError('INVALID_INPUT', 'Name the enrolled person to check in.')
           const found = await (await deps.backend()).persons.getPerson(input.personUuid)
           if (!found) throw new KioskError('NOT_FOUND', 'No enrolled person has that id.')
           person = { personUuid: found.uuid, email: found.userId }
         } else {
           // A visitor checks in only the person this window just enrolled: a person id alone is no proof.
+          // No id given: the person whose enrollment this window queued in the outbox.
           const ticket = call.key === null ? undefined : enrolled.get(call.key)
-          if (!ticket || ticket.personUuid !== input.personUuid || now() - ticket.at > ENROLLED_CHECK_IN_MS) {
+          if (!ticket || ticket.personUuid !== (input.personUuid ?? null) || now() - ticket.at > ENROLLED_CHECK_IN_MS) {
             throw new KioskError('FORBIDDEN', 'Only the person just enrolled at this screen can check in here. Please see the front desk.')
           }
-          person = ticket
+          person = { personUuid: ticket.personUuid, email: ticket.email }
         }
         const desk = await deps.desk()
         // The code is checked before anything else (a used code is refused even for someone on site);
@@ -196,7 +221,8 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
         const found = await recognise(input, call.actor.role)
         if (typeof found === 'string') return seeFrontDesk(found)
         // A returning visitor who names no host comes to see whom they saw last time, for the same reason.
-        const last = await desk.lastVisitOf(found.personUuid)
+        // Known by e-mail alone (offline): the site finds last time's host when it applies the check-in.
+        const last = found.personUuid === null ? null : await desk.lastVisitOf(found.personUuid)
         const chosen = input.hostId ?? null
         const result = await admit(desk, { ...found, firstName: last?.firstName ?? null }, { hostId: chosen, purpose: input.purpose ?? (chosen ? '' : null), inviteToken: null, asLastTime: chosen === null })
         return withBadgePhoto(result, input.badgePhoto)
@@ -205,9 +231,9 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
       async checkOutByFace(input, call) {
         const found = await recognise(input, call.actor.role)
         if (typeof found === 'string') return seeFrontDesk(found)
-        const ended = await (await deps.desk()).checkOut(found.personUuid)
-        if (!ended) return { outcome: 'refused', reason: 'not-on-site', why: 'not-on-site', personUuid: found.personUuid }
-        return { outcome: 'checked-out', visitId: ended.id, greeting: greetingOf(ended), checkedOutAt: ended.checkedOutAt!, personUuid: found.personUuid }
+        const ended = await (await deps.desk()).checkOut(found)
+        if (!ended) return { outcome: 'refused', reason: 'not-on-site', why: 'not-on-site', ...idOf(found.personUuid) }
+        return { outcome: 'checked-out', visitId: ended.id, greeting: greetingOf(ended), checkedOutAt: ended.checkedOutAt!, ...idOf(found.personUuid), ...offlineOf(ended.offline) }
       },
 
       listHostNames: async () => (await deps.desk()).listHostNames(),
@@ -236,6 +262,12 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
           const result = await handlers.enrollVisitor(input, call)
           for (const [key, ticket] of enrolled) if (now() - ticket.at > ENROLLED_CHECK_IN_MS) enrolled.delete(key)
           if (result.outcome === 'enrolled' && call.key !== null) enrolled.set(call.key, { personUuid: result.person.uuid, email: result.person.userId, at: now() })
+          // Queued in the outbox: no servers' id yet. A site's kiosk keeps the check-in until it is
+          // delivered, and says the screen may offer it; the kiosk on its own checks in after delivery.
+          if (result.outcome === 'queued' && call.key !== null && (await deps.desk()).onSite) {
+            enrolled.set(call.key, { personUuid: null, email: input.userId, at: now() })
+            return { ...result, checkIn: true }
+          }
           return result
         },
       }

@@ -3,7 +3,7 @@ import type { KioskEvent } from '../../shared/events'
 import type { WatchlistPlace } from '../../shared/watchlist'
 import type { Backend } from '../backend'
 import type { Call } from '../dispatch'
-import type { KioskDesk, ScreeningSubject, StaffDesk } from '../front-desk/desk'
+import type { KioskDesk, KioskPerson, ScreeningSubject, StaffDesk } from '../front-desk/desk'
 import type { AuditTrail } from './audit'
 import type { Feature } from './feature'
 
@@ -32,7 +32,7 @@ export interface WatchlistFeature extends Feature {
    * list, and then staff are already alerted and the stop audited; the caller only shows the
    * visitor "Please see the front desk".
    */
-  screenPerson(personUuid: string, place?: WatchlistPlace): Promise<Screening>
+  screenPerson(person: KioskPerson, place?: WatchlistPlace): Promise<Screening>
   /** The same for an enrollment: the persons its 1:N and e-mail look-up found, and the e-mail typed. */
   screen(subject: ScreeningSubject): Promise<Screening>
 }
@@ -70,7 +70,9 @@ export function watchlistFeature(deps: WatchlistDeps): WatchlistFeature {
 
   return {
     screen,
-    screenPerson: (personUuid, place = 'check-in') => screen({ personUuids: [personUuid], givenEmail: null, place }),
+    // By the e-mail too: offline, a site kiosk's copy knows a visitor named by e-mail alone (no id yet);
+    // the desk keeps the e-mail on the alert only when it is not the listed one.
+    screenPerson: ({ personUuid, email }, place = 'check-in') => screen({ personUuids: personUuid ? [personUuid] : [], givenEmail: email, place }),
     handlers: {
       async addToWatchlist(input, call) {
         const backend = await deps.backend()

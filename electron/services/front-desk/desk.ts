@@ -4,7 +4,7 @@ import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../share
 import type { Invite, InviteState } from '../../shared/invites'
 import type { Host, HostName, OnSiteCopy, Visit, VisitFilter } from '../../shared/visits'
 import type { HostNotice, HostNoticeQueue, HostNoticeSecretStatus, HostNoticeSecretsInput, HostNoticeSettings, SmtpSettings } from '../../shared/host-notices'
-import type { CheckInOutcome, CheckInRequest, HostFields, InviteCheck, NewInviteRequest, PersonKeys } from '../../records/frontdesk/visit-types'
+import type { CheckInOutcome, CheckInPerson, CheckInRequest, HostFields, InviteCheck, NewInviteRequest, PersonKeys } from '../../records/frontdesk/visit-types'
 
 /** Who is about to be admitted: the persons their face or e-mail points to, and the e-mail they gave. */
 export interface ScreeningSubject {
@@ -12,6 +12,17 @@ export interface ScreeningSubject {
   givenEmail: string | null
   place: WatchlistPlace
 }
+
+/**
+ * A visitor as the kiosk knows them. `personUuid` null: not by the servers' id yet (their enrollment
+ * waits in the outbox, or the offline replica recognised them: its ids are its own), only by e-mail.
+ * Only a site's kiosk takes such a person: it keeps the act and learns the id before the site gets it.
+ */
+export interface KioskPerson {
+  personUuid: string | null
+  email: string
+}
+export type KioskCheckIn = Omit<CheckInRequest, 'kioskId' | 'person'> & { person: Omit<CheckInPerson, 'personUuid'> & KioskPerson }
 
 /** A staff session the front desk issued, as this kiosk holds it for one window or tab. */
 export interface HeldSession {
@@ -46,9 +57,9 @@ export interface KioskDesk {
   /** Whom a visitor can pick. */
   listHostNames(): Promise<HostName[]>
   /** At this kiosk (the desk names it). */
-  checkIn(request: Omit<CheckInRequest, 'kioskId'>): Promise<CheckInOutcome>
-  /** The person's open visit ends; null when they were not on site. */
-  checkOut(personUuid: string): Promise<Visit | null>
+  checkIn(request: KioskCheckIn): Promise<CheckInOutcome>
+  /** The person's open visit ends; null when they were not on site. `offline`: a site kiosk kept the check-out for its site, which could not be reached. */
+  checkOut(person: KioskPerson): Promise<(Visit & { offline?: true }) | null>
   lastVisitOf(personUuid: string): Promise<Visit | null>
   checkInvite(token: string): Promise<InviteCheck>
   as(session: HeldSession): StaffDesk

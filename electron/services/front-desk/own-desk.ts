@@ -2,7 +2,7 @@ import type { FrontDesk } from '../../records/frontdesk/front-desk'
 import type { PersonKeys } from '../../records/frontdesk/visit-types'
 import { KioskError } from '../../shared/errors'
 import { notOnSite } from '../backend-resolver'
-import type { KioskDesk } from './desk'
+import type { KioskDesk, KioskPerson } from './desk'
 
 /** The kiosk's own front desk once opened, and how to close it. */
 export interface OpenedFrontDesk {
@@ -21,6 +21,17 @@ export interface OwnDesk {
   /** A person forgotten by the kiosk itself (its retention, an erasure), not by a staff session. */
   forgetPerson(person: PersonKeys): Promise<{ visitIds: string[]; invites: number }>
   close(): Promise<void>
+}
+
+/**
+ * A kiosk on its own keeps no acts for later: its visits name a person by the servers' id, so a
+ * visitor whose enrollment still waits in the outbox checks in once it is delivered.
+ */
+function enrolledId(person: KioskPerson): string {
+  if (person.personUuid === null) {
+    throw new KioskError('INVALID_INPUT', 'This enrollment is waiting for the servers: check in once it has been delivered. Please see the front desk.')
+  }
+  return person.personUuid
 }
 
 /**
@@ -50,8 +61,8 @@ export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => str
     // On its own the look stays in the kiosk's settings and logo file (electron/services/branding).
     look: async () => Promise.reject(notOnSite()),
     listHostNames: async () => (await (await local()).listHosts()).map(({ id, name }) => ({ id, name })),
-    checkIn: async (request) => (await local()).checkIn({ ...request, kioskId: kioskId() }),
-    checkOut: async (personUuid) => (await local()).checkOut(personUuid),
+    checkIn: async ({ person, ...request }) => (await local()).checkIn({ ...request, person: { ...person, personUuid: enrolledId(person) }, kioskId: kioskId() }),
+    checkOut: async (person) => (await local()).checkOut(enrolledId(person)),
     lastVisitOf: async (personUuid) => (await local()).lastVisitOf(personUuid),
     checkInvite: async (token) => (await local()).checkInvite(token),
     as: ({ account }) => ({

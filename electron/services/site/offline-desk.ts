@@ -1,8 +1,11 @@
-import { emailKey } from '../../records/frontdesk/watchlist-repository'
+import type { CheckInOutcome } from '../../records/frontdesk/visit-types'
+import { emailKey, uuidKey } from '../../records/frontdesk/watchlist-repository'
+import { KioskError } from '../../shared/errors'
 import { KIOSK_CLIENT_PREFIX, type ScreenResult } from '../../shared/frontdesk-api'
-import type { OnSiteCopy, Visit } from '../../shared/visits'
+import type { QueuedAct } from '../../shared/site-sync'
+import type { HostName, OnSiteCopy, Visit } from '../../shared/visits'
 import type { WatchlistAlert } from '../../shared/watchlist'
-import type { KioskDesk, ScreeningSubject, StaffDesk } from '../front-desk/desk'
+import type { KioskCheckIn, KioskDesk, KioskPerson, ScreeningSubject, StaffDesk } from '../front-desk/desk'
 import type { SiteCopy } from './site-copy'
 import { siteAway } from './site-away'
 import type { SiteSync } from './site-sync'
@@ -18,6 +21,25 @@ export interface OfflineDeskDeps {
   log: (line: string) => void
 }
 
+type CheckInAct = Extract<QueuedAct, { kind: 'check-in' }>
+
+/** An open visit as this kiosk knows it, with its person as named (null: by e-mail alone, until the servers' id is learned). */
+interface KnownVisit {
+  visit: Visit
+  personUuid: string | null
+}
+
+const isoOf = (at: number) => new Date(at).toISOString()
+
+/** The same visitor: by the servers' id when both have one, else by e-mail (the person server's userId) in any case. */
+function samePerson(person: KioskPerson, other: { personUuid: string | null; email: string }): boolean {
+  if (person.personUuid !== null && other.personUuid !== null) return uuidKey(person.personUuid) === uuidKey(other.personUuid)
+  return emailKey(person.email) === emailKey(other.email)
+}
+
+/** What stands for a visitor known by e-mail alone when the copy was never filled (nothing was sent to the site). */
+const notOnServersYet = () => new KioskError('UNREACHABLE', 'This visitor is not on the servers yet and the site has never been reached from this kiosk: check in once the site is back.')
+
 /** The kiosk's id on its site: pairing named its client after it. */
 export function siteKioskId(clientId: string | null): string | null {
   return clientId?.startsWith(KIOSK_CLIENT_PREFIX) ? clientId.slice(KIOSK_CLIENT_PREFIX.length) : null
@@ -32,6 +54,11 @@ export function siteKioskId(clientId: string | null): string | null {
  * - the evacuation list: the copy's open visits, with when the copy was last filled and the other
  *   kiosks (whoever they admitted since is missing).
  * - staff's alerts: this kiosk's alerts the site does not have yet, beside the site's.
+ * - check-in and check-out: kept as acts for the site (the visit's id is the act's), after the copy
+ *   and this kiosk's own waiting acts say whether the visitor is on site; a visitor known by e-mail
+ *   alone (an enrollment still in the outbox, a face the offline replica matched) is always kept
+ *   so, the site up or not: site-sync learns their servers' id before it pushes. Whom a visitor can
+ *   pick: the host names the site last gave.
  * Everything else, and every refusal the site made in its own words, is the site's as it was.
  */
 export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
@@ -75,11 +102,125 @@ export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
       .filter((kiosk) => kiosk.id !== self)
       .map((kiosk) => kiosk.name)
       .sort((a, b) => a.localeCompare(b))
-    return { visits: found.openVisits(), offline: { asOf: pulledAt === null ? null : new Date(pulledAt).toISOString(), unheardKiosks } }
+    const visits = (await openVisits(found, found.openVisits())).map((o) => o.visit)
+    return { visits, offline: { asOf: pulledAt === null ? null : new Date(pulledAt).toISOString(), unheardKiosks } }
+  }
+
+  /**
+   * This kiosk's waiting check-ins as visits (not ended by a waiting check-out), and the visits its
+   * waiting check-outs end. A person named by e-mail alone has no uuid for the Visit schema yet: the
+   * act's id (a uuid, and the visit's id) stands in for it; matching goes by KnownVisit.personUuid.
+   */
+  async function ownActs(found: SiteCopy): Promise<{ open: KnownVisit[]; ended: Set<string> }> {
+    const acts = found.waiting()
+    const ended = new Set(acts.flatMap((act) => (act.kind === 'check-out' ? [act.args.visitId] : [])))
+    const checkIns = acts.filter((act): act is CheckInAct => act.kind === 'check-in' && !ended.has(act.id))
+    // Nearly always none: the keychain and settings are read only when there is a visit to name.
+    if (checkIns.length === 0) return { open: [], ended }
+    const [kioskId, kioskName] = await Promise.all([deps.selfId().catch(() => null), deps.kioskName().catch(() => '')])
+    const hosts = found.hostNames() ?? []
+    return { open: checkIns.map((act) => ({ visit: visitOfAct(act, kioskId ?? '', kioskName || null, hosts), personUuid: act.args.person.personUuid })), ended }
+  }
+
+  /** A check-in kept here, as the visit the site will make of it (its host's name from the kept list; last time's host is the site's to find). */
+  function visitOfAct(act: CheckInAct, kioskId: string, kioskName: string | null, hosts: readonly HostName[]): Visit {
+    const { person, hostId, purpose } = act.args
+    return {
+      id: act.id,
+      personUuid: person.personUuid ?? act.id,
+      email: person.email,
+      firstName: person.firstName,
+      hostId,
+      hostName: hosts.find((host) => host.id === hostId)?.name ?? null,
+      purpose: purpose ?? '',
+      checkedInAt: isoOf(act.at),
+      checkedOutAt: null,
+      checkedOutBy: null,
+      kioskId,
+      kioskName,
+      inviteId: null,
+    }
+  }
+
+  /** Everyone on site as this kiosk knows it: the site's list (or the copy's), with its own waiting acts applied. */
+  async function openVisits(found: SiteCopy, site: readonly Visit[]): Promise<KnownVisit[]> {
+    const own = await ownActs(found)
+    const known = new Set(site.map((visit) => visit.id))
+    return [...site.filter((visit) => !own.ended.has(visit.id)).map((visit) => ({ visit, personUuid: visit.personUuid })), ...own.open.filter((o) => !known.has(o.visit.id))].sort(
+      (a, b) => Date.parse(a.visit.checkedInAt) - Date.parse(b.visit.checkedInAt) || (a.visit.id < b.visit.id ? -1 : 1),
+    )
+  }
+
+  async function checkInFromCopy(request: KioskCheckIn, failure: unknown): Promise<CheckInOutcome> {
+    // An invitation is checked and used up by the site alone (offline invitations are a later item).
+    if (request.inviteToken !== null) throw failure
+    const found = await filledCopy(failure)
+    const open = (await openVisits(found, found.openVisits())).find((o) => samePerson(request.person, { personUuid: o.personUuid, email: o.visit.email }))
+    if (open) return { outcome: 'checked-in', visit: open.visit, alreadyOnSite: true, host: null, hostNotified: false }
+    const { person, hostId, purpose, asLastTime } = request
+    const act = await deps.sync.queue({ kind: 'check-in', args: { person: { personUuid: person.personUuid, email: person.email, firstName: person.firstName }, hostId, purpose, asLastTime } })
+    if (act.kind !== 'check-in') throw new Error('the queue kept another kind of act')
+    deps.log(`visits: a check-in kept for the site (the site is away or the person not on it yet); visit ${act.id} waits for it`)
+    const [kioskId, kioskName] = await Promise.all([deps.selfId().catch(() => null), deps.kioskName().catch(() => '')])
+    const visit = visitOfAct(act, kioskId ?? '', kioskName || null, found.hostNames() ?? [])
+    // The site tells the host when it applies the act: nothing is promised here.
+    return { outcome: 'checked-in', visit, alreadyOnSite: false, host: null, hostNotified: false, offline: true }
+  }
+
+  async function checkOutFromCopy(person: KioskPerson, failure: unknown): Promise<(Visit & { offline: true }) | null> {
+    const found = await filledCopy(failure)
+    const open = (await openVisits(found, found.openVisits())).find((o) => samePerson(person, { personUuid: o.personUuid, email: o.visit.email }))
+    if (!open) return null
+    const act = await deps.sync.queue({ kind: 'check-out', args: { visitId: open.visit.id, person: { personUuid: open.personUuid ?? person.personUuid, email: person.email } } })
+    deps.log(`visits: a check-out kept for the site (the site is away or the person not on it yet); visit ${open.visit.id} ends with act ${act.id}`)
+    return { ...open.visit, checkedOutAt: isoOf(act.at), checkedOutBy: 'visitor', offline: true }
   }
 
   return {
     ...live,
+    async listHostNames() {
+      let list: HostName[]
+      try {
+        list = await live.listHostNames()
+      } catch (error) {
+        if (!siteAway(error)) throw error
+        const kept = (await deps.sync.copy().catch(() => null))?.hostNames() ?? null
+        if (!kept) throw error
+        return kept
+      }
+      // Kept for when the site is away: a visitor can still pick whom they came to see (written only when it changed).
+      const found = await deps.sync.copy().catch(() => null)
+      if (found && JSON.stringify(found.hostNames()) !== JSON.stringify(list)) found.keepHostNames(list)
+      return list
+    },
+    async checkIn(request) {
+      // Known by e-mail alone: the site could not take it yet; kept until site-sync learns their id.
+      if (request.person.personUuid === null) return checkInFromCopy(request, notOnServersYet())
+      try {
+        return await live.checkIn(request)
+      } catch (error) {
+        if (!siteAway(error)) throw error
+        return checkInFromCopy(request, error)
+      }
+    },
+    async checkOut(person) {
+      if (person.personUuid === null) return checkOutFromCopy(person, notOnServersYet())
+      try {
+        return await live.checkOut(person)
+      } catch (error) {
+        if (!siteAway(error)) throw error
+        return checkOutFromCopy(person, error)
+      }
+    },
+    async lastVisitOf(personUuid) {
+      try {
+        return await live.lastVisitOf(personUuid)
+      } catch (error) {
+        // Only for a returning visitor's name and host: the site finds last time's host when it applies the check-in.
+        if (!siteAway(error)) throw error
+        return null
+      }
+    },
     async screen(subject) {
       try {
         return await live.screen(subject)
@@ -93,12 +234,17 @@ export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
       return {
         ...staff,
         async onSite() {
+          let listed: Awaited<ReturnType<StaffDesk['onSite']>>
           try {
-            return await staff.onSite()
+            listed = await staff.onSite()
           } catch (error) {
             if (!siteAway(error)) throw error
             return onSiteFromCopy(error)
           }
+          // Acts made here the site does not have yet (an enrollment still in the outbox, a moment
+          // after the site came back): an evacuation list must not miss who checked in here.
+          const found = await deps.sync.copy().catch(() => null)
+          return found ? { ...listed, visits: (await openVisits(found, listed.visits)).map((o) => o.visit) } : listed
         },
         async watchlistAlerts() {
           let alerts: WatchlistAlert[]

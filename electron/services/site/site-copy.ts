@@ -1,8 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import { emailKey, uuidKey } from '../../records/frontdesk/watchlist-repository'
-import { copiedKioskSchema, syncMutationSchema, type CopiedKiosk, type PullResult, type SyncMutation, type SyncTopic } from '../../shared/site-sync'
-import { visitSchema, type Visit } from '../../shared/visits'
+import { copiedKioskSchema, queuedActSchema, type CopiedKiosk, type PullResult, type QueuedAct, type SyncTopic } from '../../shared/site-sync'
+import { hostNameSchema, visitSchema, type HostName, type Visit } from '../../shared/visits'
 import { watchlistEntrySchema, type WatchlistEntry } from '../../shared/watchlist'
 import { createSealer } from '../outbox/sealer'
 import { openPrivateDatabase, type Db } from '../private-database'
@@ -38,10 +38,17 @@ const migrations = [
     payload BLOB NOT NULL
   );
   `,
+  `
+  -- The host names the site last answered (one sealed list): whom a visitor can pick while it is away.
+  CREATE TABLE copy_hosts (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    value BLOB NOT NULL
+  );
+  `,
 ]
 
 /** An act to hand the site, before it has its place in the queue. */
-export type NewAct = Pick<SyncMutation, 'kind' | 'args'>
+export type NewAct = Pick<QueuedAct, 'kind' | 'args'>
 
 export interface CopyState {
   /** Which site this is a copy of (the front desk's id, `site|<url>`); null: none yet. */
@@ -73,9 +80,16 @@ export interface SiteCopy {
   kiosks(): CopiedKiosk[]
   counts(): { watchlistEntries: number; openVisits: number; waitingActs: number }
   /** Queues an act (a new id and the next seq), in the copy's file before this returns. */
-  queue(act: NewAct, at: number): SyncMutation
+  queue(act: NewAct, at: number): QueuedAct
   /** The oldest waiting acts, up to `limit`. */
-  waiting(limit?: number): SyncMutation[]
+  waiting(limit?: number): QueuedAct[]
+  /** A waiting visit act's person learned their servers' id: it is kept with the act. False when no such act waits. */
+  named(seq: number, personUuid: string): boolean
+  /** A waiting act that can never be applied (its person is on no server and waits in no outbox): gone. */
+  drop(seq: number): void
+  /** The host names the site last answered (none: never asked, or another site's). */
+  hostNames(): HostName[] | null
+  keepHostNames(list: readonly HostName[]): void
   close(): void
 }
 
@@ -89,6 +103,7 @@ interface StateRow {
 }
 
 const KEY_CHECK = 'site-copy key check'
+const HOSTS_AAD = 'site-copy:host-names'
 
 /**
  * A site kiosk's local copy of its site's watchlist, open visits and kiosks (what a pull says), and
@@ -113,6 +128,7 @@ export function openSiteCopy(options: { dataDir: string; key: Buffer; log?: (lin
   const startOver = db.transaction((site: string | null) => {
     db.prepare('DELETE FROM copy_rows').run()
     db.prepare('DELETE FROM copy_acts').run()
+    db.prepare('DELETE FROM copy_hosts').run()
     // last_seq stays: an act's seq is never given twice, whichever site it went to.
     db.prepare('UPDATE copy_state SET site = ?, cookie = 0, pulled_at = NULL, offline_since = NULL, key_check = ? WHERE id = 1').run(site, seal(KEY_CHECK, 'site-copy:key-check'))
   })
@@ -158,12 +174,28 @@ export function openSiteCopy(options: { dataDir: string; key: Buffer; log?: (lin
     return true
   })
 
-  const queueAct = db.transaction((act: NewAct, at: number): SyncMutation => {
+  const queueAct = db.transaction((act: NewAct, at: number): QueuedAct => {
     const seq = readState().last_seq + 1
     const id = randomUUID()
+    // Checked before it is kept: an act the queue could not read back would block every act after it.
+    const queued = queuedActSchema.parse({ kind: act.kind, id, seq, at, args: act.args })
     db.prepare('UPDATE copy_state SET last_seq = ? WHERE id = 1').run(seq)
-    db.prepare('INSERT INTO copy_acts (seq, id, kind, at, payload) VALUES (?, ?, ?, ?, ?)').run(seq, id, act.kind, at, seal(act.args, actAad(seq, id, act.kind)))
-    return syncMutationSchema.parse({ kind: act.kind, id, seq, at, args: act.args })
+    db.prepare('INSERT INTO copy_acts (seq, id, kind, at, payload) VALUES (?, ?, ?, ?, ?)').run(seq, id, act.kind, at, seal(queued.args, actAad(seq, id, act.kind)))
+    return queued
+  })
+
+  type ActRow = { seq: number; id: string; kind: string; at: number; payload: Buffer }
+  const actOf = (row: ActRow): QueuedAct => queuedActSchema.parse({ kind: row.kind, id: row.id, seq: row.seq, at: row.at, args: open(row.payload, actAad(row.seq, row.id, row.kind)) })
+
+  const nameAct = db.transaction((seq: number, personUuid: string): boolean => {
+    const row = db.prepare('SELECT seq, id, kind, at, payload FROM copy_acts WHERE seq = ?').get(seq) as ActRow | undefined
+    if (!row) return false
+    const act = actOf(row)
+    // Only a visit's act names its person by e-mail alone; an alert names the listed person by the site's id.
+    if (act.kind !== 'check-in' && act.kind !== 'check-out') return false
+    const args = { ...act.args, person: { ...act.args.person, personUuid } }
+    db.prepare('UPDATE copy_acts SET payload = ? WHERE seq = ?').run(seal(args, actAad(row.seq, row.id, row.kind)), seq)
+    return true
   })
 
   const copy: SiteCopy = {
@@ -211,8 +243,20 @@ export function openSiteCopy(options: { dataDir: string; key: Buffer; log?: (lin
     }),
     queue: (act, at) => queueAct(act, at),
     waiting(limit = Number.MAX_SAFE_INTEGER) {
-      const found = db.prepare('SELECT seq, id, kind, at, payload FROM copy_acts ORDER BY seq LIMIT ?').all(limit) as Array<{ seq: number; id: string; kind: string; at: number; payload: Buffer }>
-      return found.map((row) => syncMutationSchema.parse({ kind: row.kind, id: row.id, seq: row.seq, at: row.at, args: open(row.payload, actAad(row.seq, row.id, row.kind)) }))
+      return (db.prepare('SELECT seq, id, kind, at, payload FROM copy_acts ORDER BY seq LIMIT ?').all(limit) as ActRow[]).map(actOf)
+    },
+    named: (seq, personUuid) => nameAct(seq, personUuid),
+    drop(seq) {
+      db.prepare('DELETE FROM copy_acts WHERE seq = ?').run(seq)
+    },
+    hostNames() {
+      const row = db.prepare('SELECT value FROM copy_hosts WHERE id = 1').get() as { value: Buffer } | undefined
+      if (!row) return null
+      const parsed = hostNameSchema.array().safeParse(open(row.value, HOSTS_AAD))
+      return parsed.success ? parsed.data : null
+    },
+    keepHostNames(list) {
+      db.prepare('INSERT INTO copy_hosts (id, value) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value').run(seal(list, HOSTS_AAD))
     },
     close: () => db.close(),
   }

@@ -1,6 +1,6 @@
 import { KioskError } from '../../shared/errors'
 import type { SiteConnection } from '../clients/connect'
-import type { KioskDesk, StaffDesk } from '../front-desk/desk'
+import type { KioskDesk, KioskPerson, StaffDesk } from '../front-desk/desk'
 import { siteCall, type SiteCallOptions } from './site-http'
 
 /**
@@ -10,6 +10,11 @@ import { siteCall, type SiteCallOptions } from './site-http'
  * takes effect on the next call.
  */
 export function siteDesk(id: string, connection: () => Promise<SiteConnection>): KioskDesk {
+  /** The site knows its visitors by its own person id only (offline-desk.ts keeps the acts of one known by e-mail alone). */
+  const siteIdOf = (person: KioskPerson): string => {
+    if (person.personUuid === null) throw new KioskError('NOT_FOUND', 'The site does not know this visitor yet: their enrollment has not reached the servers.')
+    return person.personUuid
+  }
   const call = async <R extends Parameters<typeof siteCall>[1]>(name: R, options?: SiteCallOptions) => siteCall(await connection(), name, options)
   /** DELETE-like calls answer nothing; the site's NOT_FOUND means "there was none". */
   const found = (done: Promise<unknown>) =>
@@ -33,9 +38,9 @@ export function siteDesk(id: string, connection: () => Promise<SiteConnection>):
     look: () => call('look'),
     listHostNames: () => call('listHostNames'),
     // The kiosk is the site's to name: the token says which one calls.
-    checkIn: ({ person, hostId, purpose, inviteToken, asLastTime }) =>
-      call('checkIn', { body: { person: { personUuid: person.personUuid, email: person.email, firstName: person.firstName }, hostId, purpose, inviteToken, asLastTime } }),
-    checkOut: async (personUuid) => (await call('checkOut', { params: { personUuid } })).visit,
+    checkIn: async ({ person, hostId, purpose, inviteToken, asLastTime }) =>
+      call('checkIn', { body: { person: { personUuid: siteIdOf(person), email: person.email, firstName: person.firstName }, hostId, purpose, inviteToken, asLastTime } }),
+    checkOut: async (person) => (await call('checkOut', { params: { personUuid: siteIdOf(person) } })).visit,
     lastVisitOf: async (personUuid) => (await call('lastVisit', { params: { personUuid } })).visit,
     checkInvite: (token) => call('checkInvite', { body: { token } }),
     as({ token }): StaffDesk {

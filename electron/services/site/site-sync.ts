@@ -1,5 +1,6 @@
+import { emailKey } from '../../records/frontdesk/watchlist-repository'
 import { KioskError } from '../../shared/errors'
-import { PUSH_MAX_MUTATIONS, type SiteSyncState, type SyncMutation } from '../../shared/site-sync'
+import { PUSH_MAX_MUTATIONS, syncMutationSchema, type QueuedAct, type SiteSyncState, type SyncMutation } from '../../shared/site-sync'
 import type { SiteConnection } from '../clients/connect'
 import type { NewAct, SiteCopy } from './site-copy'
 import { siteCall } from './site-http'
@@ -11,6 +12,13 @@ export interface SiteSyncDeps {
   siteId: () => Promise<string | null>
   /** The site's client and token (its timeouts are the kiosk's settings). */
   connection: () => Promise<SiteConnection>
+  /**
+   * The servers' id of the person with this e-mail, for an act that names its visitor by e-mail
+   * alone: their uuid; 'waiting': their enrollment is still in the outbox (asked again next run);
+   * null: on no server and in no outbox (the act can never be applied). A failure is a failed run.
+   * Absent: such acts wait.
+   */
+  personId?: (email: string) => Promise<string | 'waiting' | null>
   now?: () => number
   log: (line: string) => void
   /** Told after every run and every act queued (counts and times only, no personal data): a window opened since hears it within a run. */
@@ -29,7 +37,7 @@ export interface SiteSync {
   /** Runs now, or after the run under way; resolves when a run that began after this call ended. */
   sync(): Promise<void>
   /** Queues an act for the site (kept in the copy's file before this returns), and asks for a run to push it. */
-  queue(act: NewAct): Promise<SyncMutation>
+  queue(act: NewAct): Promise<QueuedAct>
   /** What staff screens show; null off a site. */
   state(): Promise<SiteSyncState | null>
   start(): void
@@ -78,12 +86,58 @@ export function siteSync(deps: SiteSyncDeps): SiteSync {
     deps.onState?.(stateOf(found))
   }
 
+  /** The act with its visitor named by the servers' id (only a visit's act names a visitor). */
+  function namedAs(act: QueuedAct, personUuid: string): QueuedAct {
+    if (act.kind === 'check-in') return { ...act, args: { ...act.args, person: { ...act.args.person, personUuid } } }
+    if (act.kind === 'check-out') return { ...act, args: { ...act.args, person: { ...act.args.person, personUuid } } }
+    return act
+  }
+
+  /** The person an act names by e-mail alone, if any (the site takes only its own person ids). */
+  const unnamed = (act: QueuedAct): string | null => ((act.kind === 'check-in' || act.kind === 'check-out') && act.args.person.personUuid === null ? act.args.person.email : null)
+
+  /**
+   * The acts of a batch the site can take, in order: each visitor named by e-mail alone gets their
+   * servers' id first (kept with the act). One whose enrollment still waits in the outbox stops the
+   * batch there: the acts after it wait too, so the site applies them in the order they were made.
+   * One on no server and in no outbox is dropped: no run could ever name it.
+   */
+  async function named(found: SiteCopy, acts: readonly QueuedAct[]): Promise<{ ready: SyncMutation[]; held: boolean }> {
+    const ids = new Map<string, Promise<string | 'waiting' | null>>()
+    const ready: SyncMutation[] = []
+    for (const act of acts) {
+      const email = unnamed(act)
+      if (email !== null) {
+        const key = emailKey(email)
+        // Asked once a run per person: a check-in and its check-out share the answer.
+        if (!ids.has(key)) ids.set(key, deps.personId ? deps.personId(email) : Promise.resolve('waiting'))
+        const id = await ids.get(key)!
+        if (id === 'waiting') return { ready, held: true }
+        if (id === null) {
+          found.drop(act.seq)
+          deps.log(`site copy: a ${act.kind} act (seq ${act.seq}) names a person on no server and in no outbox; dropped`)
+          continue
+        }
+        found.named(act.seq, id)
+        ready.push(syncMutationSchema.parse(namedAs(act, id)))
+        continue
+      }
+      ready.push(syncMutationSchema.parse(act))
+    }
+    return { ready, held: false }
+  }
+
   async function push(found: SiteCopy, site: string, connection: SiteConnection): Promise<void> {
     for (let acts = found.waiting(PUSH_MAX_MUTATIONS); acts.length > 0; acts = found.waiting(PUSH_MAX_MUTATIONS)) {
-      const done = await siteCall(connection, 'syncPush', { body: { mutations: acts } })
-      found.acknowledge(site, done.lastMutationSeq)
-      // The site applied fewer than it was sent: the rest wait for another run rather than loop here.
-      if (done.lastMutationSeq < acts.at(-1)!.seq) throw new KioskError('REJECTED', `The site applied this kiosk's acts up to ${done.lastMutationSeq} of ${acts.at(-1)!.seq}.`)
+      const { ready, held } = await named(found, acts)
+      if (ready.length > 0) {
+        const done = await siteCall(connection, 'syncPush', { body: { mutations: ready } })
+        found.acknowledge(site, done.lastMutationSeq)
+        // The site applied fewer than it was sent: the rest wait for another run rather than loop here.
+        if (done.lastMutationSeq < ready.at(-1)!.seq) throw new KioskError('REJECTED', `The site applied this kiosk's acts up to ${done.lastMutationSeq} of ${ready.at(-1)!.seq}.`)
+      }
+      // An enrollment still in the outbox: what follows it waits for a run after its delivery.
+      if (held) return
     }
   }
 

@@ -205,8 +205,9 @@ export function EnrollScreen() {
       {step === 'done' && result ? (
         <section aria-labelledby="result-title" tabIndex={-1} data-step-focus>
           <EnrollOutcome result={result} staff={staff} onDecide={(decision) => void submit(decision)} onCancel={() => go('home')} />
-          {result.outcome === 'enrolled' ? (
-            <EnrollCheckIn personUuid={result.person.uuid} invite={invite} photo={samples[0]?.dataUrl ?? null} onDone={endVisit} />
+          {/* Queued (the servers unreachable): a site's kiosk checks in the person this window enrolled all the same, and says so. */}
+          {result.outcome === 'enrolled' || (result.outcome === 'queued' && result.checkIn) ? (
+            <EnrollCheckIn personUuid={result.outcome === 'enrolled' ? result.person.uuid : null} invite={invite} photo={samples[0]?.dataUrl ?? null} onDone={endVisit} />
           ) : result.outcome !== 'needs-decision' ? (
             <div className="actions">
               <Button onClick={endVisit}>{t('common.done')}</Button>
@@ -237,7 +238,7 @@ function EnrollOutcome({ result, staff, onDecide, onCancel }: { result: EnrollVi
     case 'queued':
       return (
         <Notice kind="warning" title={t('enroll.queuedTitle')}>
-          <p id="result-title">{t('enroll.queued')}</p>
+          <p id="result-title">{t(result.checkIn ? 'enroll.queuedCheckIn' : 'enroll.queued')}</p>
           {staff ? <p>{t('staff:enroll.reason', { reason: result.reason })}</p> : null}
           <LivenessResult outcome={result.liveness} />
         </Notice>

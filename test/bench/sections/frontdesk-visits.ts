@@ -178,7 +178,8 @@ export interface OfflineActsResult {
 /**
  * `count` acts made while a kiosk was away (queued in its copy, the site unreachable), then the
  * kiosk back: one sync (site/site-sync.ts, as kiosk-services runs it) pushes them all. The acts are
- * watchlist alerts, the kind a kiosk makes offline; the site's alerts are then counted by id.
+ * a visitor's check-in and check-out in turn, each visitor a new person the site knows by id; the
+ * site's visits are then counted: one per check-in, each ended once by its check-out.
  */
 export async function offlineActs(siteUrl: string, databaseUrl: string, kiosk: SimulatedKiosk, count: number): Promise<OfflineActsResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-acts-'))
@@ -188,10 +189,13 @@ export async function offlineActs(siteUrl: string, databaseUrl: string, kiosk: S
   const sync = siteSync({ openCopy: async () => copy, siteId: async () => site, connection: async () => connection, log: () => undefined, intervalMs: 3_600_000 })
   try {
     copy.useSite(site)
-    const ids: string[] = []
-    for (let i = 0; i < count; i++) {
-      const act = copy.queue({ kind: 'watchlist-alert', args: { place: 'check-in', personUuid: randomUUID(), email: `away${i}@acts-bench.example`, givenEmail: null, reason: 'Benchmark: stopped while away' } }, Date.now())
-      ids.push(act.id)
+    const persons: string[] = []
+    const at = Date.now()
+    for (let i = 0; i + 1 < count; i += 2) {
+      const person = { personUuid: randomUUID(), email: `away${i}@acts-bench.example`, firstName: null }
+      persons.push(person.personUuid)
+      const checkIn = copy.queue({ kind: 'check-in', args: { person, hostId: null, purpose: 'Benchmark: checked in while away', asLastTime: false } }, at + i)
+      copy.queue({ kind: 'check-out', args: { visitId: checkIn.id, person: { personUuid: person.personUuid, email: person.email } } }, at + i + 1)
     }
     const started = performance.now()
     await sync.sync()
@@ -199,8 +203,13 @@ export async function offlineActs(siteUrl: string, databaseUrl: string, kiosk: S
     if (copy.counts().waitingActs !== 0) throw new Error(`${copy.counts().waitingActs} acts still wait after the sync`)
     const db = await openPostgres({ url: databaseUrl, maxConnections: 1 })
     try {
-      const row = await db.get<{ n: number; ids: number }>('SELECT count(*)::int AS n, count(DISTINCT id)::int AS ids FROM watchlist_alerts WHERE id = ANY(?)', [ids])
-      return { ms, applied: row?.ids ?? 0, duplicates: (row?.n ?? 0) - (row?.ids ?? 0) }
+      // A check-in applied twice would be a second visit of its person; a check-out applied, its visit ended.
+      const row = await db.get<{ n: number; persons: number; ended: number }>(
+        'SELECT count(*)::int AS n, count(DISTINCT person_uuid)::int AS persons, count(checked_out_at)::int AS ended FROM visits WHERE person_uuid = ANY(?)',
+        [persons],
+      )
+      const n = row?.n ?? 0
+      return { ms, applied: (row?.persons ?? 0) + (row?.ended ?? 0), duplicates: n - (row?.persons ?? 0) }
     } finally {
       await db.close()
     }

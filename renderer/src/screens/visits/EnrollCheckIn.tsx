@@ -13,10 +13,12 @@ import { VisitOutcome } from './VisitOutcome'
  * After enrolling: the person just enrolled checks in (host, reason, and the first name the host and
  * badge will show). An invitation scanned before enrolling goes with it: the services use it up.
  * `photo` is the enrollment's first photo, for the badge's face where the visitor agrees to it.
+ * No `personUuid`: the enrollment waits in the outbox (the servers have given no id yet), and the
+ * services check in the person this window just enrolled.
  * Check in is the one main action; leaving without checking in is a quiet link that asks first.
  * `onDone` ends the visitor's turn (after the result, or leaving without checking in).
  */
-export function EnrollCheckIn({ personUuid, invite, photo, onDone }: { personUuid: string; invite?: { token: string; hostName: string | null } | null; photo: string | null; onDone: () => void }) {
+export function EnrollCheckIn({ personUuid, invite, photo, onDone }: { personUuid?: string | null; invite?: { token: string; hostName: string | null } | null; photo: string | null; onDone: () => void }) {
   const { t } = useTranslation()
   const hosts = useHostNames()
   const [hostId, setHostId] = useState('')
@@ -34,7 +36,7 @@ export function EnrollCheckIn({ personUuid, invite, photo, onDone }: { personUui
     setBusy(true)
     setError(null)
     try {
-      setResult(await kiosk.checkIn({ personUuid, ...(withInvite && invite && { inviteToken: invite.token }), ...(hostId && { hostId }), ...(purpose.trim() && { purpose: purpose.trim() }), ...(firstName.trim() && { firstName: firstName.trim() }), ...(badgePhoto && { badgePhoto }) }))
+      setResult(await kiosk.checkIn({ ...(personUuid && { personUuid }), ...(withInvite && invite && { inviteToken: invite.token }), ...(hostId && { hostId }), ...(purpose.trim() && { purpose: purpose.trim() }), ...(firstName.trim() && { firstName: firstName.trim() }), ...(badgePhoto && { badgePhoto }) }))
     } catch (caught) {
       setError(caught)
     } finally {
