@@ -172,6 +172,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       selfId: async () => siteKioskId((await credentials.serverCredentials()).clientId),
       kioskName: async () => (await settings()).kioskName,
       alerted: (alertId) => emit({ type: 'watchlist-alert', alertId }),
+      // Staff sign in from the copy while the site is away: operators only this long after its last pull.
+      offlineSignInMs: async () => (await settings()).offlineSignInHours * 3_600_000,
       log,
     })
   const desk = frontDesks({ settings, own: ownFrontDesk.desk, site: siteFrontDesk })

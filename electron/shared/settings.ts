@@ -154,6 +154,12 @@ const fields = {
   accentColour,
   /** This kiosk's name on its site (alerts and the Kiosks list say where something happened); '' until it joins one. */
   kioskName: displayLine(64),
+  /**
+   * On a site: how long after the last pull the site answered an operator may still sign in from
+   * the kiosk's copy of the accounts while the site is away; past it, only an administrator.
+   * 0: only administrators sign in while the site is away.
+   */
+  offlineSignInHours: z.number().int('must be a whole number').min(0, 'must be from 0 to 168').max(168, 'must be from 0 to 168'),
 }
 
 /**
@@ -195,6 +201,7 @@ export const defaultSettings = Object.freeze({
   welcomeLine: '',
   accentColour: '#0b5cad',
   kioskName: '',
+  offlineSignInHours: 12,
 } as const satisfies { [K in keyof typeof fields]: z.infer<(typeof fields)[K]> })
 
 const shapeWithDefaults = {
@@ -222,6 +229,7 @@ const shapeWithDefaults = {
   welcomeLine: fields.welcomeLine.default(defaultSettings.welcomeLine),
   accentColour: fields.accentColour.default(defaultSettings.accentColour),
   kioskName: fields.kioskName.default(defaultSettings.kioskName),
+  offlineSignInHours: fields.offlineSignInHours.default(defaultSettings.offlineSignInHours),
 }
 
 /** Remote and site mode need both URLs; embedded mode keeps whatever is there (for switching back) but ignores it. */

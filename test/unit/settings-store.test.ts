@@ -49,6 +49,7 @@ describe('settings schema', () => {
       welcomeLine: '',
       accentColour: '#0b5cad',
       kioskName: '',
+      offlineSignInHours: 12,
     })
     expect(settingsSchema.parse({})).toEqual(defaultSettings)
   })
@@ -104,6 +105,7 @@ describe('settings store (real files)', () => {
       welcomeLine: 'Welcome to the lending desk.',
       accentColour: '#1e5a2b',
       kioskName: 'Lending desk',
+      offlineSignInHours: 0,
     }
     expect(await store.save(settings)).toEqual(settings)
     expect(await store.load()).toEqual(settings)
@@ -155,6 +157,9 @@ describe('settings store (real files)', () => {
       [{ identifyMaxResults: 2.5 }, [/whole number\s+→ at identifyMaxResults/]],
       [{ idleTimeoutSeconds: 14 }, [/must be from 15 to 3600\s+→ at idleTimeoutSeconds/]],
       [{ idleTimeoutSeconds: 3601 }, [/must be from 15 to 3600/]],
+      [{ offlineSignInHours: -1 }, [/must be from 0 to 168\s+→ at offlineSignInHours/]],
+      [{ offlineSignInHours: 169 }, [/must be from 0 to 168\s+→ at offlineSignInHours/]],
+      [{ offlineSignInHours: 1.5 }, [/whole number\s+→ at offlineSignInHours/]],
       [{ mode: 'cloud' }, [/→ at mode/]],
       [{ bioEngineAuth: 'none' }, [/→ at bioEngineAuth/]],
       [{ tenantCode: '../etc' }, [/→ at tenantCode/]],

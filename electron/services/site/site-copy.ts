@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import { emailKey, uuidKey } from '../../records/frontdesk/watchlist-repository'
-import { copiedKioskSchema, queuedActSchema, type CopiedKiosk, type PullResult, type QueuedAct, type SyncTopic } from '../../shared/site-sync'
+import { copiedAccountSchema, copiedKioskSchema, queuedActSchema, type CopiedAccount, type CopiedKiosk, type PullResult, type QueuedAct, type SyncTopic } from '../../shared/site-sync'
 import { hostNameSchema, visitSchema, type HostName, type Visit } from '../../shared/visits'
 import { watchlistEntrySchema, type WatchlistEntry } from '../../shared/watchlist'
 import { createSealer } from '../outbox/sealer'
@@ -45,6 +45,11 @@ const migrations = [
     value BLOB NOT NULL
   );
   `,
+  `
+  -- 1 once a whole copy (a reset) with the staff accounts was applied: a copy filled before the
+  -- accounts were asked for has none, and its next pull starts over from cookie 0 to get them.
+  ALTER TABLE copy_state ADD COLUMN accounts_copied INTEGER NOT NULL DEFAULT 0;
+  `,
 ]
 
 /** An act to hand the site, before it has its place in the queue. */
@@ -78,6 +83,10 @@ export interface SiteCopy {
   /** Open visits, oldest check-in first. */
   openVisits(): Visit[]
   kiosks(): CopiedKiosk[]
+  /** The staff account under this name key (accountKey), as of the last pull; null: none (or unreadable). */
+  account(nameKey: string): CopiedAccount | null
+  /** Whether the copy holds the site's accounts (a whole copy was pulled since they were asked for). */
+  accountsCopied(): boolean
   counts(): { watchlistEntries: number; openVisits: number; waitingActs: number }
   /** Queues an act (a new id and the next seq), in the copy's file before this returns. */
   queue(act: NewAct, at: number): QueuedAct
@@ -106,7 +115,8 @@ const KEY_CHECK = 'site-copy key check'
 const HOSTS_AAD = 'site-copy:host-names'
 
 /**
- * A site kiosk's local copy of its site's watchlist, open visits and kiosks (what a pull says), and
+ * A site kiosk's local copy of its site's watchlist, open visits, kiosks and staff accounts (their
+ * PIN hashes, read one at a time by `account`: what a pull says), and
  * the acts it made while the site was away. `<dataDir>/site-copy.db`, 0600 in a 0700 folder; every
  * value is sealed with AES-256-GCM under `key` (the outbox's key), bound to its topic and key, and
  * the keys themselves are kept as keyed hashes: the file says nothing of who is listed or on site
@@ -130,7 +140,7 @@ export function openSiteCopy(options: { dataDir: string; key: Buffer; log?: (lin
     db.prepare('DELETE FROM copy_acts').run()
     db.prepare('DELETE FROM copy_hosts').run()
     // last_seq stays: an act's seq is never given twice, whichever site it went to.
-    db.prepare('UPDATE copy_state SET site = ?, cookie = 0, pulled_at = NULL, offline_since = NULL, key_check = ? WHERE id = 1').run(site, seal(KEY_CHECK, 'site-copy:key-check'))
+    db.prepare('UPDATE copy_state SET site = ?, cookie = 0, pulled_at = NULL, offline_since = NULL, key_check = ?, accounts_copied = 0 WHERE id = 1').run(site, seal(KEY_CHECK, 'site-copy:key-check'))
   })
 
   // A copy sealed under another key cannot be read: it is dropped, never half-used.
@@ -159,7 +169,11 @@ export function openSiteCopy(options: { dataDir: string; key: Buffer; log?: (lin
 
   const applyPage = db.transaction((site: string, page: PullResult, at: number): boolean => {
     if (readState().site !== site) return false
-    if (page.reset) db.prepare('DELETE FROM copy_rows').run()
+    if (page.reset) {
+      db.prepare('DELETE FROM copy_rows').run()
+      // Every pull asks for the accounts (site-sync.ts): a whole copy has them.
+      db.prepare('UPDATE copy_state SET accounts_copied = 1 WHERE id = 1').run()
+    }
     const put = db.prepare('INSERT INTO copy_rows (topic, key_hash, value) VALUES (?, ?, ?) ON CONFLICT (topic, key_hash) DO UPDATE SET value = excluded.value')
     const drop = db.prepare('DELETE FROM copy_rows WHERE topic = ? AND key_hash = ?')
     for (const op of page.ops) {
@@ -236,6 +250,22 @@ export function openSiteCopy(options: { dataDir: string; key: Buffer; log?: (lin
         .filter((v) => v.checkedOutAt === null)
         .sort((a, b) => Date.parse(a.checkedInAt) - Date.parse(b.checkedInAt) || (a.id < b.id ? -1 : 1)),
     kiosks: () => rows('kiosk', copiedKioskSchema),
+    account(nameKey) {
+      // One row by its keyed hash: a sign-in opens only the account it names.
+      const hash = keyHash('account', nameKey)
+      const row = db.prepare("SELECT value FROM copy_rows WHERE topic = 'account' AND key_hash = ?").get(hash) as { value: Buffer } | undefined
+      if (!row) return null
+      let value: unknown
+      try {
+        value = open(row.value, rowAad('account', hash))
+      } catch {
+        // A row that does not open is no account: the sign-in is refused, never trusted.
+        return null
+      }
+      const parsed = copiedAccountSchema.safeParse(value)
+      return parsed.success ? parsed.data : null
+    },
+    accountsCopied: () => (db.prepare('SELECT accounts_copied AS copied FROM copy_state WHERE id = 1').get() as { copied: number }).copied === 1,
     counts: () => ({
       watchlistEntries: count("SELECT count(*) AS n FROM copy_rows WHERE topic = 'watchlist'"),
       openVisits: count("SELECT count(*) AS n FROM copy_rows WHERE topic = 'visit'"),

@@ -151,6 +151,15 @@ function SettingsForm({ initial, onJoined }: { initial: KioskSettings; onJoined:
           ) : null}
           <NumberField label="Connect timeout (seconds)" value={draft.connectTimeoutSeconds} onChange={set('connectTimeoutSeconds')} hint="1–60. How long to wait to reach either server before it counts as unreachable." error={errorOf('connectTimeoutSeconds')} />
           <NumberField label="Request timeout (seconds)" value={draft.requestTimeoutSeconds} onChange={set('requestTimeoutSeconds')} hint="2–300. How long to wait for a server’s answer once connected; face work on a busy server can take a while." error={errorOf('requestTimeoutSeconds')} />
+          {draft.mode === 'site' ? (
+            <NumberField
+              label="Staff sign-in while the site is away (hours)"
+              value={draft.offlineSignInHours}
+              onChange={set('offlineSignInHours')}
+              hint="0–168. For this long since the site last answered, staff sign in from this kiosk’s copy of their accounts (as of its last sync); after it, and with 0, only an administrator."
+              error={errorOf('offlineSignInHours')}
+            />
+          ) : null}
         </fieldset>
 
         {draft.mode !== 'embedded' ? (

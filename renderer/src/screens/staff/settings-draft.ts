@@ -16,6 +16,7 @@ export const numberKeys = [
   'livenessStepSeconds',
   'offlineReplicaDays',
   'offlineReplicaMaxPersons',
+  'offlineSignInHours',
 ] as const
 export const textKeys = ['mode', 'personServerUrl', 'bioEngineUrl', 'tenantCode', 'appCode', 'templateType', 'bioEngineAuth', 'basicAuthEncoding', 'organisationName', 'welcomeLine', 'accentColour', 'kioskName'] as const
 export const booleanKeys = ['offlineReplica'] as const
@@ -41,6 +42,7 @@ export const toDraft = (s: KioskSettings): Draft => ({
   livenessStepSeconds: asText(s.livenessStepSeconds),
   offlineReplicaDays: asText(s.offlineReplicaDays),
   offlineReplicaMaxPersons: asText(s.offlineReplicaMaxPersons),
+  offlineSignInHours: asText(s.offlineSignInHours),
 })
 
 /** Whether any typed field differs from the saved settings as text (a half-typed number counts). */
