@@ -6,6 +6,7 @@ import { UniqueViolationError } from '../sql/types'
 import { accountView, type AccountRow } from './accounts-repository'
 import type { FrontDesk } from './front-desk'
 import type { FrontDeskRecords, RulesContext } from './records'
+import { pauseAfter, signInPaused, signInRefused, SIGN_IN_BACKOFF, type SignInBackoff } from './sign-in-backoff'
 import { derivePin, newSalt, newSessionToken, PIN_PARAMS, readPinParams, sha256 } from './secrets'
 
 export interface StaffRulesOptions {
@@ -33,21 +34,20 @@ const UNKNOWN_NAMES_KEPT = 10_000
  */
 export function staffRules(context: RulesContext, options: StaffRulesOptions = {}): StaffRules {
   const { now } = context
-  const freeFailures = options.freeFailures ?? 3
-  const firstPauseMs = options.firstPauseMs ?? 5_000
-  const maxPauseMs = options.maxPauseMs ?? 15 * 60_000
+  const backoff: SignInBackoff = {
+    freeFailures: options.freeFailures ?? SIGN_IN_BACKOFF.freeFailures,
+    firstPauseMs: options.firstPauseMs ?? SIGN_IN_BACKOFF.firstPauseMs,
+    maxPauseMs: options.maxPauseMs ?? SIGN_IN_BACKOFF.maxPauseMs,
+  }
   const idleMs = options.sessionIdleMs ?? 60 * 60_000
   const unknownFailures = new Map<string, { failures: number; lockedUntil: number }>()
   const decoySalt = newSalt()
 
-  const pauseAfter = (failures: number) => (failures < freeFailures ? 0 : Math.min(firstPauseMs * 2 ** (failures - freeFailures), maxPauseMs))
-
   function refused(): never {
-    throw new KioskError('UNAUTHORIZED', 'That name and PIN or password do not match an active staff account.')
+    throw signInRefused()
   }
   function locked(until: number): never {
-    const seconds = Math.max(1, Math.ceil((until - now()) / 1000))
-    throw new KioskError('TOO_MANY_ATTEMPTS', `Too many failed sign-ins. Try again in ${seconds} seconds.`, { retryAfterSeconds: seconds })
+    throw signInPaused(until, now())
   }
   function ended(): never {
     throw new KioskError('UNAUTHORIZED', 'Your staff session has ended: sign in again.')
@@ -130,11 +130,11 @@ export function staffRules(context: RulesContext, options: StaffRulesOptions = {
         // Counted in the row, under its lock: failures racing on several kiosks all count.
         await context.transaction(async (records) => {
           const failures = await records.accounts.addFailure(key)
-          await records.accounts.pauseUntil(key, now() + pauseAfter(failures))
+          await records.accounts.pauseUntil(key, now() + pauseAfter(failures, backoff))
         })
       } else {
         const failures = (unknownFailures.get(key)?.failures ?? 0) + 1
-        if (unknownFailures.has(key) || unknownFailures.size < UNKNOWN_NAMES_KEPT) unknownFailures.set(key, { failures, lockedUntil: now() + pauseAfter(failures) })
+        if (unknownFailures.has(key) || unknownFailures.size < UNKNOWN_NAMES_KEPT) unknownFailures.set(key, { failures, lockedUntil: now() + pauseAfter(failures, backoff) })
       }
       return refused()
     },

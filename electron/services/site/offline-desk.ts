@@ -1,15 +1,12 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { derivePin, newSalt, PIN_PARAMS, readPinParams } from '../../records/frontdesk/secrets'
 import type { CheckInOutcome } from '../../records/frontdesk/visit-types'
 import { emailKey, uuidKey } from '../../records/frontdesk/watchlist-repository'
 import { KioskError } from '../../shared/errors'
-import { KIOSK_CLIENT_PREFIX, type ScreenResult, type StaffSessionResult } from '../../shared/frontdesk-api'
-import type { CopiedAccount, QueuedAct } from '../../shared/site-sync'
-import { defaultSettings } from '../../shared/settings'
-import { accountKey } from '../../shared/staff'
+import { KIOSK_CLIENT_PREFIX, type ScreenResult } from '../../shared/frontdesk-api'
+import type { QueuedAct } from '../../shared/site-sync'
 import type { HostName, OnSiteCopy, Visit } from '../../shared/visits'
 import type { WatchlistAlert } from '../../shared/watchlist'
 import type { KioskCheckIn, KioskDesk, KioskPerson, ScreeningSubject, StaffDesk } from '../front-desk/desk'
+import { AWAY_SESSION_PREFIX, offlineSignIn } from './offline-sign-in'
 import type { SiteCopy } from './site-copy'
 import { siteAway } from './site-away'
 import type { SiteSync } from './site-sync'
@@ -51,26 +48,6 @@ function samePerson(person: KioskPerson, other: { personUuid: string | null; ema
 /** What stands for a visitor known by e-mail alone when the copy was never filled (nothing was sent to the site). */
 const notOnServersYet = () => new KioskError('UNREACHABLE', 'This visitor is not on the servers yet and the site has never been reached from this kiosk: check in once the site is back.')
 
-/** A session issued here from the copy while the site was away: the site never knew it (and says so once back). */
-export const AWAY_SESSION_PREFIX = 'away.'
-
-/** The site's own refusal (staff-rules.ts): the same words, so the answer does not tell which names exist. */
-const refused = () => new KioskError('UNAUTHORIZED', 'That name and PIN or password do not match an active staff account.')
-
-/** The back-off of failed sign-ins from the copy: as the site's (3 free failures, then 5 s doubling up to 15 min). */
-const FREE_FAILURES = 3
-const FIRST_PAUSE_MS = 5_000
-const MAX_PAUSE_MS = 15 * 60_000
-/** Names remembered for their back-off, at most this many besides the copy's accounts (made-up names cannot grow memory). */
-const NAMES_KEPT = 10_000
-const pauseAfter = (failures: number) => (failures < FREE_FAILURES ? 0 : Math.min(FIRST_PAUSE_MS * 2 ** (failures - FREE_FAILURES), MAX_PAUSE_MS))
-
-/** "12 hours", "1 hour", "30 minutes": how long the copy may be for an operator, as staff read it. */
-function spanWords(ms: number): string {
-  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`
-  return ms >= 3_600_000 && ms % 3_600_000 === 0 ? plural(ms / 3_600_000, 'hour') : plural(Math.max(1, Math.round(ms / 60_000)), 'minute')
-}
-
 /** The kiosk's id on its site: pairing named its client after it. */
 export function siteKioskId(clientId: string | null): string | null {
   return clientId?.startsWith(KIOSK_CLIENT_PREFIX) ? clientId.slice(KIOSK_CLIENT_PREFIX.length) : null
@@ -96,10 +73,7 @@ export function siteKioskId(clientId: string | null): string | null {
  * Everything else, and every refusal the site made in its own words, is the site's as it was.
  */
 export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
-  const now = deps.now ?? Date.now
-  /** Failed sign-ins from the copy, by name key, in this process's memory (the site counts its own). */
-  const failures = new Map<string, { failures: number; lockedUntil: number }>()
-  const decoySalt = newSalt()
+  const signInFromCopy = offlineSignIn({ queue: deps.sync.queue, offlineSignInMs: deps.offlineSignInMs, now: deps.now, log: deps.log })
 
   /** The copy to answer from instead; the site's failure stands when there is none (or it was never filled). */
   async function filledCopy(failure: unknown): Promise<SiteCopy> {
@@ -215,64 +189,6 @@ export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
     return { ...open.visit, checkedOutAt: isoOf(act.at), checkedOutBy: 'visitor', offline: true }
   }
 
-  function failed(key: string, known: boolean): void {
-    const count = (failures.get(key)?.failures ?? 0) + 1
-    if (known || failures.has(key) || failures.size < NAMES_KEPT) failures.set(key, { failures: count, lockedUntil: now() + pauseAfter(count) })
-  }
-
-  /** Whether `secret` is the account's PIN and the account was active at the last pull: the same scrypt for any name (a decoy's for none). */
-  async function verified(account: CopiedAccount | null, secret: string): Promise<boolean> {
-    // Parameters this code did not write are hashed as a decoy's: the PIN is refused, never trusted.
-    const params = account ? readPinParams(account.params) : null
-    const derived = await derivePin(secret, account ? Buffer.from(account.salt, 'base64') : decoySalt, params ?? PIN_PARAMS)
-    const stored = account ? Buffer.from(account.hash, 'base64') : null
-    return account !== null && params !== null && stored !== null && stored.length === derived.length && timingSafeEqual(derived, stored) && !account.disabled
-  }
-
-  /**
-   * A sign-in from the copy's accounts (hashes only) while the site is away: the site's refusals
-   * and back-off, an operator only while the copy is younger than the setting says, and an act
-   * for the site to audit. The session is made here: the site never issued it, so its first
-   * answer once back ends it (staff.ts resolveActor); meanwhile it reads what a held session may
-   * (away-sessions.ts).
-   */
-  async function signInFromCopy(name: string, secret: string, failure: unknown): Promise<StaffSessionResult> {
-    const found = await filledCopy(failure)
-    // A copy filled before the accounts were asked for knows none: the site's failure stands, not "no such account".
-    if (!found.accountsCopied()) throw failure
-    const key = accountKey(name)
-    const pending = failures.get(key)
-    if (pending && pending.lockedUntil > now()) {
-      const seconds = Math.max(1, Math.ceil((pending.lockedUntil - now()) / 1000))
-      throw new KioskError('TOO_MANY_ATTEMPTS', `Too many failed sign-ins. Try again in ${seconds} seconds.`, { retryAfterSeconds: seconds })
-    }
-    const account = found.account(key)
-    // Hashed whether or not the name is known: neither the time nor the answer tells which names exist.
-    const good = await verified(account, secret)
-    if (!account || !good) {
-      failed(key, account !== null)
-      throw refused()
-    }
-    failures.delete(key)
-    const limitMs = deps.offlineSignInMs ? await deps.offlineSignInMs() : defaultSettings.offlineSignInHours * 3_600_000
-    const age = now() - (found.state().pulledAt ?? 0)
-    if (account.role !== 'admin' && age >= limitMs) {
-      throw new KioskError(
-        'FORBIDDEN',
-        limitMs === 0
-          ? 'The site cannot be reached: only an administrator can sign in until it is.'
-          : `The site has not been reached for over ${spanWords(limitMs)}: only an administrator can sign in until it is.`,
-      )
-    }
-    const act = await deps.sync.queue({ kind: 'staff-sign-in', args: { account: account.name, role: account.role } })
-    deps.log(`staff: a sign-in from the site copy (the site is away); act ${act.id} waits for the site`)
-    return {
-      session: `${AWAY_SESSION_PREFIX}${randomBytes(32).toString('base64url')}`,
-      // The copy keeps no dates of the account's (they are the site's own): only what a session needs is true here.
-      account: { name: account.name, role: account.role, disabled: false, createdAt: 0, lastSignInAt: act.at },
-    }
-  }
-
   return {
     ...live,
     async signIn(name, secret) {
@@ -280,7 +196,7 @@ export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
         return await live.signIn(name, secret)
       } catch (error) {
         if (!siteAway(error)) throw error
-        return signInFromCopy(name, secret, error)
+        return signInFromCopy(name, secret, await filledCopy(error), error)
       }
     },
     async signOut(token) {
