@@ -1,12 +1,12 @@
 import type { CheckInOutcome } from '../../records/frontdesk/visit-types'
-import { emailKey, uuidKey } from '../../records/frontdesk/watchlist-repository'
+import { emailKey } from '../../records/frontdesk/watchlist-repository'
 import { KioskError } from '../../shared/errors'
 import { KIOSK_CLIENT_PREFIX, type ScreenResult } from '../../shared/frontdesk-api'
-import type { QueuedAct } from '../../shared/site-sync'
 import type { HostName, OnSiteCopy, Visit } from '../../shared/visits'
 import type { WatchlistAlert } from '../../shared/watchlist'
 import type { KioskCheckIn, KioskDesk, KioskPerson, ScreeningSubject, StaffDesk } from '../front-desk/desk'
 import { AWAY_SESSION_PREFIX, offlineSignIn } from './offline-sign-in'
+import { offlineVisits } from './offline-visits'
 import type { SiteCopy } from './site-copy'
 import { siteAway } from './site-away'
 import type { SiteSync } from './site-sync'
@@ -29,22 +29,6 @@ export interface OfflineDeskDeps {
   log: (line: string) => void
 }
 
-type CheckInAct = Extract<QueuedAct, { kind: 'check-in' }>
-
-/** An open visit as this kiosk knows it, with its person as named (null: by e-mail alone, until the servers' id is learned). */
-interface KnownVisit {
-  visit: Visit
-  personUuid: string | null
-}
-
-const isoOf = (at: number) => new Date(at).toISOString()
-
-/** The same visitor: by the servers' id when both have one, else by e-mail (the person server's userId) in any case. */
-function samePerson(person: KioskPerson, other: { personUuid: string | null; email: string }): boolean {
-  if (person.personUuid !== null && other.personUuid !== null) return uuidKey(person.personUuid) === uuidKey(other.personUuid)
-  return emailKey(person.email) === emailKey(other.email)
-}
-
 /** What stands for a visitor known by e-mail alone when the copy was never filled (nothing was sent to the site). */
 const notOnServersYet = () => new KioskError('UNREACHABLE', 'This visitor is not on the servers yet and the site has never been reached from this kiosk: check in once the site is back.')
 
@@ -65,14 +49,22 @@ export function siteKioskId(clientId: string | null): string | null {
  * - check-in and check-out: kept as acts for the site (the visit's id is the act's), after the copy
  *   and this kiosk's own waiting acts say whether the visitor is on site; a visitor known by e-mail
  *   alone (an enrollment still in the outbox, a face the offline replica matched) is always kept
- *   so, the site up or not: site-sync learns their servers' id before it pushes. Whom a visitor can
- *   pick: the host names the site last gave.
+ *   so, the site up or not: site-sync learns their servers' id before it pushes (offline-visits.ts).
+ *   Whom a visitor can pick: the host names the site last gave.
  * - staff sign-in: from the copy's accounts (PIN hashes, as of the last pull), in the site's words
  *   and with its back-off; operators only for `offlineSignInMs` after the last pull, administrators
- *   always. The session is the kiosk's own (AWAY_SESSION_PREFIX), the sign-in an act the site audits.
+ *   always. The session is the kiosk's own (AWAY_SESSION_PREFIX), the sign-in an act the site audits
+ *   (offline-sign-in.ts).
  * Everything else, and every refusal the site made in its own words, is the site's as it was.
  */
 export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
+  const visits = offlineVisits({ queue: deps.sync.queue, selfId: deps.selfId, kioskName: deps.kioskName, log: deps.log })
+  /** Kept for the site: an invitation is checked and used up by the site alone (offline invitations are a later item). */
+  async function checkInFromCopy(request: KioskCheckIn, failure: unknown): Promise<CheckInOutcome> {
+    if (request.inviteToken !== null) throw failure
+    return visits.checkIn(request, await filledCopy(failure))
+  }
+  const checkOutFromCopy = async (person: KioskPerson, failure: unknown) => visits.checkOut(person, await filledCopy(failure))
   const signInFromCopy = offlineSignIn({ queue: deps.sync.queue, offlineSignInMs: deps.offlineSignInMs, now: deps.now, log: deps.log })
 
   /** The copy to answer from instead; the site's failure stands when there is none (or it was never filled). */
@@ -115,78 +107,8 @@ export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
       .filter((kiosk) => kiosk.id !== self)
       .map((kiosk) => kiosk.name)
       .sort((a, b) => a.localeCompare(b))
-    const visits = (await openVisits(found, found.openVisits())).map((o) => o.visit)
-    return { visits, offline: { asOf: pulledAt === null ? null : new Date(pulledAt).toISOString(), unheardKiosks } }
-  }
-
-  /**
-   * This kiosk's waiting check-ins as visits (not ended by a waiting check-out), and the visits its
-   * waiting check-outs end. A person named by e-mail alone has no uuid for the Visit schema yet: the
-   * act's id (a uuid, and the visit's id) stands in for it; matching goes by KnownVisit.personUuid.
-   */
-  async function ownActs(found: SiteCopy): Promise<{ open: KnownVisit[]; ended: Set<string> }> {
-    const acts = found.waiting()
-    const ended = new Set(acts.flatMap((act) => (act.kind === 'check-out' ? [act.args.visitId] : [])))
-    const checkIns = acts.filter((act): act is CheckInAct => act.kind === 'check-in' && !ended.has(act.id))
-    // Nearly always none: the keychain and settings are read only when there is a visit to name.
-    if (checkIns.length === 0) return { open: [], ended }
-    const [kioskId, kioskName] = await Promise.all([deps.selfId().catch(() => null), deps.kioskName().catch(() => '')])
-    const hosts = found.hostNames() ?? []
-    return { open: checkIns.map((act) => ({ visit: visitOfAct(act, kioskId ?? '', kioskName || null, hosts), personUuid: act.args.person.personUuid })), ended }
-  }
-
-  /** A check-in kept here, as the visit the site will make of it (its host's name from the kept list; last time's host is the site's to find). */
-  function visitOfAct(act: CheckInAct, kioskId: string, kioskName: string | null, hosts: readonly HostName[]): Visit {
-    const { person, hostId, purpose } = act.args
-    return {
-      id: act.id,
-      personUuid: person.personUuid ?? act.id,
-      email: person.email,
-      firstName: person.firstName,
-      hostId,
-      hostName: hosts.find((host) => host.id === hostId)?.name ?? null,
-      purpose: purpose ?? '',
-      checkedInAt: isoOf(act.at),
-      checkedOutAt: null,
-      checkedOutBy: null,
-      kioskId,
-      kioskName,
-      inviteId: null,
-    }
-  }
-
-  /** Everyone on site as this kiosk knows it: the site's list (or the copy's), with its own waiting acts applied. */
-  async function openVisits(found: SiteCopy, site: readonly Visit[]): Promise<KnownVisit[]> {
-    const own = await ownActs(found)
-    const known = new Set(site.map((visit) => visit.id))
-    return [...site.filter((visit) => !own.ended.has(visit.id)).map((visit) => ({ visit, personUuid: visit.personUuid })), ...own.open.filter((o) => !known.has(o.visit.id))].sort(
-      (a, b) => Date.parse(a.visit.checkedInAt) - Date.parse(b.visit.checkedInAt) || (a.visit.id < b.visit.id ? -1 : 1),
-    )
-  }
-
-  async function checkInFromCopy(request: KioskCheckIn, failure: unknown): Promise<CheckInOutcome> {
-    // An invitation is checked and used up by the site alone (offline invitations are a later item).
-    if (request.inviteToken !== null) throw failure
-    const found = await filledCopy(failure)
-    const open = (await openVisits(found, found.openVisits())).find((o) => samePerson(request.person, { personUuid: o.personUuid, email: o.visit.email }))
-    if (open) return { outcome: 'checked-in', visit: open.visit, alreadyOnSite: true, host: null, hostNotified: false }
-    const { person, hostId, purpose, asLastTime } = request
-    const act = await deps.sync.queue({ kind: 'check-in', args: { person: { personUuid: person.personUuid, email: person.email, firstName: person.firstName }, hostId, purpose, asLastTime } })
-    if (act.kind !== 'check-in') throw new Error('the queue kept another kind of act')
-    deps.log(`visits: a check-in kept for the site (the site is away or the person not on it yet); visit ${act.id} waits for it`)
-    const [kioskId, kioskName] = await Promise.all([deps.selfId().catch(() => null), deps.kioskName().catch(() => '')])
-    const visit = visitOfAct(act, kioskId ?? '', kioskName || null, found.hostNames() ?? [])
-    // The site tells the host when it applies the act: nothing is promised here.
-    return { outcome: 'checked-in', visit, alreadyOnSite: false, host: null, hostNotified: false, offline: true }
-  }
-
-  async function checkOutFromCopy(person: KioskPerson, failure: unknown): Promise<(Visit & { offline: true }) | null> {
-    const found = await filledCopy(failure)
-    const open = (await openVisits(found, found.openVisits())).find((o) => samePerson(person, { personUuid: o.personUuid, email: o.visit.email }))
-    if (!open) return null
-    const act = await deps.sync.queue({ kind: 'check-out', args: { visitId: open.visit.id, person: { personUuid: open.personUuid ?? person.personUuid, email: person.email } } })
-    deps.log(`visits: a check-out kept for the site (the site is away or the person not on it yet); visit ${open.visit.id} ends with act ${act.id}`)
-    return { ...open.visit, checkedOutAt: isoOf(act.at), checkedOutBy: 'visitor', offline: true }
+    const open = (await visits.openVisits(found, found.openVisits())).map((o) => o.visit)
+    return { visits: open, offline: { asOf: pulledAt === null ? null : new Date(pulledAt).toISOString(), unheardKiosks } }
   }
 
   return {
@@ -270,7 +192,7 @@ export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
           // Acts made here the site does not have yet (an enrollment still in the outbox, a moment
           // after the site came back): an evacuation list must not miss who checked in here.
           const found = await deps.sync.copy().catch(() => null)
-          return found ? { ...listed, visits: (await openVisits(found, listed.visits)).map((o) => o.visit) } : listed
+          return found ? { ...listed, visits: (await visits.openVisits(found, listed.visits)).map((o) => o.visit) } : listed
         },
         async watchlistAlerts() {
           let alerts: WatchlistAlert[]
