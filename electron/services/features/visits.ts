@@ -194,6 +194,8 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
           // A visitor checks in only the person this window just enrolled: a person id alone is no proof.
           // No id given: the person whose enrollment this window queued in the outbox.
           const ticket = call.key === null ? undefined : enrolled.get(call.key)
+          // No id, and no enrollment queued here: the request names nobody (as it would without the field).
+          if (input.personUuid === undefined && ticket?.personUuid !== null) throw new KioskError('INVALID_INPUT', 'Name the enrolled person to check in: no enrollment at this screen waits for its check-in.')
           if (!ticket || ticket.personUuid !== (input.personUuid ?? null) || now() - ticket.at > ENROLLED_CHECK_IN_MS) {
             throw new KioskError('FORBIDDEN', 'Only the person just enrolled at this screen can check in here. Please see the front desk.')
           }
