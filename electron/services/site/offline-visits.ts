@@ -36,6 +36,12 @@ function samePerson(person: KioskPerson, other: { personUuid: string | null; ema
  * whether the visitor is on site; and who is on site as this kiosk knows it, its waiting acts applied.
  */
 export function offlineVisits(deps: OfflineVisitsDeps) {
+  /** This kiosk as its own waiting visits name it (unnamed when the keychain or settings cannot say). */
+  async function thisKiosk(): Promise<Pick<Visit, 'kioskId' | 'kioskName'>> {
+    const [kioskId, kioskName] = await Promise.all([deps.selfId().catch(() => null), deps.kioskName().catch(() => '')])
+    return { kioskId: kioskId ?? '', kioskName: kioskName || null }
+  }
+
   /**
    * This kiosk's waiting check-ins as visits (not ended by a waiting check-out), and the visits its
    * waiting check-outs end. A person named by e-mail alone has no uuid for the Visit schema yet: the
@@ -47,13 +53,13 @@ export function offlineVisits(deps: OfflineVisitsDeps) {
     const checkIns = acts.filter((act): act is CheckInAct => act.kind === 'check-in' && !ended.has(act.id))
     // Nearly always none: the keychain and settings are read only when there is a visit to name.
     if (checkIns.length === 0) return { open: [], ended }
-    const [kioskId, kioskName] = await Promise.all([deps.selfId().catch(() => null), deps.kioskName().catch(() => '')])
+    const kiosk = await thisKiosk()
     const hosts = found.hostNames() ?? []
-    return { open: checkIns.map((act) => ({ visit: visitOfAct(act, kioskId ?? '', kioskName || null, hosts), personUuid: act.args.person.personUuid })), ended }
+    return { open: checkIns.map((act) => ({ visit: visitOfAct(act, kiosk, hosts), personUuid: act.args.person.personUuid })), ended }
   }
 
   /** A check-in kept here, as the visit the site will make of it (its host's name from the kept list; last time's host is the site's to find). */
-  function visitOfAct(act: CheckInAct, kioskId: string, kioskName: string | null, hosts: readonly HostName[]): Visit {
+  function visitOfAct(act: CheckInAct, { kioskId, kioskName }: Pick<Visit, 'kioskId' | 'kioskName'>, hosts: readonly HostName[]): Visit {
     const { person, hostId, purpose } = act.args
     return {
       id: act.id,
@@ -88,8 +94,7 @@ export function offlineVisits(deps: OfflineVisitsDeps) {
     const act = await deps.queue({ kind: 'check-in', args: { person: { personUuid: person.personUuid, email: person.email, firstName: person.firstName }, hostId, purpose, asLastTime } })
     if (act.kind !== 'check-in') throw new Error('the queue kept another kind of act')
     deps.log(`visits: a check-in kept for the site (the site is away or the person not on it yet); visit ${act.id} waits for it`)
-    const [kioskId, kioskName] = await Promise.all([deps.selfId().catch(() => null), deps.kioskName().catch(() => '')])
-    const visit = visitOfAct(act, kioskId ?? '', kioskName || null, found.hostNames() ?? [])
+    const visit = visitOfAct(act, await thisKiosk(), found.hostNames() ?? [])
     // The site tells the host when it applies the act: nothing is promised here.
     return { outcome: 'checked-in', visit, alreadyOnSite: false, host: null, hostNotified: false, offline: true }
   }
