@@ -4,6 +4,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } fr
 import { createTokenService } from './auth/tokens'
 import { Biometrics } from './bio/biometrics'
 import { BioInputError } from './bio/error-codes'
+import { listedFaces } from './bio/listed-faces'
 import type { EngineContext } from './context'
 import type { FacePlugin } from './face/types'
 import { admitRequests } from './http/admission'
@@ -160,6 +161,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         events,
         notices,
         recordsChanged,
+        facesOf: listedFaces(store, bio.templateTypes().map((info) => bio.lookup(info.templateType))),
         log: log.engine,
         tenant: options.tenant,
         maxEventStreams: limits.maxEventStreams,

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { email } from './email'
+import { listedFaceSchema, MAX_LISTED_FACES } from './listed-faces'
 import { accountName, staffRoles } from './staff'
 import { visitSchema } from './visits'
 import { watchlistEntrySchema, watchlistPlaces } from './watchlist'
@@ -56,9 +57,17 @@ export const copiedAccountSchema = z.object({
 })
 export type CopiedAccount = z.infer<typeof copiedAccountSchema>
 
+/**
+ * A watchlist entry as a kiosk copies it: with the listed person's newest faces (their templates on
+ * the site's BioEngine), so the kiosk screens faces against them while the site is away. Absent
+ * (a site older than the field, or a person with no face enrolled): screened by id and e-mail only.
+ */
+export const copiedWatchlistEntrySchema = watchlistEntrySchema.extend({ faces: z.array(listedFaceSchema).max(MAX_LISTED_FACES * 2).optional() })
+export type CopiedWatchlistEntry = z.infer<typeof copiedWatchlistEntrySchema>
+
 /** One row of a topic as it is now at the site; `value` null: no longer there (removed from the list, a visit ended or forgotten, a kiosk removed). */
 export const pullOpSchema = z.discriminatedUnion('topic', [
-  z.object({ topic: z.literal('watchlist'), key: z.string().min(1).max(128), value: watchlistEntrySchema.nullable() }),
+  z.object({ topic: z.literal('watchlist'), key: z.string().min(1).max(128), value: copiedWatchlistEntrySchema.nullable() }),
   /** Open visits only: an ended visit is null. */
   z.object({ topic: z.literal('visit'), key: z.string().min(1).max(128), value: visitSchema.nullable() }),
   z.object({ topic: z.literal('kiosk'), key: z.string().min(1).max(128), value: copiedKioskSchema.nullable() }),

@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../electron/engine/http/json-body'
+import { screenFacesBodyLimit } from '../../electron/engine/routes/bioengine'
 import { PAIR_BODY_LIMIT } from '../../electron/engine/routes/frontdesk-pairing'
 import { SYNC_PUSH_BODY_LIMIT } from '../../electron/engine/routes/frontdesk-sync'
 import { FRONTDESK_PREFIX } from '../../electron/shared/frontdesk-api'
@@ -186,16 +187,19 @@ describe('engine HTTP layer under hostile input', () => {
       if (route.method === 'GET' && !route.url.endsWith('/logs') && route.url !== `${FRONTDESK_PREFIX}/events`) expect(route.schema.response?.[200], where).toBeDefined()
       // Samples are large; the site's look carries a logo (a PNG of at most 512 KB, in base64); a pairing
       // may bring a kiosk's records, read only for a good code named in its header (engine-frontdesk.test.ts); a kiosk's push
-      // carries up to PUSH_MAX_MUTATIONS acts (site-sync.test.ts); the rest is small.
+      // carries up to PUSH_MAX_MUTATIONS acts (site-sync.test.ts); screening faces, samples and a gallery of
+      // templates (engine-screen-faces.test.ts); the rest is small.
       const largest = route.schema.body && /identify|verify|biometrics$|^\/bioengine\/liveness$/.test(route.url)
         ? 32 * MB
-        : route.url === `${FRONTDESK_PREFIX}/look`
-          ? MB
-          : route.url === `${FRONTDESK_PREFIX}/pair`
-            ? PAIR_BODY_LIMIT
-            : route.url === `${FRONTDESK_PREFIX}/sync/push`
-              ? SYNC_PUSH_BODY_LIMIT
-              : 16 * 1024
+        : route.url === '/bioengine/screen-faces'
+          ? screenFacesBodyLimit(t.engine.ctx.bio.plugins)
+          : route.url === `${FRONTDESK_PREFIX}/look`
+            ? MB
+            : route.url === `${FRONTDESK_PREFIX}/pair`
+              ? PAIR_BODY_LIMIT
+              : route.url === `${FRONTDESK_PREFIX}/sync/push`
+                ? SYNC_PUSH_BODY_LIMIT
+                : 16 * 1024
       expect(route.bodyLimit, where).toBeLessThanOrEqual(largest)
       const open = route.url.endsWith('/match') || route.url.startsWith('/health/')
       // The front desk's routes declare theirs in the shared table (engine-frontdesk.test.ts checks each).

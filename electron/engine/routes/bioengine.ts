@@ -23,10 +23,13 @@ import {
   verifyRequest,
 } from '../../shared/api-requests'
 import { checkImage, MATCH_IMAGE_LIMITS } from '../../shared/image-limits'
+import { MAX_LISTED_FACES, SCREEN_FACES_MAX_GALLERY, screenFacesRequest, screenFacesResponse } from '../../shared/listed-faces'
 import { livenessEvaluateRecord, livenessEvaluateRequest } from '../../shared/liveness'
 import { evaluateLiveness } from '../bio/liveness'
 import { faceMatch, identify, verify } from '../bio/matching'
+import { screenFaces } from '../bio/screen-faces'
 import type { EngineContext } from '../context'
+import type { FacePlugin } from '../face/types'
 import { HttpError } from '../http/errors'
 import { BODY_LIMITS } from '../http/limits'
 import type { EngineApp } from '../http/zod-provider'
@@ -37,6 +40,21 @@ export const BIOENGINE_PREFIX = '/bioengine'
 const bearer = { auth: 'bearer' } as const
 const withSamples = { config: bearer, bodyLimit: BODY_LIMITS.samples }
 const deleted = { response: { 200: z.object({}) } }
+
+/** The longest plugin name a template can carry (one byte gives its length: bio/template-codec.ts). */
+const MAX_PLUGIN_NAME_BYTES = 255
+
+/**
+ * POST /screen-faces's body limit: the samples' (as every call with samples), and a full gallery of
+ * the largest template an installed plugin makes, twice over (base64 broken into lines, a longer
+ * plugin name), with each person's id and the JSON around it. A larger template is of no installed
+ * type. About 39 MB with a 1024-value plugin installed.
+ */
+export function screenFacesBodyLimit(plugins: readonly FacePlugin[]): number {
+  const largestBytes = 13 + MAX_PLUGIN_NAME_BYTES + 4 * Math.max(0, ...plugins.map((p) => p.dimensions))
+  const templateChars = 2 * 4 * Math.ceil(largestBytes / 3)
+  return BODY_LIMITS.samples + SCREEN_FACES_MAX_GALLERY * (MAX_LISTED_FACES * (templateChars + 4) + 256)
+}
 
 /** The BioEngine (reference §4.4), registered under /bioengine. Every call but /match needs a JWT. */
 export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext): Promise<void> {
@@ -98,6 +116,18 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext): Promi
     ctx.log.engine(`liveness ${result.passed ? 'passed' : 'not passed'} (${request.body.checks.join(', ')}; ${request.body.frames.length} frames)`)
     return result
   })
+
+  // The embedded engine's extension: whom of a gallery of templates (a site's listed persons, sent
+  // with its pull) the samples match, as identify would decide it; nothing is stored.
+  app.post(
+    '/screen-faces',
+    { config: bearer, bodyLimit: screenFacesBodyLimit(bio.plugins), schema: { body: screenFacesRequest, response: { 200: screenFacesResponse } } },
+    async (request) => {
+      const result = await screenFaces(bio, request.body, request.caller)
+      ctx.log.engine(`screen-faces: ${request.body.samples.length} samples against ${request.body.gallery.length} persons; ${result.matches.length} matched`)
+      return result
+    },
+  )
 
   // Simple Face Match is open (reference §4.4); its multipart limits bound the body.
   app.post('/match', { config: { auth: 'none' }, schema: { response: { 200: faceMatchRecord } } }, async (request) => {

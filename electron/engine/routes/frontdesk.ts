@@ -12,7 +12,7 @@ import { inviteRoutes } from './frontdesk-invites'
 import { noticeRoutes } from './frontdesk-notices'
 import { pairRoute, type PairingOptions } from './frontdesk-pairing'
 import { announceAfterWrites, type RecordsChanged } from './frontdesk-records-changed'
-import { syncRoutes } from './frontdesk-sync'
+import { syncRoutes, type FacesOf } from './frontdesk-sync'
 import { visitRoutes } from './frontdesk-visits'
 
 export { FRONTDESK_PREFIX } from '../../shared/frontdesk-api'
@@ -26,6 +26,8 @@ export interface FrontDeskRouteOptions extends EventStreamLimits, PairingOptions
   notices: HostNoticesService
   /** Tells kiosks to pull once a call may have changed what they copy. */
   recordsChanged: RecordsChanged
+  /** A listed person's faces, sent with their watchlist entry in a pull (the records layer knows no faces). */
+  facesOf: FacesOf
   log: (line: string) => void
 }
 
@@ -118,5 +120,5 @@ export async function frontDeskRoutes(app: EngineApp, options: FrontDeskRouteOpt
   visitRoutes(app, frontDesk)
   inviteRoutes(app, frontDesk)
   noticeRoutes(app, options.notices)
-  syncRoutes(app, frontDesk)
+  syncRoutes(app, frontDesk, options.facesOf)
 }
