@@ -47,6 +47,7 @@ import { siteAuditFor } from './site/site-audit'
 import { siteDesk } from './site/site-desk'
 import { siteEvents } from './site/site-events'
 import { dispatchWhileAway } from './site/away-sessions'
+import { matchListedFaces } from './site/listed-face-match'
 import { offlineDesk, siteKioskId } from './site/offline-desk'
 import { openSiteCopy } from './site/site-copy'
 import { siteSync } from './site/site-sync'
@@ -174,6 +175,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
       alerted: (alertId) => emit({ type: 'watchlist-alert', alertId }),
       // Staff sign in from the copy while the site is away: operators only this long after its last pull.
       offlineSignInMs: async () => (await settings()).offlineSignInHours * 3_600_000,
+      // The listed faces are compared by the kiosk's own engine (started on demand), at the kiosk's identify threshold.
+      matchListedFaces: async (samples, listed) => matchListedFaces((await own.backend()).bio, (await settings()).identifyThresholdOverride, samples, listed),
       log,
     })
   const desk = frontDesks({ settings, own: ownFrontDesk.desk, site: siteFrontDesk })

@@ -14,6 +14,7 @@ import {
   type VerifyResponse,
 } from '../../shared/api-models'
 import type { CreateTemplateRequest, EnrollRequest, IdentifyInput, IdentifyRequest, VerifyInput, VerifyRequest } from '../../shared/api-requests'
+import { screenFacesResponse, type ScreenFacesRequest, type ScreenFacesResponse } from '../../shared/listed-faces'
 import { livenessEvaluateRecord, type LivenessEvaluateRecord, type LivenessEvaluateRequest } from '../../shared/liveness'
 import { ApiError } from './api-error'
 import { HttpClient, type RequestOptions } from './http-client'
@@ -75,6 +76,11 @@ export class BioEngineClient {
     form.append('Image1', new Blob([new Uint8Array(image1)]), 'image1')
     form.append('Image2', new Blob([new Uint8Array(image2)]), 'image2')
     return this.http.json('face match', faceMatchResponseSchema, { method: 'POST', path: '/match', body: form })
+  }
+
+  /** The embedded engine's own extension: whom of a gallery of templates the samples match (the watchlist's faces while a site is away; never a remote BioEngine). */
+  screenFaces(request: ScreenFacesRequest): Promise<ScreenFacesResponse> {
+    return this.call('screen faces', screenFacesResponse, { method: 'POST', path: '/screen-faces', headers: json, body: JSON.stringify(request) })
   }
 
   /** The embedded engine's own extension: judges a liveness burst against the samples (never a remote BioEngine). */

@@ -11,7 +11,7 @@ import type { Replica } from '../replica/replica'
 import { enrollVisitor, type EnrollmentRequest, type EnrollmentResult } from '../workflows/enroll-visitor'
 import { checkIdentity, identityVerdict, type EnrollPolicy, type IdentityFindings } from '../workflows/identity-checks'
 import type { AuditTrail } from './audit'
-import type { WatchlistFeature } from './watchlist'
+import type { Screening, WatchlistFeature } from './watchlist'
 import type { Feature } from './feature'
 
 export interface EnrollmentDeps {
@@ -74,10 +74,27 @@ function enrollPolicy(input: z.infer<typeof enrollVisitorInput>, role: Role): En
 /** What anyone at the kiosk reads when the watchlist stops them: the same for a visitor and staff, and nothing of why. */
 const SEE_FRONT_DESK = { outcome: 'needs-staff', reason: 'see-front-desk' } as const
 
-/** Screens everyone the look-up and the 1:N search found (the e-mail's holder and every matching face), and the e-mail typed. */
-function screened(watchlist: EnrollmentDeps['watchlist'], findings: IdentityFindings, userId: string) {
-  const personUuids = [...(findings.existing ? [findings.existing.person.uuid] : []), ...findings.duplicates.map((d) => d.personUuid)]
-  return watchlist.screen({ personUuids, givenEmail: userId, place: 'enrollment' })
+/**
+ * Screens everyone the look-up and the 1:N search found (the e-mail's holder and every matching
+ * face), the e-mail typed, and (for a site kiosk whose site is away) the faces themselves.
+ */
+function screened(watchlist: EnrollmentDeps['watchlist'], findings: IdentityFindings | null, request: { userId: string; samples: readonly string[] }) {
+  const personUuids = findings ? [...(findings.existing ? [findings.existing.person.uuid] : []), ...findings.duplicates.map((d) => d.personUuid)] : []
+  return watchlist.screen({ personUuids, givenEmail: request.userId, place: 'enrollment', samples: request.samples })
+}
+
+/**
+ * Before an enrollment is queued: the e-mail (and, on a site kiosk, the face) against the watchlist
+ * the kiosk holds. A kiosk that cannot screen for want of the site (no copy yet) queues it as before:
+ * delivery screens it against the site's list; any other failure stops it here.
+ */
+async function screenedOffline(watchlist: EnrollmentDeps['watchlist'], request: { userId: string; samples: readonly string[] }): Promise<Screening | 'unscreened'> {
+  try {
+    return await screened(watchlist, null, request)
+  } catch (error) {
+    if (isQueueable(error)) return 'unscreened'
+    throw error
+  }
 }
 
 /**
@@ -92,13 +109,14 @@ async function enrollOrQueue(deps: Pick<EnrollmentDeps, 'backend' | 'templateTyp
   try {
     const backend = await deps.backend()
     const findings = await checkIdentity(backend, input.userId, input.samples)
-    if ((await screened(deps.watchlist, findings, input.userId)) === 'watchlisted') return SEE_FRONT_DESK
+    if ((await screened(deps.watchlist, findings, input)) === 'watchlisted') return SEE_FRONT_DESK
     const verdict = identityVerdict(findings, policy)
     if (!verdict.proceed) return verdict.result
     const result = await enrollVisitor(backend, { ...input, templateType, templateContext: templateContextFor(id), replace: verdict.replace })
     return { outcome: 'enrolled', ...result }
   } catch (error) {
     if (!isQueueable(error)) throw error
+    if ((await screenedOffline(deps.watchlist, input)) === 'watchlisted') return SEE_FRONT_DESK
     const reason = error instanceof Error ? error.message : 'The servers could not be reached.'
     const outbox = await deps.outbox().catch((cause: unknown) => {
       throw new KioskError('INTERNAL', `${reason} The enrollment could not be queued either: ${cause instanceof Error ? cause.message : 'outbox unavailable'}`)
@@ -114,7 +132,7 @@ async function enrollOrQueue(deps: Pick<EnrollmentDeps, 'backend' | 'templateTyp
  */
 async function deliverQueued(backend: Backend, watchlist: EnrollmentDeps['watchlist'], request: EnrollmentRequest): Promise<EnrollmentResult> {
   const findings = await checkIdentity(backend, request.userId, request.samples)
-  if ((await screened(watchlist, findings, request.userId)) === 'watchlisted') {
+  if ((await screened(watchlist, findings, request)) === 'watchlisted') {
     throw new KioskError('REJECTED', 'Needs staff: this person is on the watchlist (see the alert). Enroll the visitor in person, or discard this item.')
   }
   const verdict = identityVerdict(findings, { staff: false })

@@ -11,6 +11,7 @@ import type { OfflineDecisions } from '../replica/offline-decisions'
 import { visitsCsv } from '../visits/csv'
 import type { OwnVisitRecords } from '../visits/own-records'
 import type { AuditTrail } from './audit'
+import type { ScreenedPerson } from './watchlist'
 import type { Feature } from './feature'
 
 /**
@@ -30,7 +31,7 @@ export interface VisitHooks {
    * desk"). By the e-mail too: a site kiosk's copy matches a visitor known by e-mail alone
    * (`personUuid` null: an enrollment still in the outbox, or a face the offline replica matched).
    */
-  screenPerson?: (person: KioskPerson) => Promise<'clear' | 'watchlisted'>
+  screenPerson?: (person: ScreenedPerson) => Promise<'clear' | 'watchlisted'>
 }
 
 export interface VisitsDeps {
@@ -118,9 +119,9 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
   }
 
   /** Screens, has the front desk store the visit (or give the open one back) with its host's notices: the one path every check-in takes. */
-  async function admit(desk: KioskDesk, person: Person, choice: { hostId: string | null; purpose: string | null; inviteToken: string | null; asLastTime: boolean }): Promise<VisitorCheckResult> {
+  async function admit(desk: KioskDesk, person: Person, choice: { hostId: string | null; purpose: string | null; inviteToken: string | null; asLastTime: boolean }, samples?: readonly string[]): Promise<VisitorCheckResult> {
     // Screened first, even when already on site: someone watchlisted since is sent to the desk, not waved through.
-    if (hooks.screenPerson && (await hooks.screenPerson({ personUuid: person.personUuid, email: person.email })) === 'watchlisted') return seeFrontDesk('watchlisted', person.personUuid)
+    if (hooks.screenPerson && (await hooks.screenPerson({ personUuid: person.personUuid, email: person.email, ...(samples ? { samples } : {}) })) === 'watchlisted') return seeFrontDesk('watchlisted', person.personUuid)
     // One transaction at the desk: the open visit given back, or the invitation used up with the visit stored
     // (used a moment before at another kiosk or tab: refused, nothing stored, the host not told).
     const done: CheckInOutcome = await desk.checkIn({ person, ...choice })
@@ -226,7 +227,7 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
         // Known by e-mail alone (offline): the site finds last time's host when it applies the check-in.
         const last = found.personUuid === null ? null : await desk.lastVisitOf(found.personUuid)
         const chosen = input.hostId ?? null
-        const result = await admit(desk, { ...found, firstName: last?.firstName ?? null }, { hostId: chosen, purpose: input.purpose ?? (chosen ? '' : null), inviteToken: null, asLastTime: chosen === null })
+        const result = await admit(desk, { ...found, firstName: last?.firstName ?? null }, { hostId: chosen, purpose: input.purpose ?? (chosen ? '' : null), inviteToken: null, asLastTime: chosen === null }, [input.sample])
         return withBadgePhoto(result, input.badgePhoto)
       },
 

@@ -8,6 +8,8 @@ import type { AuditTrail } from './audit'
 import type { Feature } from './feature'
 
 export type Screening = 'clear' | 'watchlisted'
+/** A person about to be checked in, with their face samples when they showed their face. */
+export type ScreenedPerson = KioskPerson & Pick<ScreeningSubject, 'samples'>
 export type { ScreeningSubject }
 
 /** How long a dismissed alert stays in the kiosk's own front desk: the audit trail is the lasting record of the stop and the dismissal. */
@@ -32,7 +34,7 @@ export interface WatchlistFeature extends Feature {
    * list, and then staff are already alerted and the stop audited; the caller only shows the
    * visitor "Please see the front desk".
    */
-  screenPerson(person: KioskPerson, place?: WatchlistPlace): Promise<Screening>
+  screenPerson(person: ScreenedPerson, place?: WatchlistPlace): Promise<Screening>
   /** The same for an enrollment: the persons its 1:N and e-mail look-up found, and the e-mail typed. */
   screen(subject: ScreeningSubject): Promise<Screening>
 }
@@ -47,7 +49,7 @@ export interface WatchlistFeature extends Feature {
 export function watchlistFeature(deps: WatchlistDeps): WatchlistFeature {
   async function screen(subject: ScreeningSubject): Promise<Screening> {
     const desk = await deps.desk()
-    const found = await desk.screen({ personUuids: subject.personUuids.map((uuid) => uuid.toLowerCase()), givenEmail: subject.givenEmail, place: subject.place })
+    const found = await desk.screen({ ...subject, personUuids: subject.personUuids.map((uuid) => uuid.toLowerCase()) })
     if (found.screening === 'clear') return 'clear'
     const givenEmail = subject.givenEmail && subject.givenEmail.toLowerCase() !== found.email.toLowerCase() ? subject.givenEmail : null
     // The stop is recorded as the kiosk's own act; an audit that cannot be written does not let the person through.
@@ -72,7 +74,8 @@ export function watchlistFeature(deps: WatchlistDeps): WatchlistFeature {
     screen,
     // By the e-mail too: offline, a site kiosk's copy knows a visitor named by e-mail alone (no id yet);
     // the desk keeps the e-mail on the alert only when it is not the listed one.
-    screenPerson: ({ personUuid, email }, place = 'check-in') => screen({ personUuids: personUuid ? [personUuid] : [], givenEmail: email, place }),
+    // With the face samples of a check-in by face: a site kiosk away from its site compares them with the listed faces.
+    screenPerson: ({ personUuid, email, samples }, place = 'check-in') => screen({ personUuids: personUuid ? [personUuid] : [], givenEmail: email, place, ...(samples ? { samples } : {}) }),
     handlers: {
       async addToWatchlist(input, call) {
         const backend = await deps.backend()

@@ -11,6 +11,12 @@ export interface ScreeningSubject {
   personUuids: readonly string[]
   givenEmail: string | null
   place: WatchlistPlace
+  /**
+   * The visitor's face samples, when the act has them (an enrollment, a check-in by face). Online the
+   * site's 1:N has already named whom they match (`personUuids`); while the site is away a site kiosk
+   * compares them with the listed persons' faces in its copy.
+   */
+  samples?: readonly string[]
 }
 
 /**

@@ -7,6 +7,7 @@ import type { WatchlistAlert } from '../../shared/watchlist'
 import type { KioskCheckIn, KioskDesk, KioskPerson, ScreeningSubject, StaffDesk } from '../front-desk/desk'
 import { AWAY_SESSION_PREFIX, offlineSignIn } from './offline-sign-in'
 import { offlineVisits } from './offline-visits'
+import type { ListedFaces } from './listed-face-match'
 import type { SiteCopy } from './site-copy'
 import { siteAway } from './site-away'
 import type { SiteSync } from './site-sync'
@@ -24,6 +25,12 @@ export interface OfflineDeskDeps {
    * (the offlineSignInHours setting); past it, only an administrator. Absent: the setting's default.
    */
   offlineSignInMs?: () => Promise<number>
+  /**
+   * Whom of the listed persons (the copy's faces) a visitor's samples match, by the kiosk's own
+   * engine (listed-face-match.ts). Absent, or failing, while the copy holds faces: the screening
+   * fails closed (nobody is admitted unscreened).
+   */
+  matchListedFaces?: (samples: readonly string[], listed: readonly ListedFaces[]) => Promise<string[]>
   /** The clock the copy's age is read by (the copy's pulledAt is site-sync's). */
   now?: () => number
   log: (line: string) => void
@@ -31,6 +38,10 @@ export interface OfflineDeskDeps {
 
 /** What stands for a visitor known by e-mail alone when the copy was never filled (nothing was sent to the site). */
 const notOnServersYet = () => new KioskError('UNREACHABLE', 'This visitor is not on the servers yet and the site has never been reached from this kiosk: check in once the site is back.')
+
+/** The copy's faces could not be compared: the act stops here, nothing is kept for the site. */
+const facesUnchecked = (why: string) =>
+  new KioskError('INTERNAL', `The watchlist's faces could not be checked while the site is away (${why}). Nobody is admitted unscreened: please see the front desk.`)
 
 /** The kiosk's id on its site: pairing named its client after it. */
 export function siteKioskId(clientId: string | null): string | null {
@@ -40,8 +51,10 @@ export function siteKioskId(clientId: string | null): string | null {
 /**
  * A site's front desk that keeps its kiosk working while the site is away (siteAway: the network,
  * a timeout, a 5xx, a reply that is not the site's), from the kiosk's copy (site-copy.ts):
- * - screening: a listed person is stopped from the copy, the alert queued for the site (it keeps
- *   the act's id) and raised here at once; a kiosk with no copy yet refuses to screen, as before.
+ * - screening: a listed person is stopped from the copy, by the ids and e-mail the act names and
+ *   by face (the visitor's samples against the listed persons' faces the site sent, compared by the
+ *   kiosk's own engine), the alert queued for the site (it keeps the act's id) and raised here at
+ *   once; a kiosk with no copy yet refuses to screen, as before.
  *   Nobody listed is admitted because the network is down.
  * - the evacuation list: the copy's open visits, with when the copy was last filled and the other
  *   kiosks (whoever they admitted since is missing).
@@ -74,9 +87,23 @@ export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
     return found
   }
 
+  /** The listed persons whose faces in the copy the samples match (none when the copy holds no faces). */
+  async function listedByFace(found: SiteCopy, samples: readonly string[]): Promise<string[]> {
+    const listed = found.watchlist().flatMap(({ personUuid, faces }) => (faces?.length ? [{ personUuid, faces }] : []))
+    if (listed.length === 0 || samples.length === 0) return []
+    if (!deps.matchListedFaces) throw facesUnchecked('this kiosk has no engine to compare them')
+    try {
+      return await deps.matchListedFaces(samples, listed)
+    } catch (error) {
+      throw facesUnchecked(error instanceof Error ? error.message : 'unknown error')
+    }
+  }
+
   async function screenFromCopy(subject: ScreeningSubject, failure: unknown): Promise<ScreenResult> {
     const found = await filledCopy(failure)
-    const entry = found.listed(subject.personUuids, subject.givenEmail)
+    // As the site's rules: the persons the act names (and now whose listed face matches), then the e-mail given.
+    const byFace = await listedByFace(found, subject.samples ?? [])
+    const entry = found.listed([...subject.personUuids, ...byFace], subject.givenEmail)
     if (!entry) return { screening: 'clear' }
     // As the site's rules: the e-mail typed is kept only when it differs from the listed one.
     const givenEmail = subject.givenEmail !== null && emailKey(subject.givenEmail) !== emailKey(entry.email) ? subject.givenEmail : null

@@ -1,9 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import { emailKey, uuidKey } from '../../records/frontdesk/watchlist-repository'
-import { copiedAccountSchema, copiedKioskSchema, queuedActSchema, type CopiedAccount, type CopiedKiosk, type PullResult, type QueuedAct, type SyncTopic } from '../../shared/site-sync'
+import { copiedAccountSchema, copiedKioskSchema, copiedWatchlistEntrySchema, queuedActSchema, type CopiedAccount, type CopiedKiosk, type CopiedWatchlistEntry, type PullResult, type QueuedAct, type SyncTopic } from '../../shared/site-sync'
 import { hostNameSchema, visitSchema, type HostName, type Visit } from '../../shared/visits'
-import { watchlistEntrySchema, type WatchlistEntry } from '../../shared/watchlist'
+import type { WatchlistEntry } from '../../shared/watchlist'
 import { createSealer } from '../outbox/sealer'
 import { openPrivateDatabase, type Db } from '../private-database'
 
@@ -77,7 +77,8 @@ export interface SiteCopy {
   /** A failed call: offline since now, unless already. */
   markOffline(at: number): void
   markOnline(): void
-  watchlist(): WatchlistEntry[]
+  /** With each listed person's faces the site sent (site-sync's copiedWatchlistEntrySchema). */
+  watchlist(): CopiedWatchlistEntry[]
   /** The entry screening finds, as the site's rules do: by any person uuid, else by the e-mail given. */
   listed(personUuids: readonly string[], givenEmail: string | null): WatchlistEntry | null
   /** Open visits, oldest check-in first. */
@@ -234,7 +235,7 @@ export function openSiteCopy(options: { dataDir: string; key: Buffer; log?: (lin
     markOnline() {
       db.prepare('UPDATE copy_state SET offline_since = NULL WHERE id = 1').run()
     },
-    watchlist: () => rows('watchlist', watchlistEntrySchema),
+    watchlist: () => rows('watchlist', copiedWatchlistEntrySchema),
     listed(personUuids, givenEmail) {
       // The site's order for an e-mail listed twice: the oldest entry.
       const entries = copy.watchlist().sort((a, b) => a.addedAt - b.addedAt || (a.personUuid < b.personUuid ? -1 : 1))
