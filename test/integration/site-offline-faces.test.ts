@@ -8,14 +8,13 @@ import { CONSENT } from '../../electron/shared/consent'
 import type { IdentifyVisitorResult } from '../../electron/shared/workflows'
 import type { Call } from '../../electron/services/dispatch'
 import { enrollment } from '../../electron/services/features/enrollment'
-import { visitsFeature } from '../../electron/services/features/visits'
-import { watchlistFeature } from '../../electron/services/features/watchlist'
 import type { KioskDesk, StaffDesk } from '../../electron/services/front-desk/desk'
 import { matchListedFaces } from '../../electron/services/site/listed-face-match'
 import { offlineDesk } from '../../electron/services/site/offline-desk'
 import { openSiteCopy, type SiteCopy } from '../../electron/services/site/site-copy'
 import { siteDesk } from '../../electron/services/site/site-desk'
 import { siteSync, type SiteSync } from '../../electron/services/site/site-sync'
+import { awayFeatures } from '../support/away-features'
 import { testBackend } from '../support/backend'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy'
@@ -98,14 +97,7 @@ describe('a site kiosk screens faces from its copy of the watchlist while its si
       log: () => {},
     })
     const operator = desk.as({ token: adminSession, account: 'Ada Admin' })
-    const watchlist = watchlistFeature({
-      desk: async () => desk,
-      staffDesk: async () => operator,
-      backend: async () => Promise.reject(new Error('not used')),
-      audit: { log: () => ({ append: () => undefined }) } as never,
-      emit: () => {},
-      log: () => {},
-    })
+    const { watchlist, visits } = awayFeatures({ desk, staff: operator, identified: () => identified })
     const siteBackend = testBackend(proxy.url, { requestTimeoutMs: 1000 })
     const enrolling = enrollment({
       backend: async () => siteBackend,
@@ -116,18 +108,6 @@ describe('a site kiosk screens faces from its copy of the watchlist while its si
       reachable: () => {},
       audit: { systemAct: async () => undefined } as never,
       watchlist,
-    })
-    const visits = visitsFeature({
-      desk: async () => desk,
-      staffDesk: async () => operator,
-      own: {} as never,
-      backend: async () => Promise.reject(new Error('the servers are away')),
-      liveness: { judge: async () => null } as never,
-      decisions: { identify: async () => identified },
-      retentionDays: async () => null,
-      audit: { systemAct: async () => undefined } as never,
-      log: () => {},
-      hooks: { screenPerson: (person) => watchlist.screenPerson(person) },
     })
     features = {
       enroll: (email, sample) => enrolling.handlers.enrollVisitor!({ userId: email, samples: [photo(sample)], consent: true, consentVersion: CONSENT.version }, visitorCall),

@@ -8,14 +8,14 @@ import type { HostName, Visit, VisitorCheckResult } from '../../electron/shared/
 import type { IdentifyVisitorResult } from '../../electron/shared/workflows'
 import type { SiteConnection } from '../../electron/services/clients/connect'
 import type { Call, Handlers } from '../../electron/services/dispatch'
-import { visitsFeature, type VisitsFeature } from '../../electron/services/features/visits'
-import { watchlistFeature } from '../../electron/services/features/watchlist'
+import type { VisitsFeature } from '../../electron/services/features/visits'
 import type { KioskDesk, StaffDesk } from '../../electron/services/front-desk/desk'
 import { offlineDesk } from '../../electron/services/site/offline-desk'
 import { openSiteCopy, type SiteCopy } from '../../electron/services/site/site-copy'
 import { siteDesk } from '../../electron/services/site/site-desk'
 import { siteCall } from '../../electron/services/site/site-http'
 import { siteSync, type SiteSync } from '../../electron/services/site/site-sync'
+import { awayFeatures } from '../support/away-features'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy'
 import { fd, pair, post, type PairedKiosk } from '../support/paired-kiosk'
@@ -116,27 +116,7 @@ describe('a site kiosk checks visitors in and out while its site is away', () =>
     desk = offlineDesk(siteDesk(siteId(), async () => lobbyConnection), { sync, selfId: async () => lobby.kioskId, kioskName: async () => 'Lobby', alerted: () => {}, log: (line) => logged.push(line) })
     operator = desk.as({ token: operatorSession, account: 'Olga Operator' })
 
-    const watchlist = watchlistFeature({
-      desk: async () => desk,
-      staffDesk: async () => operator,
-      backend: async () => Promise.reject(new Error('not used')),
-      audit: { log: () => ({ append: () => undefined }) } as never,
-      emit: () => {},
-      log: () => {},
-    })
-    visits = visitsFeature({
-      desk: async () => desk,
-      staffDesk: async () => operator,
-      own: {} as never,
-      // Only asked whether the tenant keeps face crops (no: no badge photo).
-      backend: async () => Promise.reject(new Error('the servers are away')),
-      liveness: { judge: async () => null } as never,
-      decisions: { identify: async () => identified },
-      retentionDays: async () => null,
-      audit: { systemAct: async () => undefined } as never,
-      log: (line) => logged.push(line),
-      hooks: { screenPerson: (person) => watchlist.screenPerson(person) },
-    })
+    visits = awayFeatures({ desk, staff: operator, identified: () => identified, log: (line) => logged.push(line) }).visits
     // An enrollment at this window while the servers are away: queued in the outbox (its e-mail as typed).
     handlers = visits.rememberEnrollments({
       ...visits.handlers,
