@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { createFrontDesk } from '../../electron/records/frontdesk/create-front-desk'
 import type { FrontDesk, FrontDeskOptions } from '../../electron/records/frontdesk/front-desk'
 import { singleKeyring } from '../../electron/records/frontdesk/invite-keyring'
+import { readInviteToken, signInviteToken } from '../../electron/records/frontdesk/invite-tokens'
 import { VISIT_EXPORT_MAX, type CheckInOutcome, type CheckInRequest, type NewInviteRequest } from '../../electron/records/frontdesk/visit-types'
 import { frontDeskMigrations } from '../../electron/records/frontdesk/migrations'
 import { migrate, recordedVersion, SchemaTooNewError, type MigrationSet } from '../../electron/records/sql/migrate'
@@ -807,7 +808,8 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
   })
 
   describe('invites', () => {
-    const TOKEN = /^KI1\.([a-z0-9]{4,12})\.([A-Za-z0-9_-]{22})\.([0-9a-z]+)\.[A-Za-z0-9_-]{43}$/
+    /** A site's code carries an Ed25519 signature (86 characters), a kiosk's own an HMAC (43). */
+    const TOKEN = /^KI1\.([a-z0-9]{4,12})\.([A-Za-z0-9_-]{22})\.([0-9a-z]+)\.(?:[A-Za-z0-9_-]{43}|[A-Za-z0-9_-]{86})$/
     const invite = (over: Partial<NewInviteRequest> = {}): NewInviteRequest => ({ email: 'Guest@Example.com', hostId: null, date: '2026-11-02', expiresAt: clock.now + DAY, createdBy: 'Ada', ...over })
     const guest = (personUuid = PERSON, email = 'guest@example.com') => ({ personUuid, email, firstName: 'Gus' })
     const checkIn = (desk: FrontDesk, token: string | null, over: Partial<CheckInRequest> = {}) =>
@@ -964,6 +966,39 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
       const again = await a.desk.rotateInviteKey()
       expect(kidOf((await b.desk.createInvite(invite())).token)).toBe(again)
       checkedIn(await checkIn(b.desk, one.token))
+    })
+
+    it("signs a site's codes with Ed25519: the public key alone checks them, in one spelling; a site's older HMAC key still checks its codes", async () => {
+      const { desk, db } = await open()
+      // A site from before: its one key an HMAC key, and a code it signed.
+      const hmac = { kid: 'old0key0', secret: randomBytes(32), publicKey: null }
+      await db.run('INSERT INTO invite_keys (kid, secret, created_at) VALUES (?, ?, ?)', [hmac.kid, hmac.secret, clock.now - 1])
+      const before = await desk.createInvite(invite())
+      const olderCode = signInviteToken(hmac, { inviteId: before.invite.id, expiresAt: before.invite.expiresAt })
+      expect(await desk.checkInvite(olderCode)).toMatchObject({ status: 'valid' })
+
+      // New codes are signed by an Ed25519 key made on first use, not by the HMAC key.
+      const [, kid] = before.token.match(TOKEN)!
+      expect(kid).not.toBe(hmac.kid)
+      const signature = before.token.split('.').at(-1)!
+      expect(signature).toHaveLength(86)
+      const row = (await db.get<{ public_key: Buffer }>('SELECT public_key FROM invite_keys WHERE kid = ?', [kid]))!
+      const publicOnly = async (named: string | null) => (named === kid ? { secret: null, publicKey: row.public_key } : null)
+      expect(await readInviteToken(before.token, publicOnly)).toEqual({ inviteId: before.invite.id, expiresAt: before.invite.expiresAt })
+      // Another spelling of the same signature bytes (the last character's 4 unused bits), an altered one, another key's kind: refused.
+      const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+      const sameBytes = before.token.slice(0, -1) + BASE64URL[BASE64URL.indexOf(before.token.at(-1)!) ^ 1]
+      expect(Buffer.from(sameBytes.split('.').at(-1)!, 'base64url')).toEqual(Buffer.from(signature, 'base64url'))
+      const altered = before.token.slice(0, -2) + (before.token.at(-2) === 'A' ? 'B' : 'A') + before.token.at(-1)
+      const macUnderEd25519 = `${before.token.slice(0, before.token.lastIndexOf('.'))}.${createHmac('sha256', row.public_key).update(before.token.slice(0, before.token.lastIndexOf('.')), 'utf8').digest('base64url')}`
+      for (const forged of [sameBytes, altered, macUnderEd25519]) {
+        expect(await readInviteToken(forged, publicOnly)).toBeNull()
+        expect(await desk.checkInvite(forged)).toEqual({ status: 'refused', reason: 'invalid' })
+      }
+      // An HMAC key cannot pass for a signature of the other kind.
+      const ed25519Body = olderCode.slice(0, olderCode.lastIndexOf('.'))
+      expect(await desk.checkInvite(`${ed25519Body}.${signature}`)).toEqual({ status: 'refused', reason: 'invalid' })
+      expect(before.token.length).toBeLessThanOrEqual(INVITE_TOKEN_MAX)
     })
 
     it("checks a kiosk's own codes with its keychain's one key, the older form of code included", async () => {

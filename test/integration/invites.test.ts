@@ -68,7 +68,7 @@ describe('invites', () => {
   it('refuses a forged code: another key, an altered signature, an altered expiry, or no code at all', async () => {
     open()
     const { invite, token } = await create()
-    const otherKey = signInviteToken(Buffer.alloc(32, 2), SINGLE_KEY_ID, { inviteId: invite.id, expiresAt: invite.expiresAt })
+    const otherKey = signInviteToken({ kid: SINGLE_KEY_ID, secret: Buffer.alloc(32, 2), publicKey: null }, { inviteId: invite.id, expiresAt: invite.expiresAt })
     const lastChar = token.at(-1) === 'A' ? 'B' : 'A'
     const alteredMac = token.slice(0, -1) + lastChar
     // The same MAC bytes written another way: the last of 43 base64url characters carries 2 bits and
@@ -83,8 +83,8 @@ describe('invites', () => {
       expect(await check(forged), forged).toEqual({ status: 'refused', reason: 'invalid' })
     }
     // Signed with our key, but for an invite this kiosk never stored.
-    const unknown = signInviteToken(KEY, SINGLE_KEY_ID, { inviteId: 'A'.repeat(22), expiresAt: invite.expiresAt })
-    expect(await readInviteToken(unknown, async () => KEY)).not.toBeNull()
+    const unknown = signInviteToken({ kid: SINGLE_KEY_ID, secret: KEY, publicKey: null }, { inviteId: 'A'.repeat(22), expiresAt: invite.expiresAt })
+    expect(await readInviteToken(unknown, async () => ({ secret: KEY, publicKey: null }))).not.toBeNull()
     expect(await check(unknown)).toEqual({ status: 'refused', reason: 'invalid' })
     expect(await use(alteredMac)).toEqual({ ok: false, reason: 'invalid' })
     // An over-long code never reaches the handler.

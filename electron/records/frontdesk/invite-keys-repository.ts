@@ -2,9 +2,14 @@ import type { Sql } from '../sql/types'
 
 export interface InviteKeyRow {
   kid: string
+  /** An HMAC key, or (public_key set) an Ed25519 private key, PKCS8 DER. */
   secret: Buffer
+  /** An Ed25519 key's public half, SPKI DER; null: an HMAC key (a kiosk's, or a site's made before). */
+  public_key: Buffer | null
   created_at: number
 }
+
+const COLUMNS = 'kid, secret, public_key, created_at'
 
 /** Taken while the current invitation key is made or replaced, so two engines make one. */
 const INVITE_KEYS_LOCK = 0x6b696f736b11
@@ -20,12 +25,12 @@ export class InviteKeyRepository {
 
   /** The site's own newest key (a key a kiosk brought never signs new codes). */
   newest(): Promise<InviteKeyRow | undefined> {
-    return this.sql.get<InviteKeyRow>('SELECT kid, secret, created_at FROM invite_keys WHERE imported_from IS NULL ORDER BY created_at DESC, kid DESC LIMIT 1')
+    return this.sql.get<InviteKeyRow>(`SELECT ${COLUMNS} FROM invite_keys WHERE imported_from IS NULL ORDER BY created_at DESC, kid DESC LIMIT 1`)
   }
 
   /** One of the site's own keys (a key a kiosk brought is found only through its invites: byInvite). */
   byKid(kid: string): Promise<InviteKeyRow | undefined> {
-    return this.sql.get<InviteKeyRow>('SELECT kid, secret, created_at FROM invite_keys WHERE kid = ? AND imported_from IS NULL', [kid])
+    return this.sql.get<InviteKeyRow>(`SELECT ${COLUMNS} FROM invite_keys WHERE kid = ? AND imported_from IS NULL`, [kid])
   }
 
   /** The key a kiosk brought that signed this invite's code (the invite came with it); none for the site's own invites. */
@@ -35,11 +40,11 @@ export class InviteKeyRepository {
   }
 
   /** A kiosk's key brought when it joined, under a new key id. */
-  async insertImported(row: InviteKeyRow & { importedFrom: string }): Promise<void> {
+  async insertImported(row: Omit<InviteKeyRow, 'public_key'> & { importedFrom: string }): Promise<void> {
     await this.sql.run('INSERT INTO invite_keys (kid, secret, created_at, imported_from) VALUES (?, ?, ?, ?)', [row.kid, row.secret, row.created_at, row.importedFrom])
   }
 
   async insert(row: InviteKeyRow): Promise<void> {
-    await this.sql.run('INSERT INTO invite_keys (kid, secret, created_at) VALUES (?, ?, ?)', [row.kid, row.secret, row.created_at])
+    await this.sql.run('INSERT INTO invite_keys (kid, secret, public_key, created_at) VALUES (?, ?, ?, ?)', [row.kid, row.secret, row.public_key, row.created_at])
   }
 }

@@ -56,8 +56,7 @@ export function inviteRules(context: RulesContext, keyring: InviteKeyring): Invi
         hostName = host.name
       }
       const id = newInviteId()
-      const { kid, key } = await keyring.current()
-      const token = signInviteToken(key, kid, { inviteId: id, expiresAt })
+      const token = signInviteToken(await keyring.current(), { inviteId: id, expiresAt })
       await records.invites.insert({ id, email: request.email, hostId: request.hostId, hostName, date: request.date, createdAt: at, expiresAt, createdBy: request.createdBy })
       return { invite: (await records.invites.get(id, at))!, token }
     },

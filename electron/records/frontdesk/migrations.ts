@@ -1,6 +1,7 @@
 import type { MigrationSet } from '../sql/migrate'
 import { accountSyncStep } from './account-sync-migration'
 import { dropArrivalQueuedStep } from './arrival-column-migration'
+import { inviteSigningStep } from './invite-signing-migration'
 import { kioskSyncStep } from './kiosk-sync-migration'
 import { auditStep } from './audit-migration'
 import { mergeStep } from './merge-migration'
@@ -295,5 +296,7 @@ export const frontDeskMigrations: MigrationSet = {
     kioskSyncStep,
     // Staff accounts in the change log, for kiosks that sign staff in while the site is away (account-sync-migration.ts).
     accountSyncStep,
+    // Invitation keys with a public half, for kiosks that check codes while the site is away (invite-signing-migration.ts).
+    inviteSigningStep,
   ],
 }

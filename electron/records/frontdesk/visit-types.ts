@@ -1,5 +1,6 @@
 import type { CheckInviteResult } from '../../shared/invites'
 import type { Host, InviteCheckInRefusal, Visit } from '../../shared/visits'
+import type { InviteKey } from './invite-tokens'
 
 /** A host's fields as staff type them. */
 export type HostFields = Omit<Host, 'id'>
@@ -61,13 +62,13 @@ export interface PersonKeys {
  */
 export interface InviteKeyring {
   /** The key new codes are signed with (made on first use). */
-  current(): Promise<{ kid: string; key: Buffer }>
+  current(): Promise<InviteKey>
   /**
    * A key by its id; null names the key of codes made before codes named their key. Null when
    * unknown. `inviteId` is the invite the code names: a site finds the key of a code a kiosk
    * printed before it joined (key id 'kc00' or none) through that invite (merge-rules.ts).
    */
-  byId(kid: string | null, inviteId?: string): Promise<Buffer | null>
+  byId(kid: string | null, inviteId?: string): Promise<InviteKey | null>
   /** A new current key; older keys stay for the codes they signed. Returns its id. */
   rotate(): Promise<string>
 }
