@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { email } from './email'
+import { inviteSchema } from './invites'
 import { listedFaceSchema, MAX_LISTED_FACES } from './listed-faces'
 import { accountName, staffRoles } from './staff'
 import { visitSchema } from './visits'
@@ -21,7 +22,7 @@ import { watchlistEntrySchema, watchlistPlaces } from './watchlist'
  *   killed mid-send) is a no-op.
  */
 
-export const SYNC_TOPICS = ['watchlist', 'visit', 'kiosk', 'account'] as const
+export const SYNC_TOPICS = ['watchlist', 'visit', 'kiosk', 'account', 'invite', 'invite-key'] as const
 export type SyncTopic = (typeof SYNC_TOPICS)[number]
 
 /** The most change-log rows one incremental pull reads (a reset is one reply, whatever its size). */
@@ -36,6 +37,8 @@ export const pullQuery = z.object({
    * A kiosk that does not ask (one older than the topic, whose schema would refuse it) gets none.
    */
   accounts: z.enum(['1']).optional(),
+  /** '1': send the invitations not yet expired and the site's public invitation keys too (topics 'invite', 'invite-key'), asked as `accounts`. */
+  invites: z.enum(['1']).optional(),
 })
 
 /** A kiosk of the site as its peers know it (for "not heard from" on an offline evacuation list). */
@@ -65,6 +68,17 @@ export type CopiedAccount = z.infer<typeof copiedAccountSchema>
 export const copiedWatchlistEntrySchema = watchlistEntrySchema.extend({ faces: z.array(listedFaceSchema).max(MAX_LISTED_FACES * 2).optional() })
 export type CopiedWatchlistEntry = z.infer<typeof copiedWatchlistEntrySchema>
 
+/**
+ * An invitation as a kiosk keeps it to take its code while the site is away: what the visitor's
+ * form fills, when it ends, and whether it was used or revoked (its state is read by the kiosk's clock).
+ */
+export const copiedInviteSchema = inviteSchema.pick({ id: true, email: true, hostId: true, hostName: true, date: true, expiresAt: true, usedAt: true, revokedAt: true })
+export type CopiedInvite = z.infer<typeof copiedInviteSchema>
+
+/** A site's invitation key as its kiosks keep it: the Ed25519 public half (SPKI DER, base64) that checks the codes it signed. */
+export const copiedInviteKeySchema = z.object({ kid: z.string().min(4).max(12), publicKey: z.base64().max(200) })
+export type CopiedInviteKey = z.infer<typeof copiedInviteKeySchema>
+
 /** One row of a topic as it is now at the site; `value` null: no longer there (removed from the list, a visit ended or forgotten, a kiosk removed). */
 export const pullOpSchema = z.discriminatedUnion('topic', [
   z.object({ topic: z.literal('watchlist'), key: z.string().min(1).max(128), value: copiedWatchlistEntrySchema.nullable() }),
@@ -73,6 +87,10 @@ export const pullOpSchema = z.discriminatedUnion('topic', [
   z.object({ topic: z.literal('kiosk'), key: z.string().min(1).max(128), value: copiedKioskSchema.nullable() }),
   /** Only to a kiosk that asked (pullQuery.accounts); keyed by the account's name key (accountKey). */
   z.object({ topic: z.literal('account'), key: z.string().min(1).max(128), value: copiedAccountSchema.nullable() }),
+  /** Only to a kiosk that asked (pullQuery.invites): invitations until they expire (null: forgotten or purged). */
+  z.object({ topic: z.literal('invite'), key: z.string().min(1).max(128), value: copiedInviteSchema.nullable() }),
+  /** Only to a kiosk that asked: the site's Ed25519 keys (never removed; its HMAC keys from before are not sent). */
+  z.object({ topic: z.literal('invite-key'), key: z.string().min(1).max(128), value: copiedInviteKeySchema.nullable() }),
 ])
 export type PullOp = z.infer<typeof pullOpSchema>
 

@@ -5,14 +5,16 @@ import { join } from 'node:path'
 import { request, type Dispatcher } from 'undici'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createFrontDesk } from '../../electron/records/frontdesk/create-front-desk'
-import type { FrontDesk } from '../../electron/records/frontdesk/front-desk'
+import type { FrontDesk, PullAsked } from '../../electron/records/frontdesk/front-desk'
+import { readInviteToken } from '../../electron/records/frontdesk/invite-tokens'
 import { frontDeskMigrations } from '../../electron/records/frontdesk/migrations'
 import type { CheckInOutcome } from '../../electron/records/frontdesk/visit-types'
 import { migrate } from '../../electron/records/sql/migrate'
 import type { Database } from '../../electron/records/sql/types'
 import { SCOPE_TENANT_ADMIN } from '../../electron/shared/api-requests'
+import type { Invite } from '../../electron/shared/invites'
 import { FRONTDESK_PREFIX, SCOPE_FRONTDESK_KIOSK, STAFF_SESSION_HEADER, type SiteEvent } from '../../electron/shared/frontdesk-api'
-import { PULL_PAGE_ROWS, PUSH_MAX_MUTATIONS, pullResult, type CopiedAccount, type PullOp, type PullResult, type SyncMutation } from '../../electron/shared/site-sync'
+import { PULL_PAGE_ROWS, PUSH_MAX_MUTATIONS, pullResult, type CopiedAccount, type CopiedInviteKey, type PullOp, type PullResult, type SyncMutation } from '../../electron/shared/site-sync'
 import { startBackend, type BackendHandle } from '../support/backends'
 import { createEngine, type Engine } from '../../electron/engine/server'
 import { basic, startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
@@ -56,7 +58,7 @@ describe.each(['sqlite', 'postgres'] as const)('site sync records on %s', (backe
   const list = (desk: FrontDesk, personUuid: string, reason = 'Banned') => desk.addToWatchlist({ personUuid, email: `${personUuid.slice(0, 8)}@example.com`, reason, addedBy: 'Ada' })
   /** The ops by topic and key, as a map (the pull's order is the change log's, not asserted here). */
   const byKey = (ops: readonly PullOp[]) => new Map(ops.map((op) => [`${op.topic} ${op.key}`, op.value]))
-  const pull = async (desk: FrontDesk, kioskId: string, cookie: number, accounts?: boolean): Promise<PullResult> => pullResult.parse(await desk.syncPull(kioskId, cookie, accounts))
+  const pull = async (desk: FrontDesk, kioskId: string, cookie: number, asked?: PullAsked): Promise<PullResult> => pullResult.parse(await desk.syncPull(kioskId, cookie, asked))
   const alert = (seq: number, personUuid = randomUUID(), id = randomUUID()): Extract<SyncMutation, { kind: 'watchlist-alert' }> => ({
     kind: 'watchlist-alert',
     id,
@@ -312,7 +314,7 @@ describe.each(['sqlite', 'postgres'] as const)('site sync records on %s', (backe
     const plain = await pull(desk, lobby.id, 0)
     expect(plain.ops.some((op) => op.topic === 'account')).toBe(false)
 
-    const first = await pull(desk, lobby.id, 0, true)
+    const first = await pull(desk, lobby.id, 0, { accounts: true })
     const adaOps = first.ops.filter((op) => op.topic === 'account')
     expect(adaOps).toEqual([{ topic: 'account', key: 'ada admin', value: { name: 'Ada Admin', role: 'admin', salt: expect.any(String), hash: expect.any(String), params: expect.stringContaining('"N"'), disabled: false } }])
     const ada = adaOps[0]!.value as CopiedAccount
@@ -326,11 +328,52 @@ describe.each(['sqlite', 'postgres'] as const)('site sync records on %s', (backe
 
     await desk.createAccount('Olga Operator', 'operator', 'operator-secret-1')
     await desk.setAccountDisabled('Olga Operator', true)
-    const next = await pull(desk, lobby.id, first.cookie, true)
+    const next = await pull(desk, lobby.id, first.cookie, { accounts: true })
     expect(next.ops).toEqual([{ topic: 'account', key: 'olga operator', value: expect.objectContaining({ name: 'Olga Operator', role: 'operator', disabled: true }) }])
     // A kiosk that does not ask is sent no account, but moves past their changes.
     const without = await pull(desk, lobby.id, first.cookie)
     expect(without).toMatchObject({ cookie: next.cookie, ops: [] })
+  })
+
+  it("sends invitations until they expire and the site's public invitation keys only to a kiosk that asks, each change as it is now", async () => {
+    const { desk } = await open()
+    const lobby = await pair(desk, 'Lobby')
+    const host = await desk.addHost({ name: 'Hana', email: null, webhookUrl: null })
+    const request = { email: 'Guest@Example.com', hostId: host.id, date: '2026-11-02', expiresAt: clock.now + DAY, createdBy: 'Ada' }
+    const open1 = await desk.createInvite(request)
+    const ending = await desk.createInvite({ ...request, expiresAt: clock.now + 60_000 })
+    const plain = await pull(desk, lobby.id, 0)
+    expect(plain.ops.some((op) => op.topic === 'invite' || op.topic === 'invite-key')).toBe(false)
+
+    const first = await pull(desk, lobby.id, 0, { invites: true })
+    const keys = first.ops.filter((op) => op.topic === 'invite-key')
+    const kid = open1.token.split('.')[1]!
+    expect(keys).toEqual([{ topic: 'invite-key', key: kid, value: { kid, publicKey: expect.any(String) } }])
+    // The public half alone checks the site's codes.
+    const publicKey = Buffer.from((keys[0]!.value as CopiedInviteKey).publicKey, 'base64')
+    expect(await readInviteToken(open1.token, async () => ({ secret: null, publicKey }))).toMatchObject({ inviteId: open1.invite.id })
+    const copied = (invite: Invite) => ({ id: invite.id, email: invite.email, hostId: invite.hostId, hostName: invite.hostName, date: invite.date, expiresAt: invite.expiresAt, usedAt: invite.usedAt, revokedAt: invite.revokedAt })
+    const byId = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 1)
+    expect(first.ops.filter((op) => op.topic === 'invite').sort(byId)).toEqual([open1, ending].map(({ invite }) => ({ topic: 'invite', key: invite.id, value: copied(invite) })).sort(byId))
+
+    // Used, revoked, a new key (an HMAC key of a kiosk brought along is never sent), purged: each as it is now.
+    const visit = await desk.checkIn({ person: person('guest'), hostId: null, purpose: null, inviteToken: open1.token, asLastTime: false, kioskId: lobby.id })
+    expect(visit).toMatchObject({ outcome: 'checked-in' })
+    const revoked = await desk.createInvite(request)
+    await desk.revokeInvite(revoked.invite.id)
+    const rotated = await desk.rotateInviteKey()
+    clock.now += 120_000
+    await desk.purgeInvitesBefore(clock.now)
+    const next = byKey((await pull(desk, lobby.id, first.cookie, { invites: true })).ops)
+    expect(next.get(`invite ${open1.invite.id}`)).toMatchObject({ id: open1.invite.id, usedAt: expect.any(Number), revokedAt: null })
+    expect(next.get(`invite ${revoked.invite.id}`)).toMatchObject({ revokedAt: expect.any(Number), usedAt: null })
+    expect(next.get(`invite ${ending.invite.id}`)).toBeNull()
+    expect(next.get(`invite-key ${rotated}`)).toEqual({ kid: rotated, publicKey: expect.any(String) })
+    // A kiosk that does not ask moves past them with nothing sent.
+    const without = await pull(desk, lobby.id, first.cookie)
+    expect(without.ops.map((op) => op.topic)).toEqual(['visit'])
+    // Expired ones are not in a whole copy.
+    expect((await pull(desk, lobby.id, 0, { invites: true })).ops.filter((op) => op.topic === 'invite').map((op) => op.key).sort()).toEqual([open1.invite.id, revoked.invite.id].sort())
   })
 
   it('audits a staff sign-in made at a kiosk while away once, in the push that applies it', async () => {
@@ -487,6 +530,11 @@ describe('site sync through two engines on PostgreSQL', () => {
     expect(copy.ops).toContainEqual({ topic: 'kiosk', key: kioskId, value: { id: kioskId, name: 'Lobby' } })
     const next = await call(a, 'GET', fd(`/sync/pull?cookie=${copy.cookie}`), { token })
     expect(pullResult.parse(next.body)).toMatchObject({ reset: false, ops: [], cookie: copy.cookie })
+    // Asked for, the site's public invitation key too (its first, made for the invite below).
+    await a.engine.ctx.frontDesk.createInvite({ email: 'guest@example.com', hostId: null, date: '2099-01-01', expiresAt: Date.now() + DAY, createdBy: 'Ada' })
+    const withInvites = pullResult.parse((await call(b, 'GET', fd(`/sync/pull?cookie=${copy.cookie}&invites=1`), { token })).body)
+    expect(withInvites.ops.map((op) => op.topic).sort()).toEqual(['invite', 'invite-key'])
+    expect((await call(b, 'GET', fd('/sync/pull?invites=yes'), { token })).status).toBe(400)
 
     const push = [mutation(1), mutation(2)]
     const pushed = await call(a, 'POST', fd('/sync/push'), { token, body: { mutations: push } })

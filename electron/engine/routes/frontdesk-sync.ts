@@ -23,7 +23,7 @@ export type FacesOf = (personUuid: string) => Promise<ListedFace[]>
  */
 export function syncRoutes(app: EngineApp, frontDesk: FrontDesk, facesOf: FacesOf): void {
   app.get(r.syncPull.path, { config: { auth: FRONTDESK_AUTH[r.syncPull.auth] }, schema: { querystring: r.syncPull.querystring, response: { 200: r.syncPull.response } } }, async (request, reply) => {
-    const pulled = await frontDesk.syncPull(request.kioskId!, request.query.cookie, request.query.accounts === '1')
+    const pulled = await frontDesk.syncPull(request.kioskId!, request.query.cookie, { accounts: request.query.accounts === '1', invites: request.query.invites === '1' })
     return reply.header('Cache-Control', 'no-store').send(await withFaces(pulled, facesOf))
   })
   app.post(

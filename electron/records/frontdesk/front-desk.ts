@@ -8,6 +8,12 @@ import type { Sql } from '../sql/types'
 import type { NoticeSecrets } from './notices/settings'
 import type { PullResult, PushResult, SyncMutation } from '../../shared/site-sync'
 
+/** The topics a kiosk asked for beyond the watchlist, visits and kiosks (site-sync's pullQuery). */
+export interface PullAsked {
+  accounts?: boolean
+  invites?: boolean
+}
+
 /**
  * The front desk's rules over its records, once: the site's engines serve them on
  * /frontdesk/v1 (on the site's PostgreSQL), and a kiosk on its own calls them in-process (on its
@@ -114,10 +120,11 @@ export interface FrontDesk {
 
   // Sync (electron/shared/site-sync.ts): what a site's kiosk keeps a copy of, and its acts made away from the site.
   /**
-   * The changes to the watchlist, open visits and kiosks (and staff accounts, when `accounts`) since
-   * `cookie`, each row as it is now; the whole of them (reset) when the log no longer reaches `cookie`.
+   * The changes to the watchlist, open visits and kiosks (and staff accounts, invitations and
+   * invitation keys, when asked) since `cookie`, each row as it is now; the whole of them (reset)
+   * when the log no longer reaches `cookie`.
    */
-  syncPull(kioskId: string, cookie: number, accounts?: boolean): Promise<PullResult>
+  syncPull(kioskId: string, cookie: number, asked?: PullAsked): Promise<PullResult>
   /** Applies the kiosk's acts above the last sequence applied for it, each in the transaction that records it; returns the last applied. */
   syncPush(kioskId: string, mutations: readonly SyncMutation[]): Promise<PushResult>
   /** The newest change-log seq (0: none yet), to tell kiosks to pull after a write. */

@@ -33,6 +33,11 @@ export class InviteKeyRepository {
     return this.sql.get<InviteKeyRow>(`SELECT ${COLUMNS} FROM invite_keys WHERE kid = ? AND imported_from IS NULL`, [kid])
   }
 
+  /** The site's own keys with a public half (its Ed25519 keys), oldest first. */
+  publicKeys(): Promise<InviteKeyRow[]> {
+    return this.sql.all<InviteKeyRow>(`SELECT ${COLUMNS} FROM invite_keys WHERE imported_from IS NULL AND public_key IS NOT NULL ORDER BY created_at, kid`)
+  }
+
   /** The key a kiosk brought that signed this invite's code (the invite came with it); none for the site's own invites. */
   async byInvite(inviteId: string): Promise<Buffer | null> {
     const row = await this.sql.get<{ secret: Buffer }>('SELECT invite_keys.secret FROM invites JOIN invite_keys ON invite_keys.kid = invites.key_kid WHERE invites.id = ?', [inviteId])

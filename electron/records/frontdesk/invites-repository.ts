@@ -103,6 +103,11 @@ export class InviteRepository {
     return { invites: rows.slice(0, INVITE_LIST_LIMIT).map((row) => inviteOf(row, now)), truncated: rows.length > INVITE_LIST_LIMIT }
   }
 
+  /** Every invitation not expired by `now` (open, used or revoked), for a site's kiosks' copies. */
+  async unexpired(now: number): Promise<Invite[]> {
+    return (await this.sql.all<InviteRow>('SELECT * FROM invites WHERE expires_at > ? ORDER BY created_at, id', [now])).map((row) => inviteOf(row, now))
+  }
+
   /** Marks it revoked unless it was used (or revoked already); false when nothing changed. */
   async revoke(id: string, at: number): Promise<boolean> {
     return (await this.sql.run('UPDATE invites SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL AND used_at IS NULL', [at, id])) > 0

@@ -2,6 +2,7 @@ import type { MigrationSet } from '../sql/migrate'
 import { accountSyncStep } from './account-sync-migration'
 import { dropArrivalQueuedStep } from './arrival-column-migration'
 import { inviteSigningStep } from './invite-signing-migration'
+import { inviteSyncStep } from './invite-sync-migration'
 import { kioskSyncStep } from './kiosk-sync-migration'
 import { auditStep } from './audit-migration'
 import { mergeStep } from './merge-migration'
@@ -298,5 +299,7 @@ export const frontDeskMigrations: MigrationSet = {
     accountSyncStep,
     // Invitation keys with a public half, for kiosks that check codes while the site is away (invite-signing-migration.ts).
     inviteSigningStep,
+    // Invitations and the Ed25519 invitation keys in the change log, for kiosks that take codes while the site is away (invite-sync-migration.ts).
+    inviteSyncStep,
   ],
 }

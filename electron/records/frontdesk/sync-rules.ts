@@ -1,9 +1,11 @@
 import { KioskError } from '../../shared/errors'
-import { PULL_PAGE_ROWS, type CopiedAccount, type PullOp, type PullResult, type SyncMutation } from '../../shared/site-sync'
+import { PULL_PAGE_ROWS, type CopiedAccount, type CopiedInvite, type CopiedInviteKey, type PullOp, type PullResult, type SyncMutation } from '../../shared/site-sync'
+import type { Invite } from '../../shared/invites'
+import { InviteKeyRepository, type InviteKeyRow } from './invite-keys-repository'
 import type { AccountRow } from './accounts-repository'
 import { appendSiteAudit } from './audit-trail'
 import { ChangesRepository, type FrontDeskChange } from './changes-repository'
-import type { FrontDesk } from './front-desk'
+import type { FrontDesk, PullAsked } from './front-desk'
 import { KioskMutationsRepository } from './mutations-repository'
 import type { FrontDeskRecords, RulesContext } from './records'
 import type { CheckInRequest } from './visit-types'
@@ -24,6 +26,11 @@ const copiedAccount = (row: AccountRow): CopiedAccount => ({
   disabled: row.disabled === 1,
 })
 
+/** What a kiosk keeps of an invitation to take its code while the site is away. */
+const copiedInvite = ({ id, email, hostId, hostName, date, expiresAt, usedAt, revokedAt }: Invite): CopiedInvite => ({ id, email, hostId, hostName, date, expiresAt, usedAt, revokedAt })
+/** An Ed25519 key's public half; null for a key of no public half (an HMAC key, never sent). */
+const copiedInviteKey = (row: Pick<InviteKeyRow, 'kid' | 'public_key'>): CopiedInviteKey | null => (row.public_key ? { kid: row.kid, publicKey: row.public_key.toString('base64') } : null)
+
 /**
  * The site's side of its kiosks' copies (electron/shared/site-sync.ts). A pull sends each changed
  * row as it is now, so a change sent twice, or a row read newer than the cookie says, is harmless;
@@ -41,22 +48,26 @@ export function syncRules(context: RulesContext, notifyHosts = false): SyncRules
     }
   }
 
-  /** Every row of every topic (accounts only when asked), read after the head: each at least as new as the cookie says. */
-  async function everything(records: FrontDeskRecords, accounts: boolean): Promise<PullOp[]> {
+  /** Every row of every topic (accounts and invitations only when asked), read after the head: each at least as new as the cookie says. */
+  async function everything(records: FrontDeskRecords, sql: Sql, asked: PullAsked): Promise<PullOp[]> {
     const entries = await records.watchlist.list()
     const visits = await records.visits.onSite()
     const kiosks = await records.kiosks.list()
-    const staff = accounts ? await records.accounts.rows() : []
+    const staff = asked.accounts ? await records.accounts.rows() : []
+    const invites = asked.invites ? await records.invites.unexpired(now()) : []
+    const keys = asked.invites ? await new InviteKeyRepository(sql).publicKeys() : []
     return [
       ...entries.map((value): PullOp => ({ topic: 'watchlist', key: value.personUuid, value })),
       ...visits.map((value): PullOp => ({ topic: 'visit', key: value.id, value })),
       ...kiosks.map(({ id, name }): PullOp => ({ topic: 'kiosk', key: id, value: { id, name } })),
       ...staff.map((row): PullOp => ({ topic: 'account', key: row.name_key, value: copiedAccount(row) })),
+      ...invites.map((invite): PullOp => ({ topic: 'invite', key: invite.id, value: copiedInvite(invite) })),
+      ...keys.map((row): PullOp => ({ topic: 'invite-key', key: row.kid, value: copiedInviteKey(row) })),
     ]
   }
 
-  /** Each changed row once, in the order of its first change, as it is now (null: gone, ended or removed); accounts only when asked. */
-  async function currentRows(records: FrontDeskRecords, changes: readonly FrontDeskChange[], accounts: boolean): Promise<PullOp[]> {
+  /** Each changed row once, in the order of its first change, as it is now (null: gone, ended or removed); accounts and invitations only when asked. */
+  async function currentRows(records: FrontDeskRecords, sql: Sql, changes: readonly FrontDeskChange[], asked: PullAsked): Promise<PullOp[]> {
     const seen = new Set<string>()
     const ops: PullOp[] = []
     // A site has few kiosks: read once, the first time one changed.
@@ -69,9 +80,17 @@ export function syncRules(context: RulesContext, notifyHosts = false): SyncRules
         const visit = await records.visits.byId(key)
         ops.push({ topic, key, value: visit && visit.checkedOutAt === null ? visit : null })
       } else if (topic === 'account') {
-        if (!accounts) continue
+        if (!asked.accounts) continue
         const row = await records.accounts.byKey(key)
         ops.push({ topic, key, value: row ? copiedAccount(row) : null })
+      } else if (topic === 'invite') {
+        if (!asked.invites) continue
+        const invite = await records.invites.get(key, now())
+        ops.push({ topic, key, value: invite ? copiedInvite(invite) : null })
+      } else if (topic === 'invite-key') {
+        if (!asked.invites) continue
+        const row = await new InviteKeyRepository(sql).byKid(key)
+        ops.push({ topic, key, value: row ? copiedInviteKey(row) : null })
       } else {
         kiosks ??= new Map((await records.kiosks.list()).map((k) => [k.id, k.name]))
         const name = kiosks.get(key)
@@ -137,26 +156,26 @@ export function syncRules(context: RulesContext, notifyHosts = false): SyncRules
     }
   }
 
-  async function pullPage(records: FrontDeskRecords, changes: ChangesRepository, cookie: number, lastMutationSeq: number, accounts: boolean): Promise<PullResult> {
+  async function pullPage(records: FrontDeskRecords, sql: Sql, changes: ChangesRepository, cookie: number, lastMutationSeq: number, asked: PullAsked): Promise<PullResult> {
     if (cookie > 0) {
       const rows = await changes.after(cookie, PULL_PAGE_ROWS)
       // The floor after the rows: a prune that committed while they were read shows here (PostgreSQL
       // reads each statement afresh), and the kiosk starts over rather than miss what it removed.
       if (cookie >= (await changes.floor()) && cookie <= (await changes.head())) {
-        return { cookie: rows.at(-1)?.seq ?? cookie, reset: false, more: rows.length === PULL_PAGE_ROWS, ops: await currentRows(records, rows, accounts), lastMutationSeq }
+        return { cookie: rows.at(-1)?.seq ?? cookie, reset: false, more: rows.length === PULL_PAGE_ROWS, ops: await currentRows(records, sql, rows, asked), lastMutationSeq }
       }
     }
     // The head before the rows: a change after it is in them already, or sent at the next pull.
     const head = await changes.head()
-    return { cookie: head, reset: true, more: false, ops: await everything(records, accounts), lastMutationSeq }
+    return { cookie: head, reset: true, more: false, ops: await everything(records, sql, asked), lastMutationSeq }
   }
 
   return {
-    syncPull: (kioskId, cookie, accounts = false) =>
+    syncPull: (kioskId, cookie, asked = {}) =>
       context.transaction(async (records, sql): Promise<PullResult> => {
         const changes = new ChangesRepository(sql)
         const lastMutationSeq = await new KioskMutationsRepository(sql).lastSeq(kioskId)
-        const page = await pullPage(records, changes, cookie, lastMutationSeq, accounts)
+        const page = await pullPage(records, sql, changes, cookie, lastMutationSeq, asked)
         // For the Kiosks screen: how far this kiosk has been sent (a kiosk that failed to apply it says a lower cookie next time).
         await records.kiosks.synced(kioskId, page.cookie, now())
         return page
