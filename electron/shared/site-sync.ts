@@ -144,6 +144,11 @@ function actKinds<P extends z.ZodType<string | null>>(personUuid: P) {
         purpose: z.string().trim().max(200).nullable(),
         /** A returning visitor who named no host: the site gives them last time's host and purpose. */
         asLastTime: z.boolean(),
+        /**
+         * The invitation whose code the kiosk took from its copy: the site uses it up as it applies
+         * the check-in. Used meanwhile elsewhere, revoked or ended by then: the visit stands without it.
+         */
+        inviteId: inviteSchema.shape.id.optional(),
       }),
     }),
     /** A staff member signed in at the kiosk from its copy of the accounts while the site was away: the site audits it. */

@@ -247,7 +247,7 @@ describe('staff sign in at a site kiosk while its site is away', () => {
     expect(staffActs()).toEqual([])
   })
 
-  it('pulls the whole copy again once when it was filled before the accounts were asked for', async () => {
+  it('pulls the whole copy again once when it was filled before the accounts (and the invitations) were asked for', async () => {
     const olderDir = mkdtempSync(join(tmpdir(), 'kiosk-offline-sign-in-older-'))
     folders.push(olderDir)
     const older = openSiteCopy({ dataDir: olderDir, key: randomBytes(32) })
@@ -275,8 +275,8 @@ describe('staff sign in at a site kiosk while its site is away', () => {
       proxy.setUpstream(engine.url)
 
       await olderSync.sync()
-      expect(proxy.hits.filter((h) => h.path.startsWith(fd('/sync/pull'))).at(-1)!.path).toMatch(/accounts=1&cookie=0$/)
-      expect(older.accountsCopied()).toBe(true)
+      expect(proxy.hits.filter((h) => h.path.startsWith(fd('/sync/pull'))).at(-1)!.path).toMatch(/accounts=1&invites=1&cookie=0$/)
+      expect([older.accountsCopied(), older.invitesCopied()]).toEqual([true, true])
       expect(older.account('ada admin')).toMatchObject({ name: 'Ada Admin', role: 'admin' })
       // And then only what changed since.
       await olderSync.sync()

@@ -130,8 +130,14 @@ export function syncRules(context: RulesContext, notifyHosts = false): SyncRules
         // (a kiosk's act is never refused for what changed at the site since).
         const hostId = args.hostId !== null && (await records.hosts.get(args.hostId)) ? args.hostId : null
         const request: CheckInRequest = { person: { ...args.person, personUuid: uuidKey(args.person.personUuid) }, hostId, purpose: args.purpose, inviteToken: null, asLastTime: args.asLastTime, kioskId }
-        // The host's notices are queued here: the host hears once, when the site learns of the arrival.
-        await admitVisit(records, sql, request, undefined, { id: mutation.id, at: mutation.at, notifyHosts })
+        const made = { id: mutation.id, at: mutation.at, notifyHosts }
+        // The invitation the kiosk took from its copy, as of the act's time. Used meanwhile (at another
+        // kiosk away from the site too), revoked, ended or forgotten: the visitor was let in, so the
+        // visit stands without it. The host's notices are queued here: the host hears once, when the site learns of the arrival.
+        const invite = args.inviteId === undefined ? null : await records.invites.get(args.inviteId, mutation.at)
+        const claims = invite && { inviteId: invite.id, expiresAt: invite.expiresAt }
+        const admitted = args.inviteId === undefined ? null : await admitVisit(records, sql, request, claims, made)
+        if (admitted === null || admitted.outcome.outcome === 'invite-refused') await admitVisit(records, sql, request, undefined, made)
         return null
       }
       case 'staff-sign-in': {

@@ -6,6 +6,7 @@ import type { HostName, OnSiteCopy, Visit } from '../../shared/visits'
 import type { WatchlistAlert } from '../../shared/watchlist'
 import type { KioskCheckIn, KioskDesk, KioskPerson, ScreeningSubject, StaffDesk } from '../front-desk/desk'
 import { AWAY_SESSION_PREFIX, offlineSignIn } from './offline-sign-in'
+import { inviteFromCopy } from './offline-invites'
 import { offlineVisits } from './offline-visits'
 import type { ListedFaces } from './listed-face-match'
 import type { SiteCopy } from './site-copy'
@@ -64,6 +65,9 @@ export function siteKioskId(clientId: string | null): string | null {
  *   alone (an enrollment still in the outbox, a face the offline replica matched) is always kept
  *   so, the site up or not: site-sync learns their servers' id before it pushes (offline-visits.ts).
  *   Whom a visitor can pick: the host names the site last gave.
+ * - invitations: a code is checked by the site's public key and the copy's invitation
+ *   (offline-invites.ts); a check-in with it is kept with the invitation's id, and the site uses it
+ *   up when it applies it.
  * - staff sign-in: from the copy's accounts (PIN hashes, as of the last pull), in the site's words
  *   and with its back-off; operators only for `offlineSignInMs` after the last pull, administrators
  *   always. The session is the kiosk's own (AWAY_SESSION_PREFIX), the sign-in an act the site audits
@@ -71,11 +75,21 @@ export function siteKioskId(clientId: string | null): string | null {
  * Everything else, and every refusal the site made in its own words, is the site's as it was.
  */
 export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
+  const now = deps.now ?? Date.now
   const visits = offlineVisits({ queue: deps.sync.queue, selfId: deps.selfId, kioskName: deps.kioskName, log: deps.log })
-  /** Kept for the site: an invitation is checked and used up by the site alone (offline invitations are a later item). */
+  /**
+   * Kept for the site. An invitation's code is checked from the copy (offline-invites.ts) and its
+   * invitation's host taken when the visitor chose none; the site uses it up when it applies the act.
+   */
   async function checkInFromCopy(request: KioskCheckIn, failure: unknown): Promise<CheckInOutcome> {
-    if (request.inviteToken !== null) throw failure
-    return visits.checkIn(request, await filledCopy(failure))
+    const found = await filledCopy(failure)
+    if (request.inviteToken === null) return visits.checkIn(request, found)
+    const checked = await inviteFromCopy(found, request.inviteToken, now())
+    if (!checked) throw failure
+    if ('refused' in checked) return { outcome: 'invite-refused', reason: checked.refused }
+    const { invite } = checked
+    if (emailKey(invite.email) !== emailKey(request.person.email)) return { outcome: 'invite-refused', reason: 'other-email' }
+    return visits.checkIn({ ...request, hostId: request.hostId ?? invite.hostId }, found, invite.id)
   }
   const checkOutFromCopy = async (person: KioskPerson, failure: unknown) => visits.checkOut(person, await filledCopy(failure))
   const signInFromCopy = offlineSignIn({ queue: deps.sync.queue, offlineSignInMs: deps.offlineSignInMs, now: deps.now, log: deps.log })
@@ -185,6 +199,18 @@ export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
       } catch (error) {
         if (!siteAway(error)) throw error
         return checkOutFromCopy(person, error)
+      }
+    },
+    async checkInvite(token) {
+      try {
+        return await live.checkInvite(token)
+      } catch (error) {
+        if (!siteAway(error)) throw error
+        const checked = await inviteFromCopy(await filledCopy(error), token, now())
+        if (!checked) throw error
+        if ('refused' in checked) return { status: 'refused', reason: checked.refused }
+        const { email, hostId, hostName, date } = checked.invite
+        return { status: 'valid', email, hostId, hostName, date }
       }
     },
     async lastVisitOf(personUuid) {

@@ -54,12 +54,20 @@ export function offlineVisits(deps: OfflineVisitsDeps) {
     // Nearly always none: the keychain and settings are read only when there is a visit to name.
     if (checkIns.length === 0) return { open: [], ended }
     const kiosk = await thisKiosk()
-    const hosts = found.hostNames() ?? []
-    return { open: checkIns.map((act) => ({ visit: visitOfAct(act, kiosk, hosts), personUuid: act.args.person.personUuid })), ended }
+    return { open: checkIns.map((act) => ({ visit: visitOfAct(act, kiosk, found), personUuid: act.args.person.personUuid })), ended }
   }
 
-  /** A check-in kept here, as the visit the site will make of it (its host's name from the kept list; last time's host is the site's to find). */
-  function visitOfAct(act: CheckInAct, { kioskId, kioskName }: Pick<Visit, 'kioskId' | 'kioskName'>, hosts: readonly HostName[]): Visit {
+  /** The name of a kept check-in's host: from the host names the site last gave, else from the invitation it came with. */
+  function hostNameOf(act: CheckInAct, found: SiteCopy): string | null {
+    const { hostId, inviteId } = act.args
+    const listed = (found.hostNames() ?? []).find((host: HostName) => host.id === hostId)?.name
+    if (listed !== undefined || hostId === null || inviteId === undefined) return listed ?? null
+    const invite = found.invite(inviteId)
+    return invite?.hostId === hostId ? invite.hostName : null
+  }
+
+  /** A check-in kept here, as the visit the site will make of it (last time's host is the site's to find). */
+  function visitOfAct(act: CheckInAct, { kioskId, kioskName }: Pick<Visit, 'kioskId' | 'kioskName'>, found: SiteCopy): Visit {
     const { person, hostId, purpose } = act.args
     return {
       id: act.id,
@@ -67,14 +75,14 @@ export function offlineVisits(deps: OfflineVisitsDeps) {
       email: person.email,
       firstName: person.firstName,
       hostId,
-      hostName: hosts.find((host) => host.id === hostId)?.name ?? null,
+      hostName: hostNameOf(act, found),
       purpose: purpose ?? '',
       checkedInAt: isoOf(act.at),
       checkedOutAt: null,
       checkedOutBy: null,
       kioskId,
       kioskName,
-      inviteId: null,
+      inviteId: act.args.inviteId ?? null,
     }
   }
 
@@ -87,14 +95,16 @@ export function offlineVisits(deps: OfflineVisitsDeps) {
     )
   }
 
-  async function checkIn(request: KioskCheckIn, found: SiteCopy): Promise<CheckInOutcome> {
+  /** `inviteId`: the invitation whose code the offline desk took from the copy (the site uses it up when it applies the act). */
+  async function checkIn(request: KioskCheckIn, found: SiteCopy, inviteId?: string): Promise<CheckInOutcome> {
     const open = (await openVisits(found, found.openVisits())).find((o) => samePerson(request.person, { personUuid: o.personUuid, email: o.visit.email }))
     if (open) return { outcome: 'checked-in', visit: open.visit, alreadyOnSite: true, host: null, hostNotified: false }
     const { person, hostId, purpose, asLastTime } = request
-    const act = await deps.queue({ kind: 'check-in', args: { person: { personUuid: person.personUuid, email: person.email, firstName: person.firstName }, hostId, purpose, asLastTime } })
+    const args = { person: { personUuid: person.personUuid, email: person.email, firstName: person.firstName }, hostId, purpose, asLastTime, ...(inviteId ? { inviteId } : {}) }
+    const act = await deps.queue({ kind: 'check-in', args })
     if (act.kind !== 'check-in') throw new Error('the queue kept another kind of act')
     deps.log(`visits: a check-in kept for the site (the site is away or the person not on it yet); visit ${act.id} waits for it`)
-    const visit = visitOfAct(act, await thisKiosk(), found.hostNames() ?? [])
+    const visit = visitOfAct(act, await thisKiosk(), found)
     // The site tells the host when it applies the act: nothing is promised here.
     return { outcome: 'checked-in', visit, alreadyOnSite: false, host: null, hostNotified: false, offline: true }
   }

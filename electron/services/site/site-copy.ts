@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import { emailKey, uuidKey } from '../../records/frontdesk/watchlist-repository'
-import { copiedAccountSchema, copiedKioskSchema, copiedWatchlistEntrySchema, queuedActSchema, type CopiedAccount, type CopiedKiosk, type CopiedWatchlistEntry, type PullResult, type QueuedAct, type SyncTopic } from '../../shared/site-sync'
+import { copiedAccountSchema, copiedInviteKeySchema, copiedInviteSchema, copiedKioskSchema, copiedWatchlistEntrySchema, queuedActSchema, type CopiedAccount, type CopiedInvite, type CopiedInviteKey, type CopiedKiosk, type CopiedWatchlistEntry, type PullResult, type QueuedAct, type SyncTopic } from '../../shared/site-sync'
 import { hostNameSchema, visitSchema, type HostName, type Visit } from '../../shared/visits'
 import type { WatchlistEntry } from '../../shared/watchlist'
 import { createSealer } from '../outbox/sealer'
@@ -50,6 +50,10 @@ const migrations = [
   -- accounts were asked for has none, and its next pull starts over from cookie 0 to get them.
   ALTER TABLE copy_state ADD COLUMN accounts_copied INTEGER NOT NULL DEFAULT 0;
   `,
+  `
+  -- 1 once a whole copy with the invitations and the site's invitation keys was applied (as accounts_copied).
+  ALTER TABLE copy_state ADD COLUMN invites_copied INTEGER NOT NULL DEFAULT 0;
+  `,
 ]
 
 /** An act to hand the site, before it has its place in the queue. */
@@ -88,6 +92,12 @@ export interface SiteCopy {
   account(nameKey: string): CopiedAccount | null
   /** Whether the copy holds the site's accounts (a whole copy was pulled since they were asked for). */
   accountsCopied(): boolean
+  /** The invitation with this id as of the last pull (null: none, or not copied yet). */
+  invite(id: string): CopiedInvite | null
+  /** The site's Ed25519 invitation key with this id (its public half); null: none known here. */
+  inviteKey(kid: string): CopiedInviteKey | null
+  /** Whether the copy holds the site's invitations and keys (as accountsCopied). */
+  invitesCopied(): boolean
   counts(): { watchlistEntries: number; openVisits: number; waitingActs: number }
   /** Queues an act (a new id and the next seq), in the copy's file before this returns. */
   queue(act: NewAct, at: number): QueuedAct
@@ -141,7 +151,7 @@ export function openSiteCopy(options: { dataDir: string; key: Buffer; log?: (lin
     db.prepare('DELETE FROM copy_acts').run()
     db.prepare('DELETE FROM copy_hosts').run()
     // last_seq stays: an act's seq is never given twice, whichever site it went to.
-    db.prepare('UPDATE copy_state SET site = ?, cookie = 0, pulled_at = NULL, offline_since = NULL, key_check = ?, accounts_copied = 0 WHERE id = 1').run(site, seal(KEY_CHECK, 'site-copy:key-check'))
+    db.prepare('UPDATE copy_state SET site = ?, cookie = 0, pulled_at = NULL, offline_since = NULL, key_check = ?, accounts_copied = 0, invites_copied = 0 WHERE id = 1').run(site, seal(KEY_CHECK, 'site-copy:key-check'))
   })
 
   // A copy sealed under another key cannot be read: it is dropped, never half-used.
@@ -159,6 +169,21 @@ export function openSiteCopy(options: { dataDir: string; key: Buffer; log?: (lin
     startOver(readState().site)
   }
 
+  /** One row by its keyed hash (a sign-in opens only the account it names); null: none, or one that does not open or parse, never trusted. */
+  function oneRow<T>(topic: SyncTopic, key: string, schema: z.ZodType<T>): T | null {
+    const hash = keyHash(topic, key)
+    const row = db.prepare('SELECT value FROM copy_rows WHERE topic = ? AND key_hash = ?').get(topic, hash) as { value: Buffer } | undefined
+    if (!row) return null
+    let value: unknown
+    try {
+      value = open(row.value, rowAad(topic, hash))
+    } catch {
+      return null
+    }
+    const parsed = schema.safeParse(value)
+    return parsed.success ? parsed.data : null
+  }
+
   function rows<T>(topic: SyncTopic, schema: z.ZodType<T>): T[] {
     const found = db.prepare('SELECT key_hash, value FROM copy_rows WHERE topic = ?').all(topic) as Array<{ key_hash: string; value: Buffer }>
     return found.flatMap((row) => {
@@ -172,8 +197,8 @@ export function openSiteCopy(options: { dataDir: string; key: Buffer; log?: (lin
     if (readState().site !== site) return false
     if (page.reset) {
       db.prepare('DELETE FROM copy_rows').run()
-      // Every pull asks for the accounts (site-sync.ts): a whole copy has them.
-      db.prepare('UPDATE copy_state SET accounts_copied = 1 WHERE id = 1').run()
+      // Every pull asks for the accounts and the invitations (site-sync.ts): a whole copy has them.
+      db.prepare('UPDATE copy_state SET accounts_copied = 1, invites_copied = 1 WHERE id = 1').run()
     }
     const put = db.prepare('INSERT INTO copy_rows (topic, key_hash, value) VALUES (?, ?, ?) ON CONFLICT (topic, key_hash) DO UPDATE SET value = excluded.value')
     const drop = db.prepare('DELETE FROM copy_rows WHERE topic = ? AND key_hash = ?')
@@ -251,22 +276,11 @@ export function openSiteCopy(options: { dataDir: string; key: Buffer; log?: (lin
         .filter((v) => v.checkedOutAt === null)
         .sort((a, b) => Date.parse(a.checkedInAt) - Date.parse(b.checkedInAt) || (a.id < b.id ? -1 : 1)),
     kiosks: () => rows('kiosk', copiedKioskSchema),
-    account(nameKey) {
-      // One row by its keyed hash: a sign-in opens only the account it names.
-      const hash = keyHash('account', nameKey)
-      const row = db.prepare("SELECT value FROM copy_rows WHERE topic = 'account' AND key_hash = ?").get(hash) as { value: Buffer } | undefined
-      if (!row) return null
-      let value: unknown
-      try {
-        value = open(row.value, rowAad('account', hash))
-      } catch {
-        // A row that does not open is no account: the sign-in is refused, never trusted.
-        return null
-      }
-      const parsed = copiedAccountSchema.safeParse(value)
-      return parsed.success ? parsed.data : null
-    },
+    account: (nameKey) => oneRow('account', nameKey, copiedAccountSchema),
+    invite: (id) => oneRow('invite', id, copiedInviteSchema),
+    inviteKey: (kid) => oneRow('invite-key', kid, copiedInviteKeySchema),
     accountsCopied: () => (db.prepare('SELECT accounts_copied AS copied FROM copy_state WHERE id = 1').get() as { copied: number }).copied === 1,
+    invitesCopied: () => (db.prepare('SELECT invites_copied AS copied FROM copy_state WHERE id = 1').get() as { copied: number }).copied === 1,
     counts: () => ({
       watchlistEntries: count("SELECT count(*) AS n FROM copy_rows WHERE topic = 'watchlist'"),
       openVisits: count("SELECT count(*) AS n FROM copy_rows WHERE topic = 'visit'"),

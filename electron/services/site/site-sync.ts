@@ -143,10 +143,10 @@ export function siteSync(deps: SiteSyncDeps): SiteSync {
 
   async function pull(found: SiteCopy, site: string, connection: SiteConnection): Promise<void> {
     for (let pages = 0; pages < MAX_PAGES; pages++) {
-      // A copy without the accounts (filled before they were asked for) is pulled whole once: the site sends only their changes after a cookie.
-      const cookie = found.accountsCopied() ? found.state().cookie : 0
-      // The accounts are asked for on every pull: staff sign in from the copy while the site is away (offline-desk.ts).
-      const page = await siteCall(connection, 'syncPull', { query: { accounts: '1', cookie: String(cookie) } })
+      // A copy without the accounts or invitations (filled before they were asked for) is pulled whole once: the site sends only their changes after a cookie.
+      const cookie = found.accountsCopied() && found.invitesCopied() ? found.state().cookie : 0
+      // Asked for on every pull: staff sign in, and invitations are taken, from the copy while the site is away (offline-desk.ts).
+      const page = await siteCall(connection, 'syncPull', { query: { accounts: '1', invites: '1', cookie: String(cookie) } })
       if (!found.apply(site, page, now())) return
       if (!page.more) return
       // "More", yet no step forward: asked again on the next run, not in a tight loop.
