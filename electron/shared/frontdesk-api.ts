@@ -4,6 +4,7 @@ import { LOGO_MAX_STORED_BYTES } from './branding'
 import { lookSettingFields } from './settings'
 import { accountViewSchema, createAccountInput, firstAdminInput, setAccountDisabledInput, signInInput, staffRoles } from './staff'
 import { watchlistAlertSchema, watchlistEntrySchema, watchlistPlaces } from './watchlist'
+import { inviteAlertSchema } from './invite-alerts'
 import { checkInviteInput, checkInviteResult, createInviteInput, inviteSchema, inviteStates, listInvitesResult } from './invites'
 import { hostInput, hostNameSchema, hostSchema, inviteCheckInRefusal, visitFilterInput, visitLogInput, visitSchema } from './visits'
 import { pullQuery, pullResult, pushRequest, pushResult } from './site-sync'
@@ -266,6 +267,9 @@ export const inviteIdParams = hostIdParams
 export const siteEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('watchlist-alert'), alertId: z.uuid() }),
   z.object({ type: z.literal('watchlist-alert-dismissed'), alertId: z.uuid() }),
+  /** An invitation code the site would not count for a kiosk's check-in made away (electron/shared/invite-alerts.ts). */
+  z.object({ type: z.literal('invite-alert'), alertId: z.uuid() }),
+  z.object({ type: z.literal('invite-alert-dismissed'), alertId: z.uuid() }),
   /** The look changed: kiosks read it again (GET /look); the logo is too large for a notification. */
   z.object({ type: z.literal('look') }),
   /** The site's records changed up to this change-log seq: kiosks pull (GET /sync/pull). */
@@ -301,6 +305,9 @@ export const frontDeskRoutes = {
   screen: { method: 'POST', path: '/watchlist/screen', auth: 'kiosk', body: screenRequest, response: screenResult },
   watchlistAlerts: { method: 'GET', path: '/watchlist/alerts', auth: 'operator', response: z.array(watchlistAlertSchema) },
   dismissAlert: { method: 'POST', path: '/watchlist/alerts/:id/dismiss', auth: 'operator', params: alertIdParams },
+  /** Invitation codes the site would not count for check-ins made at kiosks away from it, not yet dismissed. */
+  inviteAlerts: { method: 'GET', path: '/invites/alerts', auth: 'operator', response: z.array(inviteAlertSchema) },
+  dismissInviteAlert: { method: 'POST', path: '/invites/alerts/:id/dismiss', auth: 'operator', params: alertIdParams },
 
   /** The organisation's look, as every kiosk of the site shows it. */
   look: { method: 'GET', path: '/look', auth: 'kiosk', response: lookSchema },

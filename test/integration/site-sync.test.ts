@@ -13,6 +13,7 @@ import { migrate } from '../../electron/records/sql/migrate'
 import type { Database } from '../../electron/records/sql/types'
 import { SCOPE_TENANT_ADMIN } from '../../electron/shared/api-requests'
 import type { Invite } from '../../electron/shared/invites'
+import { inviteAlertSchema } from '../../electron/shared/invite-alerts'
 import { FRONTDESK_PREFIX, SCOPE_FRONTDESK_KIOSK, STAFF_SESSION_HEADER, type SiteEvent } from '../../electron/shared/frontdesk-api'
 import { PULL_PAGE_ROWS, PUSH_MAX_MUTATIONS, pullResult, type CopiedAccount, type CopiedInviteKey, type PullOp, type PullResult, type SyncMutation } from '../../electron/shared/site-sync'
 import { startBackend, type BackendHandle } from '../support/backends'
@@ -397,6 +398,84 @@ describe.each(['sqlite', 'postgres'] as const)('site sync records on %s', (backe
     expect(await desk.lastVisitOf(dee.personUuid)).toMatchObject({ id: later.id, checkedOutAt: null })
   })
 
+  it('raises one invitation alert when a code taken at two kiosks away comes back used, naming both visits; kept until dismissed, gone with either visit', async () => {
+    const { desk, db } = await open()
+    const lobby = await pair(desk, 'Lobby')
+    const side = await pair(desk, 'Side door')
+    const host = await desk.addHost({ name: 'Hana Host', email: null, webhookUrl: null })
+    const request = { email: 'ines@example.com', hostId: host.id, date: '2026-11-01', expiresAt: clock.now + DAY, createdBy: 'Ada' }
+    const { invite } = await desk.createInvite(request)
+    const revoked = (await desk.createInvite({ ...request, email: 'rex@example.com', hostId: null })).invite
+    await desk.revokeInvite(revoked.id)
+    // The code went round: two people came in on it, one at each kiosk, while both were away.
+    const [ines, friend, rex, stray] = [person('ines'), { ...person('friend'), email: 'ines@example.com' }, { ...person('rex'), email: 'rex@example.com' }, person('stray')]
+    const checkInAway = (seq: number, visitor: ReturnType<typeof person>, inviteId: string): SyncMutation => ({
+      kind: 'check-in',
+      id: randomUUID(),
+      seq,
+      at: clock.now - 3_600_000 + seq * 1000,
+      args: { person: visitor, hostId: null, purpose: null, asLastTime: false, inviteId },
+    })
+    const inesIn = checkInAway(1, ines, invite.id)
+    const friendIn = checkInAway(1, friend, invite.id)
+    clock.now += 60_000
+
+    await desk.syncPush(lobby.id, [inesIn])
+    expect(await desk.inviteAlerts()).toEqual([])
+    await desk.syncPush(side.id, [friendIn])
+    // Sent again (a reply lost), and again under a new seq (a copy made anew): no second alert.
+    await desk.syncPush(side.id, [friendIn])
+    await desk.syncPush(side.id, [{ ...friendIn, seq: 2 }])
+
+    const [used, ...others] = await desk.inviteAlerts()
+    expect(others).toEqual([])
+    expect(inviteAlertSchema.parse(used)).toEqual({
+      id: expect.any(String),
+      at: clock.now,
+      inviteId: invite.id,
+      email: 'ines@example.com',
+      hostName: 'Hana Host',
+      reason: 'used',
+      visit: { id: friendIn.id, kioskId: side.id, kioskName: 'Side door', at: friendIn.at },
+      firstVisit: { id: inesIn.id, kioskId: lobby.id, kioskName: 'Lobby', at: inesIn.at },
+    })
+    // Both visits stand; the invitation counts for the first only.
+    expect(await desk.lastVisitOf(ines.personUuid)).toMatchObject({ id: inesIn.id, inviteId: invite.id })
+    expect(await desk.lastVisitOf(friend.personUuid)).toMatchObject({ id: friendIn.id, inviteId: null })
+
+    // Revoked before the kiosk was back, or gone from the site: no first visit to name.
+    clock.now += 60_000
+    const rexIn = checkInAway(3, rex, revoked.id)
+    const strayIn = checkInAway(4, stray, 'no-such-invite')
+    await desk.syncPush(side.id, [rexIn, strayIn])
+    const alerts = await desk.inviteAlerts()
+    // Newest first; found in one push, the later visit first.
+    expect(alerts.map((a) => a.visit.id)).toEqual([strayIn.id, rexIn.id, friendIn.id])
+    const [invalid, wasRevoked] = alerts
+    expect(wasRevoked).toMatchObject({ inviteId: revoked.id, email: 'rex@example.com', hostName: null, reason: 'revoked', visit: { id: rexIn.id, kioskName: 'Side door' }, firstVisit: null })
+    expect(invalid).toMatchObject({ inviteId: 'no-such-invite', email: stray.email, hostName: null, reason: 'invalid', firstVisit: null })
+    // Announced once each, after the commit.
+    expect(announced.filter((e) => e.type === 'invite-alert')).toEqual(alerts.map((a) => ({ type: 'invite-alert', alertId: a.id })).reverse())
+
+    // Dismissed once for all kiosks.
+    expect(await desk.dismissInviteAlert(wasRevoked!.id, 'Otto Operator')).toBe(true)
+    expect(await desk.dismissInviteAlert(wasRevoked!.id, 'Otto Operator')).toBe(false)
+    expect(await desk.dismissInviteAlert(randomUUID(), 'Otto Operator')).toBe(false)
+    expect((await desk.inviteAlerts()).map((a) => a.id)).toEqual([invalid!.id, used!.id])
+    expect(announced.filter((e) => e.type === 'invite-alert-dismissed')).toEqual([{ type: 'invite-alert-dismissed', alertId: wasRevoked!.id }])
+
+    // Forgetting a visitor takes the alerts that name their visit, as either visit.
+    const stored = async () => (await db.all<{ id: string }>('SELECT id FROM invite_alerts')).map((row) => row.id).sort()
+    await desk.forgetPerson({ personUuid: ines.personUuid })
+    expect(await stored()).toEqual([invalid!.id, wasRevoked!.id].sort())
+    // Dismissed ones go with the watchlist's, after the days kept; the rest with their visits, by the retention.
+    clock.now += 2 * DAY
+    expect(await desk.pruneDismissed(1)).toBe(1)
+    expect(await stored()).toEqual([invalid!.id])
+    expect(await desk.purgeVisitsBefore(clock.now)).toContain(strayIn.id)
+    expect(await stored()).toEqual([])
+  })
+
   it.runIf(backend === 'postgres')('applies a push once when two engines apply it at the same moment', async () => {
     const { desk, db } = await open()
     const { desk: peer } = await open(await sql.connect())
@@ -605,6 +684,50 @@ describe('site sync through two engines on PostgreSQL', () => {
       await call(a, 'POST', fd('/hosts'), { token, session: admin, body: { name: 'Hana Host' } })
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(events.slice(before).filter((e) => e.type === 'records-changed')).toEqual([])
+    } finally {
+      close()
+    }
+  })
+  it('shows staff the invitation alerts a push raised, at any engine, and dismisses each once', async () => {
+    const desk = a.engine.ctx.frontDesk
+    const side = await pairKiosk(b, 'Side door')
+    const { invite } = await desk.createInvite({ email: 'ines@example.com', hostId: null, date: '2099-01-01', expiresAt: Date.now() + DAY, createdBy: 'Ada' })
+    const checkInAway = (seq: number): SyncMutation => ({
+      kind: 'check-in',
+      id: randomUUID(),
+      seq,
+      at: Date.now() - 60_000,
+      args: { person: { personUuid: randomUUID(), email: 'ines@example.com', firstName: null }, hostId: null, purpose: null, asLastTime: false, inviteId: invite.id },
+    })
+    const next = (await call(a, 'GET', fd('/sync/pull'), { token })).body.lastMutationSeq + 1
+    const first = checkInAway(next)
+    const second = checkInAway(1)
+    const { events, close } = await openEvents(a, token)
+    try {
+      expect((await call(a, 'POST', fd('/sync/push'), { token, body: { mutations: [first] } })).status).toBe(200)
+      expect((await call(b, 'POST', fd('/sync/push'), { token: side.token, body: { mutations: [second] } })).status).toBe(200)
+
+      // Staff only: the kiosk's token alone reads nothing.
+      expect((await call(a, 'GET', fd('/invites/alerts'), { token })).status).toBe(401)
+      const listed = await call(a, 'GET', fd('/invites/alerts'), { token, session: admin })
+      expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+      expect(listed.body).toEqual([expect.objectContaining({ reason: 'used', visit: expect.objectContaining({ id: second.id, kioskName: 'Side door' }), firstVisit: expect.objectContaining({ id: first.id, kioskName: 'Lobby' }) })])
+      const alertId = listed.body[0].id as string
+      // Raised through the other engine, told on this one's stream.
+      await eventually('the invite-alert event', async () => events.find((e) => e.type === 'invite-alert' && e.alertId === alertId), { attempts: 100, everyMs: 50 })
+
+      expect((await call(a, 'POST', fd(`/invites/alerts/${alertId}/dismiss`), { token })).status).toBe(401)
+      expect((await call(b, 'POST', fd(`/invites/alerts/${alertId}/dismiss`), { token, session: admin })).status).toBe(204)
+      await eventually('the invite-alert-dismissed event', async () => events.find((e) => e.type === 'invite-alert-dismissed' && e.alertId === alertId), { attempts: 100, everyMs: 50 })
+      for (const id of [alertId, randomUUID()]) {
+        const missing = await call(a, 'POST', fd(`/invites/alerts/${id}/dismiss`), { token, session: admin })
+        expect(missing.status).toBe(404)
+        expect(missing.body).toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/no open invitation alert/i) })
+      }
+      expect((await call(b, 'GET', fd('/invites/alerts'), { token, session: admin })).body).toEqual([])
+      // Each dismissal asked is on the site's trail, by the alert's id: without a session, done, then found done.
+      const trail = await a.engine.ctx.store.db.all<{ outcome: string }>("SELECT outcome FROM site_audit WHERE action = 'invite-alert-dismiss' AND detail LIKE ? ORDER BY seq", [`%alert ${alertId}%`])
+      expect(trail.map((row) => row.outcome)).toEqual(['refused', 'ok', 'refused'])
     } finally {
       close()
     }

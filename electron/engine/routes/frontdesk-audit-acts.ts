@@ -64,6 +64,8 @@ export const frontDeskActs: { [N in FrontDeskRouteName]: Act<N> | null } = {
   },
   watchlistAlerts: null,
   dismissAlert: { action: 'watchlist-dismiss', detail: (c) => c.params && `alert ${c.params.id}` },
+  inviteAlerts: null,
+  dismissInviteAlert: { action: 'invite-alert-dismiss', detail: (c) => c.params && `alert ${c.params.id}` },
 
   look: null,
   setLook: { action: 'look-change', detail: (c) => c.body && Object.keys(c.body).sort().join(', ') },

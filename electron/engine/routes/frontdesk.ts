@@ -108,6 +108,11 @@ export async function frontDeskRoutes(app: EngineApp, options: FrontDeskRouteOpt
     if (!(await frontDesk.dismissAlert(request.params.id, staff(request)))) throw new KioskError('NOT_FOUND', 'No open alert has this id (it may have been dismissed at another kiosk).')
     return reply.code(204).send()
   })
+  app.get(r.inviteAlerts.path, { config: as(r.inviteAlerts.auth), schema: { response: { 200: r.inviteAlerts.response } } }, async () => frontDesk.inviteAlerts())
+  app.post(r.dismissInviteAlert.path, { config: as(r.dismissInviteAlert.auth), schema: { params: r.dismissInviteAlert.params } }, async (request, reply) => {
+    if (!(await frontDesk.dismissInviteAlert(request.params.id, staff(request)))) throw new KioskError('NOT_FOUND', 'No open invitation alert has this id (it may have been dismissed at another kiosk).')
+    return reply.code(204).send()
+  })
 
   app.get(r.look.path, { config: as(r.look.auth), schema: { response: { 200: r.look.response } } }, async () => frontDesk.getLook())
   app.put(r.setLook.path, { config: as(r.setLook.auth), bodyLimit: LOOK_BODY_LIMIT, schema: { body: r.setLook.body, response: { 200: r.setLook.response } } }, async (request) => {

@@ -1,5 +1,6 @@
 import type { Look, LookPatch, PairingCodeResult, ScreenResult, KioskWithCopy, SiteEvent, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
 import type { Invite, InviteState } from '../../shared/invites'
+import type { InviteAlert } from '../../shared/invite-alerts'
 import type { AccountView, StaffRole } from '../../shared/staff'
 import type { Host, Visit, VisitFilter } from '../../shared/visits'
 import type { CheckInOutcome, CheckInRequest, HostFields, InviteCheck, InviteKeyring, NewInviteRequest, PersonKeys } from './visit-types'
@@ -47,6 +48,10 @@ export interface FrontDesk {
   dismissAlert(id: string, by: string): Promise<boolean>
   /** Forgets alerts dismissed more than `keepDays` ago; returns how many. */
   pruneDismissed(keepDays: number): Promise<number>
+  /** Invitation codes not counted for check-ins made at kiosks away from the site (raised by syncPush), newest first, not dismissed. */
+  inviteAlerts(): Promise<InviteAlert[]>
+  /** Dismissed once for all kiosks (announced as a SiteEvent); false when no open invitation alert has this id. */
+  dismissInviteAlert(id: string, by: string): Promise<boolean>
 
   // The site's kiosks.
   /** A single-use code, valid PAIRING_CODE_TTL_MS. */

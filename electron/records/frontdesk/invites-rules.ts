@@ -2,10 +2,10 @@ import { KioskError } from '../../shared/errors'
 import type { Invite, InviteRefusal } from '../../shared/invites'
 import type { FrontDesk } from './front-desk'
 import { newInviteId, readInviteToken, signInviteToken, type TokenClaims } from './invite-tokens'
-import { foldRemovals, type FrontDeskRecords, type RulesContext } from './records'
+import { announceSafely, foldRemovals, type FrontDeskRecords, type RulesContext } from './records'
 import type { InviteKeyring } from './visit-types'
 
-type InviteRules = Pick<FrontDesk, 'createInvite' | 'listInvites' | 'revokeInvite' | 'checkInvite' | 'purgeInvitesBefore' | 'rotateInviteKey'>
+type InviteRules = Pick<FrontDesk, 'createInvite' | 'listInvites' | 'revokeInvite' | 'checkInvite' | 'purgeInvitesBefore' | 'rotateInviteKey' | 'inviteAlerts' | 'dismissInviteAlert'>
 
 /** The furthest ahead staff may invite someone. */
 export const MOST_DAYS_AHEAD = 366
@@ -35,10 +35,12 @@ export async function inviteOf(records: FrontDeskRecords, claims: TokenClaims | 
 /**
  * Invites: staff pre-register a visitor and get a signed, single-use, expiring code valid at every
  * kiosk of the site; a kiosk checks a code for the visitor's form; a check-in uses it up, once
- * site-wide (visits-rules.ts).
+ * site-wide (visits-rules.ts). A code a kiosk took while the site was away and the site would not
+ * count raises an alert (sync-rules.ts), kept until staff dismiss it, once for all kiosks.
  */
 export function inviteRules(context: RulesContext, keyring: InviteKeyring): InviteRules {
   const { records, now } = context
+  const announce = announceSafely(context.announce)
   const notFound = () => new KioskError('NOT_FOUND', 'No such invite (it may have been removed after it ended).')
   const wasUsed = () => new KioskError('INVALID_INPUT', 'This invite was already used for a visit; there is nothing to revoke.')
 
@@ -89,5 +91,13 @@ export function inviteRules(context: RulesContext, keyring: InviteKeyring): Invi
     },
 
     rotateInviteKey: () => keyring.rotate(),
+
+    inviteAlerts: () => records.inviteAlerts.open(),
+
+    async dismissInviteAlert(id, by) {
+      const dismissed = await records.inviteAlerts.dismiss(id, by, now())
+      if (dismissed) announce({ type: 'invite-alert-dismissed', alertId: id })
+      return dismissed
+    },
   }
 }

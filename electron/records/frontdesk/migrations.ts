@@ -1,6 +1,7 @@
 import type { MigrationSet } from '../sql/migrate'
 import { accountSyncStep } from './account-sync-migration'
 import { dropArrivalQueuedStep } from './arrival-column-migration'
+import { inviteAlertsStep } from './invite-alerts-migration'
 import { inviteSigningStep } from './invite-signing-migration'
 import { inviteSyncStep } from './invite-sync-migration'
 import { kioskSyncStep } from './kiosk-sync-migration'
@@ -301,5 +302,7 @@ export const frontDeskMigrations: MigrationSet = {
     inviteSigningStep,
     // Invitations and the Ed25519 invitation keys in the change log, for kiosks that take codes while the site is away (invite-sync-migration.ts).
     inviteSyncStep,
+    // Invitation codes the site would not count for check-ins made at kiosks away from it (invite-alerts-migration.ts).
+    inviteAlertsStep,
   ],
 }

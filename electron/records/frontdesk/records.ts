@@ -2,6 +2,7 @@ import type { SiteEvent } from '../../shared/frontdesk-api'
 import type { Database, Sql } from '../sql/types'
 import { AccountRepository } from './accounts-repository'
 import { HostRepository } from './hosts-repository'
+import { InviteAlertRepository } from './invite-alerts-repository'
 import { InviteKeyRepository } from './invite-keys-repository'
 import { InviteRepository } from './invites-repository'
 import { KioskRepository } from './kiosks-repository'
@@ -23,6 +24,7 @@ export interface FrontDeskRecords {
   visits: VisitRepository
   invites: InviteRepository
   inviteKeys: InviteKeyRepository
+  inviteAlerts: InviteAlertRepository
 }
 
 export function recordsOn(sql: Sql): FrontDeskRecords {
@@ -37,6 +39,7 @@ export function recordsOn(sql: Sql): FrontDeskRecords {
     visits: new VisitRepository(sql),
     invites: new InviteRepository(sql),
     inviteKeys: new InviteKeyRepository(sql),
+    inviteAlerts: new InviteAlertRepository(sql),
   }
 }
 
@@ -51,6 +54,21 @@ export interface RulesContext {
   /** Called only once the change it tells of is committed. */
   announce: (event: SiteEvent) => void
 }
+
+/**
+ * `announce` made safe for rules to call after a commit: an announcement is a nudge (what it tells
+ * of is in the records, and kiosks read them again when they reconnect), so a listener's fault must
+ * not turn a committed act into a failed one.
+ */
+export const announceSafely =
+  (announce: RulesContext['announce']): RulesContext['announce'] =>
+  (event) => {
+    try {
+      announce(event)
+    } catch {
+      // the act is done
+    }
+  }
 
 export function rulesContext(db: Database, now: () => number, announce: (event: SiteEvent) => void): RulesContext {
   return {

@@ -1,13 +1,16 @@
+import { randomUUID } from 'node:crypto'
 import { KioskError } from '../../shared/errors'
 import { PULL_PAGE_ROWS, type CopiedAccount, type CopiedInvite, type CopiedInviteKey, type PullOp, type PullResult, type SyncMutation } from '../../shared/site-sync'
 import type { Invite } from '../../shared/invites'
+import type { InviteAlert } from '../../shared/invite-alerts'
+import type { InviteCheckInRefusal } from '../../shared/visits'
 import { InviteKeyRepository, type InviteKeyRow } from './invite-keys-repository'
 import type { AccountRow } from './accounts-repository'
 import { appendSiteAudit } from './audit-trail'
 import { ChangesRepository, type FrontDeskChange } from './changes-repository'
 import type { FrontDesk, PullAsked } from './front-desk'
 import { KioskMutationsRepository } from './mutations-repository'
-import type { FrontDeskRecords, RulesContext } from './records'
+import { announceSafely, type FrontDeskRecords, type RulesContext } from './records'
 import type { CheckInRequest } from './visit-types'
 import { admitVisit } from './visits-rules'
 import { uuidKey } from './watchlist-repository'
@@ -15,6 +18,7 @@ import type { Sql } from '../sql/types'
 import type { SiteEvent } from '../../shared/frontdesk-api'
 
 type SyncRules = Pick<FrontDesk, 'syncPull' | 'syncPush' | 'changesHead' | 'pruneChanges'>
+type CheckInAct = Extract<SyncMutation, { kind: 'check-in' }>
 
 /** What a kiosk keeps of an account to sign its staff in while the site is away: the PIN's hash, never more. */
 const copiedAccount = (row: AccountRow): CopiedAccount => ({
@@ -39,14 +43,7 @@ const copiedInviteKey = (row: Pick<InviteKeyRow, 'kid' | 'public_key'>): CopiedI
 export function syncRules(context: RulesContext, notifyHosts = false): SyncRules {
   const { now } = context
 
-  /** A nudge after the commit: the alert is in the records whether or not a listener hears it. */
-  const announce: RulesContext['announce'] = (event) => {
-    try {
-      context.announce(event)
-    } catch {
-      // a listener's fault must not fail a push that is done
-    }
-  }
+  const announce = announceSafely(context.announce)
 
   /** Every row of every topic (accounts and invitations only when asked), read after the head: each at least as new as the cookie says. */
   async function everything(records: FrontDeskRecords, sql: Sql, asked: PullAsked): Promise<PullOp[]> {
@@ -100,6 +97,22 @@ export function syncRules(context: RulesContext, notifyHosts = false): SyncRules
     return ops
   }
 
+  /** A kiosk's check-in stored without the invitation it took, named with the visit the code went to (if any). */
+  async function raiseInviteAlert(records: FrontDeskRecords, kioskId: string, mutation: CheckInAct, inviteId: string, invite: Invite | null, reason: InviteCheckInRefusal): Promise<SiteEvent | null> {
+    const first = invite?.visitId ? await records.visits.byId(invite.visitId) : null
+    const alert: InviteAlert = {
+      id: randomUUID(),
+      at: now(),
+      inviteId,
+      email: invite?.email ?? mutation.args.person.email,
+      hostName: invite?.hostName ?? null,
+      reason,
+      visit: { id: mutation.id, kioskId, kioskName: await records.kiosks.nameOf(kioskId), at: mutation.at },
+      firstVisit: first && { id: first.id, kioskId: first.kioskId, kioskName: first.kioskName, at: Date.parse(first.checkedInAt) },
+    }
+    return (await records.inviteAlerts.insert(alert)) ? { type: 'invite-alert', alertId: alert.id } : null
+  }
+
   /** What an applied act tells the site's listeners (after the commit); null: nothing new. */
   async function apply(records: FrontDeskRecords, sql: Sql, kioskId: string, mutation: SyncMutation): Promise<SiteEvent | null> {
     // The union makes a new kind a compile error here until it is applied.
@@ -131,14 +144,21 @@ export function syncRules(context: RulesContext, notifyHosts = false): SyncRules
         const hostId = args.hostId !== null && (await records.hosts.get(args.hostId)) ? args.hostId : null
         const request: CheckInRequest = { person: { ...args.person, personUuid: uuidKey(args.person.personUuid) }, hostId, purpose: args.purpose, inviteToken: null, asLastTime: args.asLastTime, kioskId }
         const made = { id: mutation.id, at: mutation.at, notifyHosts }
+        // The host's notices are queued here: the host hears once, when the site learns of the arrival.
+        if (args.inviteId === undefined) {
+          await admitVisit(records, sql, request, undefined, made)
+          return null
+        }
         // The invitation the kiosk took from its copy, as of the act's time. Used meanwhile (at another
         // kiosk away from the site too), revoked, ended or forgotten: the visitor was let in, so the
-        // visit stands without it. The host's notices are queued here: the host hears once, when the site learns of the arrival.
-        const invite = args.inviteId === undefined ? null : await records.invites.get(args.inviteId, mutation.at)
-        const claims = invite && { inviteId: invite.id, expiresAt: invite.expiresAt }
-        const admitted = args.inviteId === undefined ? null : await admitVisit(records, sql, request, claims, made)
-        if (admitted === null || admitted.outcome.outcome === 'invite-refused') await admitVisit(records, sql, request, undefined, made)
-        return null
+        // visit stands without it, and staff are told.
+        const invite = await records.invites.get(args.inviteId, mutation.at)
+        const admitted = await admitVisit(records, sql, request, invite && { inviteId: invite.id, expiresAt: invite.expiresAt }, made)
+        if (admitted.outcome.outcome !== 'invite-refused') return null
+        const stored = await admitVisit(records, sql, request, undefined, made)
+        // Only a visit stored without its code (none is stored for a person found on site meanwhile).
+        if (stored.outcome.outcome !== 'checked-in' || stored.outcome.alreadyOnSite) return null
+        return raiseInviteAlert(records, kioskId, mutation, args.inviteId, invite, admitted.outcome.reason)
       }
       case 'staff-sign-in': {
         // Audited with the act: the entry says when it happened at the kiosk (the chain's own time is now).

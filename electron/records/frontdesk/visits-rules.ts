@@ -177,6 +177,8 @@ export function visitRules(context: RulesContext, keyring: InviteKeyring, notify
         const visits = await tx.visits.forget({ emailKey: person.userId ? emailKey(person.userId) : null, personUuid: person.personUuid ? uuidKey(person.personUuid) : null })
         // Their hosts' notices (which name them until delivered) go with the visits.
         await noticeJobs(sql).forgetSubjects(visits.ids)
+        // And the invitation alerts naming their visits.
+        await tx.inviteAlerts.forgetVisits(visits.ids)
         // Their invites: made out to the e-mail given, or to any e-mail their visits were under.
         const invites = await tx.invites.forget([...(person.userId ? [emailKey(person.userId)] : []), ...visits.emailKeys])
         return { visitIds: visits.ids, invites }
@@ -189,6 +191,8 @@ export function visitRules(context: RulesContext, keyring: InviteKeyring, notify
       const ids = await context.transaction(async (tx, sql) => {
         const purged = await tx.visits.purgeBefore(cutoff)
         await noticeJobs(sql).forgetSubjects(purged)
+        // An alert names the visitor's visit (and the invitation's e-mail): it goes with it, dismissed or not.
+        await tx.inviteAlerts.forgetVisits(purged)
         return purged
       })
       if (ids.length > 0) await foldRemovals(context.db)

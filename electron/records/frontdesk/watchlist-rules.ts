@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { FrontDesk } from './front-desk'
-import type { RulesContext } from './records'
+import { announceSafely, type RulesContext } from './records'
 import { emailKey, uuidKey, type StoredAlert } from './watchlist-repository'
 
 type WatchlistRules = Pick<FrontDesk, 'listWatchlist' | 'addToWatchlist' | 'removeFromWatchlist' | 'screen' | 'watchlistAlerts' | 'dismissAlert' | 'pruneDismissed'>
@@ -14,14 +14,7 @@ type WatchlistRules = Pick<FrontDesk, 'listWatchlist' | 'addToWatchlist' | 'remo
 export function watchlistRules(context: RulesContext): WatchlistRules {
   const { records, now } = context
 
-  /** An announcement is a nudge: the alert is already in the records, and kiosks read them again when they reconnect. */
-  const announce: RulesContext['announce'] = (event) => {
-    try {
-      context.announce(event)
-    } catch {
-      // a listener's fault must not turn a committed stop into a failed screening
-    }
-  }
+  const announce = announceSafely(context.announce)
 
   return {
     listWatchlist: () => records.watchlist.list(),
@@ -67,6 +60,10 @@ export function watchlistRules(context: RulesContext): WatchlistRules {
       return dismissed
     },
 
-    pruneDismissed: (keepDays) => records.watchlist.pruneDismissedBefore(now() - keepDays * 86_400_000),
+    // The invitation alerts too (invites-rules.ts): dismissed alerts are kept alike, whatever raised them.
+    async pruneDismissed(keepDays) {
+      const before = now() - keepDays * 86_400_000
+      return (await records.watchlist.pruneDismissedBefore(before)) + (await records.inviteAlerts.pruneDismissedBefore(before))
+    },
   }
 }
