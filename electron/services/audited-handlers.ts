@@ -181,6 +181,7 @@ export const auditSpecs: AuditSpecs = {
   },
   removeFromWatchlist: { action: 'watchlist-remove', subject: (i) => ({ personUuid: i.personUuid }) },
   dismissWatchlistAlert: { action: 'watchlist-dismiss', detail: (i) => `alert ${i.id}` },
+  dismissInviteAlert: { action: 'invite-alert-dismiss', detail: (i) => `alert ${i.id}` },
   // A site. Never a pairing code: until it is used or expires, it lets a kiosk in.
   joinSite: {
     action: 'settings-change',

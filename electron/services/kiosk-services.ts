@@ -106,7 +106,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const site = async () => resolver.site(await settings())
   // On a site, its alerts reach this kiosk's staff by the site's events, and a new look every screen.
   const onSiteEvent = (event: SiteEvent) => {
-    if (event.type === 'watchlist-alert' || event.type === 'watchlist-alert-dismissed') emit(event)
+    if (event.type === 'watchlist-alert' || event.type === 'watchlist-alert-dismissed' || event.type === 'invite-alert' || event.type === 'invite-alert-dismissed') emit(event)
     else if (event.type === 'records-changed') sync.recordsChanged(event.seq)
     else if (event.type === 'look') {
       look.changed()
@@ -214,7 +214,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     emit,
     log,
   })
-  const invites = invitesFeature({ desk, staffDesk: staff.staffDesk, own: ownVisits, now, log })
+  const invites = invitesFeature({ desk, staffDesk: staff.staffDesk, own: ownVisits, emit, now, log })
   const visits = visitsFeature({
     desk,
     staffDesk: staff.staffDesk,

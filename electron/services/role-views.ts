@@ -60,6 +60,8 @@ export function eventFor(role: Role, event: KioskEvent): KioskEvent | null {
   switch (event.type) {
     case 'watchlist-alert':
     case 'watchlist-alert-dismissed':
+    case 'invite-alert':
+    case 'invite-alert-dismissed':
     case 'site-sync':
       return roleAllows(role, 'operator') ? event : null
     case 'outbox':

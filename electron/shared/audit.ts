@@ -39,6 +39,7 @@ export const auditActions = [
   'invite-create',
   'invite-revoke',
   'invite-check',
+  'invite-alert-dismiss',
   'watchlist-add',
   'watchlist-remove',
   'watchlist-hit',

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { brandingSchema, setLogoInput } from './branding'
 import { auditExportInput, auditExportResult, auditLogResult, auditQueryInput, auditVerdictSchema, auditVerifyInput } from './audit'
 import { hostNoticeQueueSchema, hostNoticeSchema, hostNoticeSecretStatusSchema, hostNoticeSecretsInput, hostNoticeSettingsSchema, retryHostNoticeInput, saveHostNoticeSettingsInput } from './host-notices'
+import { dismissInviteAlertInput, inviteAlertSchema } from './invite-alerts'
 import { checkInviteInput, checkInviteResult, createInviteInput, createInviteResult, inviteSchema, listInvitesInput, listInvitesResult, revokeInviteInput } from './invites'
 import { livenessChallengeInput, livenessChallengeSchema } from './liveness'
 import { outboxRetryResultSchema, outboxStateSchema } from './outbox'
@@ -204,6 +205,9 @@ export const contract = {
   /** The alerts no one has dismissed yet (a signed-in staff screen reads them at sign-in and when told of a new one). */
   getWatchlistAlerts: { input: noInput, output: z.array(watchlistAlertSchema), role: 'operator', poll: true },
   dismissWatchlistAlert: { input: dismissWatchlistAlertInput, output: done, role: 'operator' },
+  /** Invitation codes a site would not count for check-ins its kiosks made while it was away (a code used twice); empty on a kiosk on its own. */
+  getInviteAlerts: { input: noInput, output: z.array(inviteAlertSchema), role: 'operator', poll: true },
+  dismissInviteAlert: { input: dismissInviteAlertInput, output: done, role: 'operator' },
 
   // A site: a kiosk joins one with a pairing code; administrators make codes, see the site's kiosks, remove one.
   /** Anyone while the kiosk has no staff account and is not on a site (the first-run screen); otherwise administrators only (checked in the services). */

@@ -7,7 +7,7 @@ import { OfflineBanner } from './components/OfflineBanner'
 import { StatusBar } from './components/StatusBar'
 import { StillThereDialog } from './components/StillThereDialog'
 import { useFocusableWhenScrolling } from './components/useFocusableWhenScrolling'
-import { WatchlistAlerts } from './components/WatchlistAlerts'
+import { StaffAlerts } from './components/StaffAlerts'
 import { DEFAULT_LANGUAGE } from './i18n'
 import { useActivityPing, useIdleTimeout } from './components/useIdleTimeout'
 import { screenComponents } from './screens'
@@ -72,7 +72,7 @@ export function App() {
     <div className="app">
       <NavBar />
       <OfflineBanner />
-      <WatchlistAlerts />
+      <StaffAlerts />
       <main ref={main} className="content" aria-labelledby="screen-title" tabIndex={mainTabIndex}>
         <Screen key={screenKey} />
       </main>

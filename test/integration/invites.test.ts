@@ -27,7 +27,7 @@ let frontDesk: TestFrontDesk
 let dataDir: string
 /** The invites feature on the front desk, as the operator's session. */
 const invitesOn = (desk: TestFrontDesk) =>
-  invitesFeature({ desk: async () => desk.desk, staffDesk: async () => desk.desk.as({ token: 'test', account: 'Otto Operator' }), own: desk.records, now: () => clock, log: () => {} })
+  invitesFeature({ desk: async () => desk.desk, staffDesk: async () => desk.desk.as({ token: 'test', account: 'Otto Operator' }), own: desk.records, emit: () => {}, now: () => clock, log: () => {} })
 const open = () => {
   dataDir = mkdtempSync(join(tmpdir(), 'kiosk-invites-test-'))
   frontDesk = testFrontDesk({ dataDir, kioskId: 'kiosk-1', now: () => clock, inviteKeys: singleKeyring(async () => KEY) })
@@ -173,5 +173,20 @@ describe('invites', () => {
     expect(entries.find((e) => e.outcome === 'refused')?.detail).toBe('code refused: invalid')
     const mac = token.split('.').at(-1)!
     expect(JSON.stringify(entries)).not.toContain(mac)
+  })
+
+  it('has no invitation alerts on its own (a site finds them); a dismiss answers NOT_FOUND, audited', async () => {
+    const audit = openAuditLog({ dir: mkdtempSync(join(tmpdir(), 'kiosk-invites-audit-')), kioskId: 'kiosk-1' })
+    const engine = () => ({ mode: 'embedded' as const, state: 'running' as const, url: null, pid: null, restarts: 0, lastError: null })
+    const handlers = auditedHandlers(handlersWithoutServers(engine, { audit: () => audit }), () => audit, () => {})
+    await handlers.createFirstAdmin({ name: 'Otto Operator', secret: 'operator-secret-1' }, { actor: { role: 'visitor', account: null }, key: staff.key })
+    expect(await handlers.getInviteAlerts({}, staff)).toEqual([])
+    const id = randomUUID()
+    await expect(handlers.dismissInviteAlert({ id }, staff)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    const entries = audit.query({ actions: ['invite-alert-dismiss'] }).reverse()
+    expect(entries.map((e) => [e.outcome, e.account, e.detail])).toEqual([
+      ['started', 'Otto Operator', `alert ${id}`],
+      ['refused', 'Otto Operator', 'NOT_FOUND'],
+    ])
   })
 })

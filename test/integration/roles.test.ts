@@ -51,6 +51,8 @@ const operatorMethods: MethodName[] = [
   'listWatchlist',
   'getWatchlistAlerts',
   'dismissWatchlistAlert',
+  'getInviteAlerts',
+  'dismissInviteAlert',
 ]
 const adminMethods: MethodName[] = [
   'listAccounts',

@@ -31,6 +31,8 @@ describe('a site kiosk takes invitations while its site is away', () => {
   let lobby: PairedKiosk
   let annexDesk: KioskDesk
   let admin: StaffDesk
+  /** The same administrator's session, at the Lobby (through its offline desk). */
+  let lobbyAdmin: StaffDesk
   let host: { id: string; name: string }
   const folders: string[] = []
   let copy: SiteCopy
@@ -70,6 +72,7 @@ describe('a site kiosk takes invitations while its site is away', () => {
     const lobbyConnection = siteConnection(proxy.url, lobby.token, TIMEOUTS)
     sync = siteSync({ openCopy: async () => copy, siteId: async () => siteId(), connection: async () => lobbyConnection, log: () => {}, intervalMs: 3_600_000 })
     desk = offlineDesk(siteDesk(siteId(), async () => lobbyConnection), { sync, selfId: async () => lobby.kioskId, kioskName: async () => 'Lobby', alerted: () => {}, log: () => {} })
+    lobbyAdmin = desk.as({ token: adminSession, account: 'Ada Admin' })
   })
 
   afterAll(async () => {
@@ -131,5 +134,31 @@ describe('a site kiosk takes invitations while its site is away', () => {
     ])
     // The copy follows: the codes it took are used at the site now.
     expect(copy.invite(invites.ines!.invite.id)?.usedAt).toEqual(expect.any(Number))
+  })
+
+  it('tells staff of the code used twice by an invitation alert naming both visits and kiosks, at every kiosk; dismissed once, it is gone', async () => {
+    const visits = new Map((await admin.visitLog({ search: iris.email }, 0, 10)).visits.map((visit) => [visit.kioskName, visit]))
+    const alerts = await admin.inviteAlerts()
+    expect(alerts).toEqual([
+      expect.objectContaining({
+        inviteId: invites.iris!.invite.id,
+        email: iris.email,
+        hostName: 'Hana Host',
+        reason: 'used',
+        visit: expect.objectContaining({ id: visits.get('Lobby')!.id, kioskId: lobby.kioskId, kioskName: 'Lobby' }),
+        firstVisit: expect.objectContaining({ id: visits.get('Annex')!.id, kioskName: 'Annex' }),
+      }),
+    ])
+    expect(await lobbyAdmin.inviteAlerts()).toEqual(alerts)
+    // Found only at the site: while it is away the Lobby has none to show.
+    proxy.setUpstream(null)
+    expect(await lobbyAdmin.inviteAlerts()).toEqual([])
+    proxy.setUpstream(engine.url)
+
+    const [alert] = alerts
+    expect(await admin.dismissInviteAlert(alert!.id)).toBe(true)
+    expect(await admin.inviteAlerts()).toEqual([])
+    expect(await lobbyAdmin.inviteAlerts()).toEqual([])
+    expect(await lobbyAdmin.dismissInviteAlert(alert!.id)).toBe(false)
   })
 })

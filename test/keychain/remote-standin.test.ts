@@ -53,7 +53,7 @@ const LOCAL_METHODS = new Set([
   // Visits and hosts live in the kiosk's own data folder (test/integration/visits.test.ts); check-in and check-out reach the servers.
   'listHostNames', 'listOnSite', 'visitLog', 'exportVisitsCsv', 'endVisit', 'listHosts', 'addHost', 'updateHost', 'removeHost',
   // Invites: the kiosk's frontdesk.db, signed with a key in the keychain (test/integration/invites.test.ts).
-  'createInvite', 'listInvites', 'revokeInvite', 'checkInvite',
+  'createInvite', 'listInvites', 'revokeInvite', 'checkInvite', 'getInviteAlerts', 'dismissInviteAlert',
   // The watchlist's entries and alerts: the kiosk's frontdesk.db (test/integration/watchlist.test.ts); only adding looks the person up.
   'removeFromWatchlist', 'listWatchlist', 'getWatchlistAlerts', 'dismissWatchlistAlert',
   // A site is our engines, not a vendor's servers (test/keychain/site-join.test.ts, site-frontdesk.test.ts).

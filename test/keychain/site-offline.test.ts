@@ -73,6 +73,37 @@ describe('a site kiosk whose site goes away', () => {
     expect(await kiosk.call('listOnSite', {}, 'tab:olga')).toMatchObject({ offline: null, visits: [expect.objectContaining({ email: visitor.email, kioskName: 'Annex' })] })
   })
 
+  it("tells this kiosk's staff, and only them, of an invitation code the site would not count for another kiosk's act, and of its dismissal", async () => {
+    const desk = site.engine.ctx.frontDesk
+    const email = `rita-${randomUUID().slice(0, 8)}@example.com`
+    const { invite } = await desk.createInvite({ email, hostId: null, date: '2099-01-01', expiresAt: Date.now() + 86_400_000, createdBy: 'ada' })
+    await desk.revokeInvite(invite.id)
+    const visitorSeen = kiosk.listen('tab:visitor-invites')
+    // The Annex, back from an outage, sends a check-in it made with the code from its copy.
+    const act = { kind: 'check-in', id: randomUUID(), seq: 1, at: Date.now(), args: { person: { personUuid: randomUUID(), email, firstName: 'Rita' }, hostId: null, purpose: null, asLastTime: false, inviteId: invite.id } }
+    const push = await request(`${site.url}${fd('/sync/push')}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${annexToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ mutations: [act] }),
+    })
+    expect(push.statusCode).toBe(200)
+    await push.body.dump()
+
+    // By the site's events, to staff sessions only.
+    await expect.poll(() => seen.filter((e) => e.type === 'invite-alert'), { timeout: 15_000 }).toHaveLength(1)
+    const [alert] = await kiosk.call('getInviteAlerts', {}, 'tab:olga')
+    expect(alert).toMatchObject({ id: (seen.find((e) => e.type === 'invite-alert') as { alertId: string }).alertId, inviteId: invite.id, email, reason: 'revoked', visit: { id: act.id, kioskName: 'Annex' } })
+    expect(visitorSeen.filter((e) => e.type.startsWith('invite-alert'))).toEqual([])
+
+    expect(await kiosk.call('dismissInviteAlert', { id: alert.id }, 'tab:olga')).toEqual({ ok: true })
+    await expect.poll(() => seen.some((e) => e.type === 'invite-alert-dismissed' && e.alertId === alert.id), { timeout: 15_000 }).toBe(true)
+    expect(await kiosk.call('getInviteAlerts', {}, 'tab:olga')).toEqual([])
+    expect((await kiosk.call('getAuditLog', { actions: ['invite-alert-dismiss'], trail: 'kiosk' }, 'tab:olga')).entries[0]).toMatchObject({ outcome: 'ok', account: OLGA.name, detail: `alert ${alert.id}` })
+    // Rita leaves: the evacuation list below is Walter's alone.
+    await kiosk.call('endVisit', { id: act.id }, 'tab:olga')
+    await expect.poll(() => syncStates().at(-1)?.openVisits, { timeout: 15_000 }).toBe(1)
+  })
+
   it('reads the evacuation list from the copy while the site is away, for a session held here, and nothing else', async () => {
     const asOf = syncStates().at(-1)!.copyAsOf!
     await site.engine.close()
@@ -82,6 +113,8 @@ describe('a site kiosk whose site goes away', () => {
     expect(list.offline).toEqual({ asOf: new Date(asOf).toISOString(), unheardKiosks: ['Annex'] })
     expect(await kiosk.call('getSession', {}, 'tab:olga')).toMatchObject({ role: 'operator', account: OLGA.name })
     expect(await kiosk.call('getWatchlistAlerts', {}, 'tab:olga')).toEqual([])
+    // Invitation alerts are found at the site only.
+    expect(await kiosk.call('getInviteAlerts', {}, 'tab:olga')).toEqual([])
     // Anything else waits for the site.
     expect(await kiosk.failure('visitLog', { pageNo: 0, pageSize: 10 }, 'tab:olga')).toMatchObject({ code: 'UNREACHABLE' })
     expect(await kiosk.failure('listWatchlist', {}, 'tab:olga')).toMatchObject({ code: 'UNREACHABLE' })

@@ -107,7 +107,7 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
   // Visits, hosts and invites are the staff's front desk's (a test's own, or a fresh one): they need no server.
   const frontDesk = staffDesks.get(staff)
   if (!frontDesk) throw new Error('a staff feature made by testStaff is needed: its front desk keeps the visits')
-  const invites = invitesFeature({ desk: staff.desk, staffDesk: staff.staffDesk, own: frontDesk.records, now: Date.now, log })
+  const invites = invitesFeature({ desk: staff.desk, staffDesk: staff.staffDesk, own: frontDesk.records, emit: () => {}, now: Date.now, log })
   const watchlist = given.watchlist ?? watchlistFeature({ desk: staff.desk, staffDesk: staff.staffDesk, backend, audit, emit: () => {}, log })
   const engine = { getStatus: engineStatus, onChange: () => () => {}, stop: async () => {} }
   const settings = settingsFeature({

@@ -112,6 +112,7 @@ describe('a held staff session while the site is away', () => {
   const handlers = {
     listOnSite: async () => ({ visits: [], at: new Date(0).toISOString(), offline: { asOf: null, unheardKiosks: ['Annex'] } }),
     getWatchlistAlerts: async () => [],
+    getInviteAlerts: async () => [],
     visitLog: async () => ({ visits: [], total: 0, pageNo: 0, pageSize: 10 }),
     listAccounts: async () => [],
     getSession: async (_input: unknown, call: Call) => ({ ...call.actor, firstRun: false, idleTimeoutSeconds: 90, templateType: 'Face:Test' }),
@@ -125,6 +126,7 @@ describe('a held staff session while the site is away', () => {
     })
     expect(await dispatch('listOnSite', {}, 'window-1')).toMatchObject({ ok: true, value: { offline: { unheardKiosks: ['Annex'] } } })
     expect(await dispatch('getWatchlistAlerts', {}, 'window-1')).toEqual({ ok: true, value: [] })
+    expect(await dispatch('getInviteAlerts', {}, 'window-1')).toEqual({ ok: true, value: [] })
     // Its screen stays a staff screen, so staff can reach the list.
     expect(await dispatch('getSession', {}, 'window-1')).toMatchObject({ ok: true, value: { role: 'operator', account: 'Olga' } })
     expect(await dispatch('visitLog', {}, 'window-1')).toMatchObject({ ok: false })

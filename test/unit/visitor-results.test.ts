@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { enrollFor, verifyFor } from '../../electron/services/role-views'
+import { enrollFor, eventFor, verifyFor } from '../../electron/services/role-views'
+import type { KioskEvent } from '../../electron/shared/events'
 import type { EnrollVisitorResult, VerifyVisitorResult } from '../../electron/shared/workflows'
 
 // A visitor reads the outcome only: no score or pass mark, no photo quality, no liveness line with
@@ -22,5 +23,15 @@ describe('results as a visitor sees them', () => {
     expect(enrollFor('visitor', queued)).toMatchObject({ outcome: 'queued', reason: '', liveness: null })
     const staff: EnrollVisitorResult = { outcome: 'needs-staff', reason: 'already-enrolled' }
     expect(enrollFor('visitor', staff)).toEqual(staff)
+  })
+})
+
+describe('pushed events as a session sees them', () => {
+  const alertId = '0b6f1c52-2222-4b4b-9b9b-0123456789ab'
+  it.each(['watchlist-alert', 'watchlist-alert-dismissed', 'invite-alert', 'invite-alert-dismissed'] as const)('%s reaches staff sessions only', (type) => {
+    const event: KioskEvent = { type, alertId }
+    expect(eventFor('visitor', event)).toBeNull()
+    expect(eventFor('operator', event)).toEqual(event)
+    expect(eventFor('admin', event)).toEqual(event)
   })
 })

@@ -1,4 +1,5 @@
 import { KioskError } from '../../shared/errors'
+import type { KioskEvent } from '../../shared/events'
 import type { Call } from '../dispatch'
 import type { KioskDesk, StaffDesk } from '../front-desk/desk'
 import type { OwnVisitRecords } from '../visits/own-records'
@@ -14,6 +15,7 @@ export interface InvitesDeps {
   staffDesk: (call: Call) => Promise<StaffDesk>
   /** The kiosk's own front desk's upkeep, done by the kiosk only while it is on its own (a site purges its own). */
   own: Pick<OwnVisitRecords, 'purgeInvitesBefore'>
+  emit: (event: KioskEvent) => void
   now: () => number
   log: (line: string) => void
 }
@@ -30,7 +32,8 @@ export function endOfDay(date: string): number | null {
  * Invites: staff pre-register a visitor and get a signed, single-use, expiring code; a kiosk checks
  * a code for the visitor's form; the check-in uses it up (the visits feature, at the front desk).
  * The invites are the front desk's; the kiosk only knows its own time zone, so it says when the
- * visit's day ends.
+ * visit's day ends. Staff see and dismiss the invitation alerts a site raises for codes it would
+ * not count (electron/shared/invite-alerts.ts).
  */
 export function invitesFeature(deps: InvitesDeps): InvitesFeature {
   return {
@@ -43,6 +46,13 @@ export function invitesFeature(deps: InvitesDeps): InvitesFeature {
       listInvites: async (input, call) => (await deps.staffDesk(call)).listInvites(input.state),
       revokeInvite: async (input, call) => (await deps.staffDesk(call)).revokeInvite(input.id),
       checkInvite: async (input) => (await deps.desk()).checkInvite(input.token),
+      getInviteAlerts: async (_input, call) => (await deps.staffDesk(call)).inviteAlerts(),
+      async dismissInviteAlert(input, call) {
+        if (!(await (await deps.staffDesk(call)).dismissInviteAlert(input.id))) throw new KioskError('NOT_FOUND', 'This invitation alert was already dismissed.')
+        // On a site every kiosk (this one too) hears of it by the site's events.
+        if (!(await deps.desk()).onSite) deps.emit({ type: 'invite-alert-dismissed', alertId: input.id })
+        return { ok: true }
+      },
     },
     async start() {
       try {

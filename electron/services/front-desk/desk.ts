@@ -2,6 +2,7 @@ import type { ListedKiosk, Look, LookPatch, PairingCodeResult, ScreenResult, Sta
 import type { AccountView, StaffRole } from '../../shared/staff'
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
 import type { Invite, InviteState } from '../../shared/invites'
+import type { InviteAlert } from '../../shared/invite-alerts'
 import type { Host, HostName, OnSiteCopy, Visit, VisitFilter } from '../../shared/visits'
 import type { HostNotice, HostNoticeQueue, HostNoticeSecretStatus, HostNoticeSecretsInput, HostNoticeSettings, SmtpSettings } from '../../shared/host-notices'
 import type { CheckInOutcome, CheckInPerson, CheckInRequest, HostFields, InviteCheck, NewInviteRequest, PersonKeys } from '../../records/frontdesk/visit-types'
@@ -84,6 +85,10 @@ export interface StaffDesk {
   watchlistAlerts(): Promise<WatchlistAlert[]>
   /** False when no open alert has this id. */
   dismissAlert(id: string): Promise<boolean>
+  /** Invitation codes the site would not count (a code used at two kiosks while it was away); none on a kiosk on its own. */
+  inviteAlerts(): Promise<InviteAlert[]>
+  /** False when no open invitation alert has this id. */
+  dismissInviteAlert(id: string): Promise<boolean>
   createPairingCode(): Promise<PairingCodeResult>
   listKiosks(): Promise<ListedKiosk[]>
   /** False when the site has no such kiosk. */

@@ -74,6 +74,8 @@ export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => str
       removeFromWatchlist: async (personUuid) => (await local()).removeFromWatchlist(personUuid),
       watchlistAlerts: async () => (await local()).watchlistAlerts(),
       dismissAlert: async (id) => (await local()).dismissAlert(id, account),
+      inviteAlerts: async () => (await local()).inviteAlerts(),
+      dismissInviteAlert: async (id) => (await local()).dismissInviteAlert(id, account),
       createPairingCode: async () => Promise.reject(notOnSite()),
       listKiosks: async () => Promise.reject(notOnSite()),
       removeKiosk: async () => Promise.reject(notOnSite()),

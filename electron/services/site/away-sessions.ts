@@ -6,10 +6,11 @@ import { siteAway } from './site-away'
 /**
  * What a staff session already held here may still do while its site is away (the site cannot say
  * whether the session holds): read the evacuation list, which must print during a fire alarm, and
- * the alerts this kiosk raised meanwhile, both from the kiosk's copy (offline-desk.ts); and keep its
- * screen (the session's own view), so staff stay where the list is. Nothing that acts.
+ * the alerts this kiosk raised meanwhile, both from the kiosk's copy (offline-desk.ts), and the
+ * invitation alerts (none while away: only the site finds them); and keep its screen (the session's
+ * own view), so staff stay where the list is. Nothing that acts.
  */
-export const READABLE_WHILE_AWAY: ReadonlySet<MethodName> = new Set<MethodName>(['listOnSite', 'getWatchlistAlerts', 'getSession', 'keepSession'])
+export const READABLE_WHILE_AWAY: ReadonlySet<MethodName> = new Set<MethodName>(['listOnSite', 'getWatchlistAlerts', 'getInviteAlerts', 'getSession', 'keepSession'])
 
 /** The session's role as the site last gave it, when the site cannot be asked now. */
 export function heldWhileAway(resolve: ResolveActor, sessions: Pick<Sessions, 'actor'>): ResolveActor {

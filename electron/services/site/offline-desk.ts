@@ -59,7 +59,8 @@ export function siteKioskId(clientId: string | null): string | null {
  *   Nobody listed is admitted because the network is down.
  * - the evacuation list: the copy's open visits, with when the copy was last filled and the other
  *   kiosks (whoever they admitted since is missing).
- * - staff's alerts: this kiosk's alerts the site does not have yet, beside the site's.
+ * - staff's alerts: this kiosk's alerts the site does not have yet, beside the site's; no
+ *   invitation alerts (only the site finds them, as it applies the acts kiosks send in).
  * - check-in and check-out: kept as acts for the site (the visit's id is the act's), after the copy
  *   and this kiosk's own waiting acts say whether the visitor is on site; a visitor known by e-mail
  *   alone (an enrollment still in the outbox, a face the offline replica matched) is always kept
@@ -262,6 +263,14 @@ export function offlineDesk(live: KioskDesk, deps: OfflineDeskDeps): KioskDesk {
           const known = new Set(alerts.map((alert) => alert.id))
           const waiting = found ? (await waitingAlerts(found)).filter((alert) => !known.has(alert.id)) : []
           return [...waiting, ...alerts]
+        },
+        async inviteAlerts() {
+          try {
+            return await staff.inviteAlerts()
+          } catch (error) {
+            if (!siteAway(error)) throw error
+            return []
+          }
         },
       }
     },

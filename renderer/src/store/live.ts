@@ -19,6 +19,8 @@ interface LiveState {
   branding: Branding | null
   /** Bumped by each watchlist alert the services push (only to staff sessions): the alert banner reads the alerts again. */
   watchlistAlerts: number
+  /** The same for invitation alerts (a code the site would not count). */
+  inviteAlerts: number
   /** A site kiosk's hold on its site (staff only; null off a site or until told). */
   siteSync: SiteSyncState | null
   /** Set when the kiosk service cannot be read at all; cleared by the next read that works. */
@@ -52,6 +54,7 @@ export const useLive = create<LiveState>((set, get) => ({
   outbox: null,
   branding: null,
   watchlistAlerts: 0,
+  inviteAlerts: 0,
   siteSync: null,
   error: null,
   settings: null,
@@ -85,6 +88,7 @@ export const useLive = create<LiveState>((set, get) => ({
       else if (event.type === 'outbox') set({ outbox: event.state })
       // Raised or dismissed anywhere: the alerts are read again.
       else if (event.type === 'watchlist-alert' || event.type === 'watchlist-alert-dismissed') set((state) => ({ watchlistAlerts: state.watchlistAlerts + 1 }))
+      else if (event.type === 'invite-alert' || event.type === 'invite-alert-dismissed') set((state) => ({ inviteAlerts: state.inviteAlerts + 1 }))
       else if (event.type === 'site-sync') set({ siteSync: event.state })
       else set({ branding: event.branding })
     })

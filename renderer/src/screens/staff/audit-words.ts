@@ -35,6 +35,7 @@ export const actionWords: Record<AuditAction, string> = {
   'invite-create': 'Invite created',
   'invite-revoke': 'Invite revoked',
   'invite-check': 'Invite code checked',
+  'invite-alert-dismiss': 'Invitation alert dismissed',
   'watchlist-add': 'Put on the watchlist',
   'watchlist-remove': 'Taken off the watchlist',
   'watchlist-hit': 'Watchlisted person stopped',
