@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { FRONTDESK_PREFIX } from '../../electron/shared/frontdesk-api'
+import type { SyncMutation } from '../../electron/shared/site-sync'
 import { expectFits, expectNavShown, expectTouchTargets, kioskSizes, layoutFacts } from '../support/layout'
 import { checkScreen, expectAccessible, screensDir } from '../support/screens'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
@@ -40,6 +42,15 @@ async function fillJoin(page: Page, url: string, code: string, name = ''): Promi
   await page.getByLabel('Pairing code').fill(code)
   await page.getByLabel('This kiosk’s name (optional)').fill(name)
   await page.getByRole('button', { name: 'Join the site' }).click()
+}
+
+/** A joined kiosk's Home opens the site's sign-in: the site's administrator signs in there. */
+async function signInOnHome(page: Page): Promise<void> {
+  const signIn = page.getByRole('region', { name: 'Staff sign-in' })
+  await signIn.getByLabel('Name', { exact: true }).fill(TEST_ADMIN.name)
+  await signIn.getByLabel('PIN or password', { exact: true }).fill(TEST_ADMIN.secret)
+  await signIn.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByTestId('signed-in-as')).toHaveText(`Signed in as ${TEST_ADMIN.name} (Administrator)`, untilDone)
 }
 
 /** The host closes once no page holds its event stream, and handles SIGTERM once its own engine runs (on a site it has none: 'stopped'). */
@@ -241,13 +252,50 @@ test('a second kiosk joins a site that has staff: Home opens the site’s sign-i
     await expect(signIn.getByTestId('joined-site')).toHaveText(`It is Side entrance on the site at ${site.url}. Its staff are the site’s: sign in with an account of the site.`)
     await expect(signIn.getByLabel('Name', { exact: true })).toBeFocused()
     await checkScreen(page, 'home-joined-sign-in')
-    await signIn.getByLabel('Name', { exact: true }).fill(TEST_ADMIN.name)
-    await signIn.getByLabel('PIN or password', { exact: true }).fill(TEST_ADMIN.secret)
-    await signIn.getByRole('button', { name: 'Sign in' }).click()
-    await expect(page.getByTestId('signed-in-as')).toHaveText(`Signed in as ${TEST_ADMIN.name} (Administrator)`, untilDone)
+    await signInOnHome(page)
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Kiosks', exact: true }).click()
     await expect(page.getByTestId('kiosks').getByRole('rowheader', { name: 'Side entrance' })).toBeVisible()
   } finally {
     await stopHost(page, second)
+  }
+})
+
+test('an invitation code taken at two kiosks while the site was away: staff at a kiosk of the site are alerted at once, naming both, and dismiss it for every kiosk', async ({ page }) => {
+  if ((await site.engine.ctx.frontDesk.accountCount()) === 0) await site.engine.ctx.frontDesk.createFirstAdmin(TEST_ADMIN.name, TEST_ADMIN.secret, null)
+  const desk = site.engine.ctx.frontDesk
+  const reception = await startWebHost({ firstRun: true })
+  try {
+    await openJoin(page, reception)
+    await fillJoin(page, site.url, (await desk.createPairingCode('e2e')).code, 'Reception')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome', untilDone)
+    await signInOnHome(page)
+    await expect(page.getByTestId('invite-alert')).toHaveCount(0)
+
+    // Two doors, each cut off from the site, let the same invited visitor in with one code.
+    const email = `guest-${randomUUID().slice(0, 8)}@example.com`
+    const { invite } = await desk.createInvite({ email, hostId: null, date: new Date().toISOString().slice(0, 10), expiresAt: Date.now() + 86_400_000, createdBy: TEST_ADMIN.name })
+    const north = await desk.redeemPairingCode((await desk.createPairingCode('e2e')).code, 'North door')
+    const south = await desk.redeemPairingCode((await desk.createPairingCode('e2e')).code, 'South door')
+    const checkIn = (at: number): SyncMutation => ({
+      kind: 'check-in',
+      id: randomUUID(),
+      seq: 1,
+      at,
+      args: { person: { personUuid: randomUUID(), email, firstName: 'Gina' }, hostId: null, purpose: null, asLastTime: false, inviteId: invite.id },
+    })
+    await desk.syncPush(north.id, [checkIn(Date.now() - 120_000)])
+    await desk.syncPush(south.id, [checkIn(Date.now() - 60_000)])
+
+    // One alert on the staff screen (the site's event brings it): both doors and the visitor named.
+    const alert = page.getByTestId('invite-alert')
+    await expect(alert).toHaveCount(1)
+    await expect(alert).toContainText(email)
+    await expect(alert).toContainText('North door')
+    await expect(alert).toContainText('South door')
+    await alert.getByRole('button', { name: /^Dismiss/ }).click()
+    await expect(alert).toHaveCount(0)
+    expect(await desk.inviteAlerts()).toEqual([])
+  } finally {
+    await stopHost(page, reception)
   }
 })
