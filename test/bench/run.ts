@@ -1,14 +1,20 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { projectRoot } from '../support/process'
-import { markdownTable, writeReport, type BenchRow } from './lib/report'
+import { saveSectionResult, writePerformanceDoc } from './lib/performance-doc'
+import { markdownTable, thisMachine, writeReport, type BenchRow } from './lib/report'
 import type { BenchSection } from './lib/section'
 
 /**
- * npm run bench [-- --quick] [-- --only identify,load]: runs the benchmark sections one after
- * another, prints one table and writes bench-results/latest.json. Every figure stands beside a
- * baseline measured in the same run. Missed targets are reported, never failed on; only a benchmark
- * that breaks makes the exit code non-zero.
+ * npm run bench [-- --quick] [-- --only identify,load] [-- --write-doc]: runs the benchmark sections
+ * one after another, prints one table and writes bench-results/latest.json. Every figure stands
+ * beside a baseline measured in the same run. Missed targets are reported, never failed on; only a
+ * benchmark that breaks makes the exit code non-zero.
+ *
+ * A full (not quick) run also keeps each section that finished in bench-results/sections/ with the
+ * machine and the date, and writes docs/performance.md from those files, so the docs' figures are
+ * always a measurement's. A quick run is CI's proof that the benchmarks work: its small N says
+ * nothing about speed, so it leaves both alone. --write-doc only rewrites docs/performance.md.
  */
 const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   identify: async () => (await import('./sections/identify')).identify,
@@ -29,6 +35,10 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
 }
 
 const args = process.argv.slice(2)
+if (args.includes('--write-doc')) {
+  console.log(`wrote ${writePerformanceDoc(projectRoot, Object.keys(SECTIONS))}`)
+  process.exit()
+}
 const quick = args.includes('--quick')
 const onlyAt = args.indexOf('--only')
 const only = onlyAt >= 0 ? (args[onlyAt + 1] ?? '').split(',').filter(Boolean) : Object.keys(SECTIONS)
@@ -47,6 +57,7 @@ for (const name of only) {
     const section = await SECTIONS[name]!()
     const result = await section.run({ quick, log: (line) => console.log(`   ${line}`) })
     rows.push(...result)
+    if (!quick) saveSectionResult(projectRoot, { section: name, date: new Date().toISOString(), machine: thisMachine(), rows: result })
     console.log(markdownTable(result))
   } catch (error) {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error)
@@ -60,6 +71,7 @@ const file = join(projectRoot, 'bench-results', quick ? 'quick.json' : 'latest.j
 writeReport(file, { quick, sections: only, rows, errors })
 writeFileSync(file.replace(/\.json$/, '.md'), `${markdownTable(rows)}\n`)
 console.log(`\n${markdownTable(rows)}\n\nwrote ${file} (and the table as .md)`)
+if (!quick) console.log(`wrote ${writePerformanceDoc(projectRoot, Object.keys(SECTIONS))} (from bench-results/sections/)`)
 const missed = rows.filter((r) => r.target && !r.target.met)
 if (missed.length > 0) console.log(`targets missed (reported, not failed): ${missed.map((r) => `${r.section}/${r.metric}`).join('; ')}`)
 if (errors.length > 0) {

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, release, totalmem, type } from 'node:os'
 import { dirname } from 'node:path'
 
 export type Unit = 'ms' | 'items/s' | 'req/s' | 'fps' | 'MB' | 'KB' | 'searches'
@@ -15,7 +16,7 @@ export interface BenchRow {
   baseline: { name: string; value: number; unit: Unit } | null
   /** value / baseline.value, when there is a baseline. */
   ratio: number | null
-  /** The issue's target for this figure, and whether this run met it. */
+  /** The target set for this figure, and whether this run met it. */
   target?: { text: string; met: boolean }
   note?: string
 }
@@ -32,13 +33,33 @@ export function row(
   return { section, metric, value, unit, baseline, ratio, ...extra }
 }
 
+/** The machine a section was measured on, as docs/performance.md names it. */
+export interface Machine {
+  cpu: string
+  cores: number
+  memoryGiB: number
+  node: string
+  os: string
+}
+
+export function thisMachine(): Machine {
+  const cores = cpus()
+  return {
+    cpu: cores[0]?.model.trim() || 'unknown CPU',
+    cores: cores.length,
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    node: process.versions.node,
+    os: `${type()} ${release()} (${process.platform}/${process.arch})`,
+  }
+}
+
 function fmt(value: number): string {
   if (!Number.isFinite(value)) return String(value)
   const abs = Math.abs(value)
   return abs >= 100 ? value.toFixed(0) : abs >= 10 ? value.toFixed(1) : abs >= 1 ? value.toFixed(2) : value.toFixed(3)
 }
 
-/** A Markdown table: the console shows it, and the README's Performance section is a copy of it. */
+/** A Markdown table: the console shows it, bench-results/*.md keep it, and docs/performance.md is made of them. */
 export function markdownTable(rows: BenchRow[]): string {
   const lines = ['| section | metric | value | baseline (same run) | ratio | target | note |', '|---|---|---:|---|---:|---|---|']
   for (const r of rows) {
@@ -51,6 +72,6 @@ export function markdownTable(rows: BenchRow[]): string {
 
 export function writeReport(file: string, report: { quick: boolean; sections: string[]; rows: BenchRow[]; errors: Array<{ section: string; error: string }> }): void {
   mkdirSync(dirname(file), { recursive: true })
-  const machine = { node: process.versions.node, platform: process.platform, arch: process.arch }
+  const machine = { ...thisMachine(), platform: process.platform, arch: process.arch }
   writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), machine, ...report }, null, 2)}\n`)
 }
