@@ -14,7 +14,7 @@ const noAlias = { regex: '^@shared(/|$)', message: 'Only the renderer imports el
 const aliasStaysShared = { regex: '^@shared/(.*/)?\\.\\.(/|$)', message: '@shared/… reaches electron/shared only.' }
 
 /**
- * Import boundaries: the folders and runtimes of README.md § Architecture.
+ * Import boundaries: the folders and runtimes of docs/architecture.md.
  * test/unit/import-boundaries.test.ts proves these rules fire, so a config slip cannot silently
  * switch them off.
  */

@@ -3,7 +3,7 @@ import { makePairingCode, rotateInviteKey } from './pair'
 import { Site } from './site'
 
 /**
- * npm run site: PostgreSQL, N engines and haproxy on this machine (see README, "Run a site").
+ * npm run site: PostgreSQL, N engines and haproxy on this machine (see docs/site.md).
  * Prints on stdout only the lines to wait on; everything else goes to stderr.
  * Ctrl+C, SIGTERM or SIGHUP stop it all in order and exit 0; a failed start stops what had
  * started and exits 1; bad flags exit 2.
