@@ -15,7 +15,7 @@ import { signInAs, startWebHost, TEST_ADMIN, type TestWebHost } from '../support
 import { consentBox } from '../support/consent'
 import { hiddenPart, linesOf } from '../support/whole'
 
-// Every screen at every kiosk display the issue names, on the web host with the embedded engine:
+// Every screen at every kiosk display size (test/support/layout.ts), on the web host with the embedded engine:
 // no page scrolling, the primary action and the result on screen, touch targets of 44 px, axe
 // clean, and a screenshot per size in test-results/screens/<size>/.
 test.describe.configure({ timeout: 900_000 })

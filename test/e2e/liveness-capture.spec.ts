@@ -109,7 +109,7 @@ test('staff: "Continue without liveness check" asks for a reason and sends the o
   expect(await harness<number>(page, 'liveTracks()')).toBe(0)
 })
 
-test('the capture loop with the challenge running: frame rate printed beside the quality loop’s on the same page (the issue asks ≥ 15 fps; measured, not asserted)', async ({ page }) => {
+test('the capture loop with the challenge running: frame rate printed beside the quality loop’s on the same page (≥ 15 fps is the aim; measured, not asserted)', async ({ page }) => {
   const read = () => page.evaluate(() => ({ ...(window as any).captureHarness.stats, now: performance.now() }))
   /** Frames per second and ms of work per frame over the next `frames` frames of the running loop. */
   const measure = async (frames: number) => {

@@ -221,7 +221,7 @@ test('Admin: tenant, apps, algorithm with licence and liveness, template types, 
   await expect(card).toContainText('2099')
   const tenant = await bridge<{ algorithms: Array<{ code: string; licenseData: { expireDate: number } }> }>('getTenant', {})
   expect(tenant.algorithms.find((a) => a.code === 'FaceApiResNet')?.licenseData.expireDate).toBe(Date.UTC(2099, 11, 31))
-  // Liveness: a choice among the checks the kiosk understands (the issue's liveness e2e covers the rest).
+  // Liveness: a choice among the checks the kiosk understands (liveness.spec.ts covers the rest).
   await card.getByRole('radio', { name: 'Passive presentation-attack score' }).check()
   await card.getByRole('button', { name: 'Add liveness' }).click()
   await expect(card.getByTestId('liveness-passive-pad')).toContainText('Passive presentation-attack score')

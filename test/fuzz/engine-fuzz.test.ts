@@ -9,9 +9,9 @@ import { sendAll, type Outcome } from './send'
 import { authVariants } from './tokens'
 import { buildWorld, hintsFor } from './world'
 
-/** Issue 13: at least this many hostile requests per run, spread over every route. */
+/** At least this many hostile requests per run, spread over every route. */
 const MIN_REQUESTS = 2000
-/** Sent per run: more than the floor, as the run takes well under the issue's 3 minutes. */
+/** Sent per run: more than the floor, as the run stays well under 3 minutes. */
 const REQUESTS = 5000
 const CONCURRENCY = 8
 /** A request unanswered this long is abandoned (and fails the 10 s ceiling), so a hang cannot hang CI. */

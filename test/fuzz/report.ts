@@ -1,6 +1,6 @@
 import type { Outcome } from './send'
 
-/** The per-request ceiling. */
+/** Every answer within this, however hostile the request: no request may hold a caller longer. */
 export const ANSWER_WITHIN_MS = 10_000
 
 export const isServerError = (o: Outcome) => o.status !== null && o.status >= 500 && o.status !== 503

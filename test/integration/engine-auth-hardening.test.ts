@@ -12,7 +12,8 @@ import { basic, startTestEngine, TEST_CLIENT, type TestEngine } from '../support
 import { startUntil, tsxArgs } from '../support/process'
 import { until } from '../support/until'
 
-// Issue 13, findings 2 and 12, against a real engine over real HTTP. Every loopback address
+// The engine's authentication under hostile callers (bad-secret floods, back-off, token claims, a private
+// data folder), against a real engine over real HTTP. Every loopback address
 // (127.0.0.0/8) reaches the engine, so each scenario speaks from its own peer address.
 
 const FREE_FAILURES = 3

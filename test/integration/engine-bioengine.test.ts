@@ -87,7 +87,7 @@ describe.each(BACKENDS)('embedded BioEngine on %s', (backend) => {
     expect(await candidates('person-a2.jpg', { thresholdValue: 100 })).toEqual([])
   })
 
-  // Issue 28: identify scans compact int8 rows, then re-scores what is near the cut-off from the
+  // Identify scans compact int8 rows, then re-scores what is near the cut-off from the
   // stored vectors; 1:1 verify scores the stored vectors directly. On real faces they must agree.
   it('scores every identify hit exactly as verify scores that person, on real faces', async () => {
     for (const sample of ['person-a2.jpg', 'person-b.jpg', 'person-c.jpg', 'person-d.jpg']) {

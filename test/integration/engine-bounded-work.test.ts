@@ -13,7 +13,7 @@ import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine
 import { projectRoot } from '../support/process'
 
 /**
- * Issue 13, "Engine under hostile input": bounded work. A real engine with the real HumanFaceRes
+ * The engine under hostile input: bounded work, so that no caller starves the others. A real engine with the real HumanFaceRes
  * model in one worker thread; callers told apart by their loopback source address (the engine
  * schedules by caller). Tests wait on states (inferences done, pool counters), never on time.
  */

@@ -30,7 +30,7 @@ import { readEventStream } from '../support/event-stream'
 import { replyOf, type SiteReply } from '../support/site'
 
 /**
- * Issue 43: the site's front desk, served by the engine on /frontdesk/v1, over real HTTP, on SQLite
+ * The site's front desk, served by the engine on /frontdesk/v1, over real HTTP, on SQLite
  * (one engine) and on PostgreSQL (two engines on one database, as a site's). Kiosks are paired as
  * a kiosk pairs: a code, then its own client at the token endpoint.
  */

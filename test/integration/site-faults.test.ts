@@ -11,7 +11,7 @@ import { siteApi, startSite, stopSiteCleanly, type RunningSite, type SiteReply }
 import { eventually, type Polling } from '../support/until'
 
 /**
- * Issue 24, faults on the real processes: `npm run site` with two engines on a PostgreSQL this
+ * A site's faults, on the real processes: `npm run site` with two engines on a PostgreSQL this
  * suite starts itself (--database), so that it can restart it. Enrollments are template-only
  * (random unit vectors), so the load is the site's and not the face models'. Every wait is on a
  * state (a line, /health/ready, a reply); every loop is bounded. The first test is the store's own

@@ -19,7 +19,7 @@ import { fd, pair, post, type PairedKiosk } from '../support/paired-kiosk'
 import { siteConnection } from '../support/site-connection'
 
 /**
- * Staff signing in at a site kiosk while its site is away (issue 46 item 4): a real engine (SQLite)
+ * Staff signing in at a site kiosk while its site is away: a real engine (SQLite)
  * as the site behind the fault proxy, and the kiosk's copy, sync and offline desk as kiosk-services
  * wires them, with a clock of the test's (the copy's age) and the hours a setting gives.
  */

@@ -13,7 +13,7 @@ import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine
 import { eventually, type Polling } from '../support/until'
 
 /**
- * Issue 24: several engine processes on one PostgreSQL database. Two engines, each with its own
+ * A site's engines: several engine processes on one PostgreSQL database. Two engines, each with its own
  * connections, its own identify cache and its own listener, as two processes of a site have; the
  * database is a real PostgreSQL 15 cluster this suite starts and stops. Waits are on states.
  */

@@ -10,9 +10,9 @@ import { TYPE_PAGE_AFTER, TYPE_PAGE_FIRST } from '../../electron/engine/store/te
 import { prng, unitVector } from '../bench/lib/seed'
 
 /**
- * Issue 28: a cache load reads a type's templates a page at a time. With only the type indexed,
- * SQLite walked and sorted every template of the type for each page: a million took minutes to
- * load. Each page must be one range of an index, in key order.
+ * A cache load reads a type's templates a page at a time. With only the type indexed, SQLite would
+ * walk and sort every template of the type for each page, and a million would take minutes to
+ * load; so each page must be one range of an index, in key order.
  */
 describe('a cache load’s pages of one template type (SQLite)', () => {
   let dataDir: string

@@ -51,7 +51,7 @@ function counted(plugins: FacePlugin[]): { plugins: FacePlugin[]; faces: () => n
   return { plugins: wrapped, faces: () => faces }
 }
 
-// Issue 26: a visitor's Verify of an unknown e-mail must do what a known one's does, or its timing tells who is enrolled.
+// A visitor's Verify of an unknown e-mail must do what a known one's does, or its timing tells who is enrolled.
 describe('a visitor’s Verify does the same work whether the e-mail is known or not', () => {
   let t: TestEngine
   let plain: ReturnType<typeof testBackend>

@@ -9,7 +9,7 @@ import { projectRoot } from '../support/process'
 import { kioskAt, type KioskAt, type RemoteServers } from '../support/remote-kiosk'
 import { SITE_CLIENT, SITE_TEMPLATE_TYPE, SITE_TENANT, siteApi, startSite, stopSiteCleanly, type RunningSite } from '../support/site'
 
-// Issue 24: two kiosks in remote mode (each with its own data folder and keychain scope) on one
+// Two kiosks in remote mode (each with its own data folder and keychain scope) on one
 // site (`npm run site`: two engines on a PostgreSQL this suite starts, so that it can stop it, and
 // haproxy in front). Kiosk A reaches the front through a proxy the test can cut; kiosk B directly,
 // with the offline replica on. Real faces, recognised by the site's engines.

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test'
 
-/** The kiosk displays the issue names: every screen must fit each of them without page scrolling. */
+/** The kiosk display sizes, landscape and portrait: every screen must fit each of them without page scrolling. */
 export const kioskSizes = [
   { name: '1024x768', width: 1024, height: 768 },
   { name: '1280x800', width: 1280, height: 800 },

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { projectRoot } from '../support/process'
 
 // `npm run dist` cannot run here (no Electron download), so the packaging config is checked the
-// way electron-builder itself loads and validates it, plus what the issue requires of it.
+// way electron-builder itself loads and validates it, plus what a hardened kiosk needs of it (fuses, targets).
 let config: Configuration
 
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('electron-builder.yml', () => {
     expect(entitlements).toContain('<key>com.apple.security.cs.allow-jit</key>')
   })
 
-  it('flips the Electron fuses the issue asks for', () => {
+  it('flips the Electron fuses a hardened kiosk needs', () => {
     expect(config.electronFuses).toMatchObject({
       runAsNode: false,
       enableNodeOptionsEnvironmentVariable: false,

@@ -7,7 +7,7 @@ import { securePrivateFolder } from '../../electron/engine/store/private-folder'
 
 const modeOf = (path: string) => (lstatSync(path).mode & 0o777).toString(8)
 
-// Issue 13 finding 12: the engine's data folder holds the JWT signing key and client hashes.
+// The engine's data folder holds the JWT signing key and client hashes: only its own user may read it.
 describe('private data folder', () => {
   it('makes an existing folder 0700 and every file and folder under it private, without following links', () => {
     const root = mkdtempSync(join(tmpdir(), 'kiosk-private-'))

@@ -13,7 +13,7 @@ function face(parallax: number): Mesh {
 /** Frames 100 ms apart with these nose positions. */
 const run = (parallaxes: number[], gap = 100) => parallaxes.map((p, i) => ({ at: 1000 + i * gap, mesh: face(p) }))
 
-// Issue 27: a turn is one motion seen frame by frame; two views cut together are not.
+// A turn is one motion seen frame by frame; two views cut together are not.
 describe('continuity of a head turn', () => {
   it('passes a turn that goes out through the frames in between and comes back', () => {
     expect(judgeTurnContinuity('turn-left', run([0.4, 0.45, 0.52, 0.6, 0.66, 0.64, 0.58]))).toMatchObject({ passed: true })
@@ -24,7 +24,7 @@ describe('continuity of a head turn', () => {
     const cut = judgeTurnContinuity('turn-left', run([0.4, 0.41, 0.4, 0.66, 0.65, 0.66, 0.41]))
     expect(cut.passed).toBe(false)
     expect(cut.detail).toMatch(/^the face jumped between frames 3 and 4 \(the nose moved 0\.26 of the eye distance at once, 100% of the whole turn, at most 60%\)/)
-    // A limit, stated in the README: one view in between makes each jump half the turn, within the rule.
+    // A limit, stated in docs/liveness.md: one view in between makes each jump half the turn, within the rule.
     expect(TURN_JUMP_SHARE_MAX).toBeGreaterThanOrEqual(0.5)
     expect(judgeTurnContinuity('turn-left', run([0.4, 0.53, 0.66, 0.53, 0.4])).passed).toBe(true)
   })

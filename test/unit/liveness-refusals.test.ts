@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { bentSheetRefusal, turnDepthRefusal } from '../../electron/engine/bio/liveness'
 import { IMAGE_DEPTH_MIN, NOSE_BEND_MIN_SHARE, NOSE_RELIEF_MIN_SHARE, SURFACE_FIT_MAX } from '../../electron/engine/bio/liveness-depth'
 
-// Issue 27: the audit words each refusal by the check that decided it.
+// The audit words each refusal by the check that decided it.
 describe('a head turn judged by its pixels', () => {
   it('is refused by the surface tracking, in those words, when the face’s points were not followed (never as a depth shortfall)', () => {
     const verdict = turnDepthRefusal('turn-left', { depth: 0.15, surface: SURFACE_FIT_MAX + 0.05, relief: 0.1, bend: 0.6 })

@@ -45,7 +45,7 @@ export interface RouteSchemas {
   response?: Record<number, z.ZodType>
 }
 
-/** A route as declared: what the fuzz suite and the README's limits are generated from. */
+/** A route as declared: what the fuzz suite generates its requests from. */
 export interface RouteInfo {
   method: string
   url: string

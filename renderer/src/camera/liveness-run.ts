@@ -47,9 +47,9 @@ export const TURN_SEND_MARGIN = 1.4
 export const TURN_BACK_SHARE = 0.25
 /**
  * ...and at least this far (of the eye distance): the engine's mesh on the JPEG places the nose up to
- * ~0.03 off the page's on franck's small turns, so a return of 0.02 (a quarter of such a turn) once
- * read as none ("back 0%"). Over the franck clip's turns at 5–15 judged frames a second this asks
- * nothing the clip does not do (no step more timed out), and the smallest return sent goes from 0.02 to 0.05.
+ * ~0.03 off the page's on a small turn (the recorded franck clip's), so a quarter of such a turn
+ * (about 0.02) can read as no return at all at the engine. Over that clip's turns at 5–15 judged
+ * frames a second this asks nothing the clip does not do: none of its steps runs out of time.
  */
 export const TURN_BACK_MIN = 0.05
 /**
@@ -62,7 +62,8 @@ export const PASSIVE_FRAMES = 4
 export const PASSIVE_GAP_MS = 250
 /**
  * A blink is over once the eyes are open again to this share of the start's openness, above the
- * engine's (at 1.05 times it the engine once measured a recorded blink's reopening short).
+ * engine's by a margin: on the JPEG it receives, the engine can measure a recorded blink's
+ * reopening a little short of the page's (at 1.05 times its mark, too short).
  */
 export const REOPENED = BLINK_REOPEN_RATIO * 1.12
 /**

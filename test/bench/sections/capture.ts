@@ -9,7 +9,7 @@ import { latency } from '../lib/stats'
 import { startWebHost } from '../../support/web-host'
 import { consentBox } from '../../support/consent'
 
-/** The target for a visitor's enrollment at the screen, tile to "Enrolled". */
+/** The target for a visitor's enrollment at the screen, tile to "Enrolled". */
 const TARGET_MS = 5000
 
 interface Run {

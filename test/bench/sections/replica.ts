@@ -12,7 +12,7 @@ import { row, type BenchRow } from '../lib/report'
 import type { BenchSection } from '../lib/section'
 import { timePair } from '../lib/stats'
 
-/** The bound on how far apart a known and an unknown e-mail's answers may be. */
+/** How far apart a known and an unknown e-mail's answers may be, or the time tells who is enrolled. */
 const PARITY = 0.05
 
 /**

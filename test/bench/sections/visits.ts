@@ -13,7 +13,7 @@ import { row } from '../lib/report'
 import type { BenchSection } from '../lib/section'
 import { latency } from '../lib/stats'
 
-/** The target (31): a returning visitor, Home → checked in by face. */
+/** The target for a returning visitor, Home → checked in by face. */
 const TARGET_MS = 3000
 const VISITOR = 'bench.returning@visitor.example'
 
