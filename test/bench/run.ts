@@ -11,7 +11,7 @@ import type { BenchSection } from './lib/section'
  * beside a baseline measured in the same run. Missed targets are reported, never failed on; only a
  * benchmark that breaks makes the exit code non-zero.
  *
- * A full (not quick) run also keeps each section that finished in bench-results/sections/ with the
+ * A full (not quick) run also keeps each section that finished in docs/performance/ with the
  * machine and the date, and writes docs/performance.md from those files, so the docs' figures are
  * always a measurement's. A quick run is CI's proof that the benchmarks work: its small N says
  * nothing about speed, so it leaves both alone. --write-doc only rewrites docs/performance.md.
@@ -71,7 +71,7 @@ const file = join(projectRoot, 'bench-results', quick ? 'quick.json' : 'latest.j
 writeReport(file, { quick, sections: only, rows, errors })
 writeFileSync(file.replace(/\.json$/, '.md'), `${markdownTable(rows)}\n`)
 console.log(`\n${markdownTable(rows)}\n\nwrote ${file} (and the table as .md)`)
-if (!quick) console.log(`wrote ${writePerformanceDoc(projectRoot, Object.keys(SECTIONS))} (from bench-results/sections/)`)
+if (!quick) console.log(`wrote ${writePerformanceDoc(projectRoot, Object.keys(SECTIONS))} (from docs/performance/)`)
 const missed = rows.filter((r) => r.target && !r.target.met)
 if (missed.length > 0) console.log(`targets missed (reported, not failed): ${missed.map((r) => `${r.section}/${r.metric}`).join('; ')}`)
 if (errors.length > 0) {

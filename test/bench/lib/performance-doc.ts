@@ -14,7 +14,7 @@ export function describeMachine(machine: Machine): string {
   return `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB memory, Node ${machine.node}, ${machine.os}`
 }
 
-const sectionsFolder = (root: string) => join(root, 'bench-results', 'sections')
+const sectionsFolder = (root: string) => join(root, 'docs', 'performance')
 
 /** Keeps a section's full result for the page; a quick run's results never come here. */
 export function saveSectionResult(root: string, result: SectionResult): void {
