@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 # python3, make, g++: building keytar; gnome-keyring + dbus: a real Secret Service for tests;
 # xvfb + xauth: a virtual display for headed runs; postgresql-15 + haproxy + openssl: `npm run site`
 # (the engines' database, the front with its health checks) and its tests (a self-signed certificate);
-# poppler-utils: tests read a printed badge's PDF back (pdftotext, pdftoppm).
-packages=(chromium ffmpeg libsecret-1-dev gnome-keyring dbus xvfb xauth python3 make g++ postgresql-15 haproxy openssl poppler-utils)
+# poppler-utils: tests read a printed badge's PDF back (pdftotext, pdftoppm); patroni + etcd-server
+# (+ python3-etcd, patroni's etcd client): `npm run site -- --ha`, two PostgreSQL nodes that fail over.
+packages=(chromium ffmpeg libsecret-1-dev gnome-keyring dbus xvfb xauth python3 make g++ postgresql-15 haproxy openssl poppler-utils patroni python3-etcd etcd-server)
 
 missing=()
 for pkg in "${packages[@]}"; do
@@ -22,6 +23,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   "${sudo[@]}" apt-get update -qq
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Debian's etcd-server starts a system-wide etcd: `npm run site -- --ha` runs its own.
+  if [[ " ${missing[*]} " == *" etcd-server "* ]] && command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+    "${sudo[@]}" systemctl disable --now etcd >/dev/null 2>&1 || true
+  fi
 fi
 
 npm ci --no-audit --no-fund

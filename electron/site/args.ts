@@ -8,6 +8,8 @@ export interface SiteArgs {
   data: string
   /** An external PostgreSQL (no password in it); none: a private cluster in DATA/postgres. */
   database: string | undefined
+  /** Two PostgreSQL nodes under Patroni (and an etcd) in DATA/ha, behind haproxy: the site survives losing one. */
+  ha: boolean
   clientId: string | undefined
   clientSecret: string | undefined
   tenant: string | undefined
@@ -16,7 +18,7 @@ export interface SiteArgs {
 }
 
 export const siteUsage =
-  'usage: npm run site -- --engines <n> --port <n> --data <dir> [--database <postgres url, no password>] ' +
+  'usage: npm run site -- --engines <n> --port <n> --data <dir> [--database <postgres url, no password> | --ha] ' +
   '[--client-id <id> --client-secret <secret>] [--tenant <code>] [--host 127.0.0.1] [--tls-cert <cert+key.pem>]'
 
 /**
@@ -40,11 +42,13 @@ export function parseSiteArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
   const host = values.host ?? '127.0.0.1'
   if (!isIP(host)) fail('--host must be an IP address (127.0.0.1 by default; 0.0.0.0 for every interface)')
   if (values.database !== undefined) checkDatabaseUrl(values.database, fail)
+  if (values.ha && values.database !== undefined) fail('--ha runs its own PostgreSQL nodes: it does not go with --database')
   return {
     engines,
     port,
     data: resolve(values.data as string),
     database: values.database,
+    ha: values.ha === true,
     clientId,
     clientSecret,
     tenant: values.tenant,
@@ -110,6 +114,7 @@ function parseFlags(argv: string[]) {
         port: { type: 'string' },
         data: { type: 'string' },
         database: { type: 'string' },
+        ha: { type: 'boolean' },
         'client-id': { type: 'string' },
         'client-secret': { type: 'string' },
         tenant: { type: 'string' },

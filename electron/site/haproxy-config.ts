@@ -7,6 +7,11 @@ export interface HaproxyConfig {
   /** One PEM with the certificate chain and its key; none: plain HTTP. */
   tlsCert: string | undefined
   engines: { name: string; port: number }[]
+  /**
+   * The site's PostgreSQL nodes under Patroni (`--ha`): a second listen section on loopback that
+   * sends the engines' database connections to whichever node answers GET /primary.
+   */
+  database?: { port: number; nodes: { name: string; postgresPort: number; restPort: number }[] }
 }
 
 /** The engines' readiness: 200 once caught up with the database, 503 before. */
@@ -92,6 +97,30 @@ backend events
   # the checks above say. A stream quiet for 65 s is gone (the engine writes a keep-alive every 15 s).
   default-server maxconn 64
 ${servers(config, (engine) => `track engines/${engine.name}`)}
+${config.database ? databaseSection(config.database) : ''}`
+}
+
+/**
+ * The engines' database connections, to the node whose Patroni answers GET /primary with 200 (the
+ * standby answers 503). A node marked down has its connections cut at once (shutdown-sessions), so
+ * no engine keeps talking to a demoted primary; with no primary, a connection is closed at once
+ * and the engine answers 503. A LISTEN connection is idle for long: the timeouts are an hour, and
+ * the engines' listeners reconnect (and catch up) when one is cut.
+ */
+function databaseSection(database: NonNullable<HaproxyConfig['database']>): string {
+  return `
+listen postgres
+  bind 127.0.0.1:${database.port}
+  mode tcp
+  no option http-buffer-request
+  no option redispatch
+  timeout client 1h
+  timeout server 1h
+  option tcpka
+  option httpchk GET /primary
+  http-check expect status 200
+  default-server inter 500ms fall 2 rise 1 on-marked-down shutdown-sessions
+${database.nodes.map((node) => `  server ${node.name} 127.0.0.1:${node.postgresPort} check port ${node.restPort}`).join('\n')}
 `
 }
 

@@ -146,20 +146,7 @@ export async function startPostgresCluster(folder: string, options: PostgresClus
     })
   }
 
-  /** The role (its password set from the passfile's) and the database it owns; idempotent. */
-  const ensureRoleAndDatabase = async () => {
-    const verifier = await scramSha256Verifier(passwordFrom(passfile))
-    const sql = [
-      `SELECT 'CREATE ROLE ${ROLE} LOGIN' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${ROLE}') \\gexec`,
-      `ALTER ROLE ${ROLE} WITH LOGIN PASSWORD '${verifier}';`,
-      // The owner may CREATE EXTENSION citext (a trusted extension) in its migrations.
-      `SELECT 'CREATE DATABASE ${DATABASE} OWNER ${ROLE}' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '${DATABASE}') \\gexec`,
-      '',
-    ].join('\n')
-    // The SQL goes in on stdin: nothing of it is in the process list.
-    const psql = await run(...runAs.command('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', folder, '-p', String(port), '-U', runAs.user, '-d', 'postgres', '-f', '-']), { cwd: folder, input: sql })
-    if (psql.code !== 0) throw new Error(`could not create the ${ROLE} role and database (psql exit ${psql.code}):\n${psql.output.trim()}`)
-  }
+  const ensureRoleAndDatabase = () => ensureKioskRole(runAs, folder, port, passfile)
 
   const stop = async (mode: ShutdownMode = 'fast') => {
     stopping = true
@@ -211,7 +198,25 @@ export async function startPostgresCluster(folder: string, options: PostgresClus
 
 class PortTaken extends Error {}
 
-function clusterUrl(port: number): string {
+/**
+ * The `kiosk` role (its password set from the passfile's) and the database it owns, on the server
+ * whose unix socket is in `socketDir`, as its OS account (peer); idempotent.
+ */
+export async function ensureKioskRole(runAs: ClusterAccount, socketDir: string, port: number, passfile: string): Promise<void> {
+  const verifier = await scramSha256Verifier(passwordFrom(passfile))
+  const sql = [
+    `SELECT 'CREATE ROLE ${ROLE} LOGIN' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${ROLE}') \\gexec`,
+    `ALTER ROLE ${ROLE} WITH LOGIN PASSWORD '${verifier}';`,
+    // The owner may CREATE EXTENSION citext (a trusted extension) in its migrations.
+    `SELECT 'CREATE DATABASE ${DATABASE} OWNER ${ROLE}' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '${DATABASE}') \\gexec`,
+    '',
+  ].join('\n')
+  // The SQL goes in on stdin: nothing of it is in the process list.
+  const psql = await run(...runAs.command('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', socketDir, '-p', String(port), '-U', runAs.user, '-d', 'postgres', '-f', '-']), { cwd: socketDir, input: sql })
+  if (psql.code !== 0) throw new Error(`could not create the ${ROLE} role and database (psql exit ${psql.code}):\n${psql.output.trim()}`)
+}
+
+export function clusterUrl(port: number): string {
   return `postgres://${ROLE}@${LOOPBACK}:${port}/${DATABASE}`
 }
 
@@ -227,7 +232,7 @@ export function clusterConnection(folder: string): { url: string; passfile: stri
   return { url: clusterUrl(port), passfile }
 }
 
-interface ClusterAccount {
+export interface ClusterAccount {
   root: boolean
   /** The OS account the server runs as, and so its superuser's name (peer authentication). */
   user: string
@@ -244,7 +249,7 @@ interface ClusterAccount {
  * runuser, and the server itself through setpriv (runuser would stay between us and it, and
  * SIGKILL it 2 s after a signal of its own); otherwise as ourselves.
  */
-function clusterAccount(): ClusterAccount {
+export function clusterAccount(): ClusterAccount {
   const bin = postgresBinDir()
   const root = process.getuid?.() === 0
   if (!root) {
@@ -278,7 +283,7 @@ function clusterAccount(): ClusterAccount {
 }
 
 /** Debian's PostgreSQL 15 programs, POSTGRES_BIN_DIR to use others, else whatever is on PATH. */
-function postgresBinDir(): string {
+export function postgresBinDir(): string {
   if (process.env.POSTGRES_BIN_DIR) return process.env.POSTGRES_BIN_DIR
   const debian = '/usr/lib/postgresql/15/bin'
   return existsSync(join(debian, 'postgres')) ? debian : ''
@@ -297,7 +302,7 @@ export function letPostgresThrough(dir: string): void {
 }
 
 /** As root: the folder becomes postgres's, and postgres must be able to reach it. */
-async function handToPostgres(folder: string, account: ClusterAccount): Promise<void> {
+export async function handToPostgres(folder: string, account: ClusterAccount): Promise<void> {
   chownSync(folder, account.uid, account.gid)
   const reach = await run('runuser', ['-u', 'postgres', '--', 'test', '-w', folder, '-a', '-x', folder], { cwd: '/' })
   if (reach.code !== 0) {
@@ -306,7 +311,7 @@ async function handToPostgres(folder: string, account: ClusterAccount): Promise<
 }
 
 /** Makes the passfile once: a random password for the role, 0600, in PGPASSFILE format. */
-function ensurePassfile(passfile: string): void {
+export function ensurePassfile(passfile: string): void {
   if (existsSync(passfile)) {
     chmodSync(passfile, 0o600)
     if (readPassword(passfile)) return

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 
 const SETPRIV = '/usr/bin/setpriv'
@@ -86,4 +86,19 @@ export function freeLoopbackPort(): Promise<number> {
 /** Resolves after `ms` (for back-off between restarts, never as a wait for a state). */
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/**
+ * True while `pid` names a process that has not ended: unlike alive(), a zombie (dead, not yet
+ * reaped, e.g. an orphaned postmaster handed to a PID 1 that never reaps) counts as gone.
+ */
+export function running(pid: number): boolean {
+  if (!alive(pid)) return false
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    // No /proc (not Linux): as alive() says.
+    return true
+  }
 }

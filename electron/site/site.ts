@@ -6,6 +6,8 @@ import { frontUrl, waitForFront } from './front-probe'
 import { SupervisedHaproxy } from './haproxy'
 import { renderHaproxyConfig } from './haproxy-config'
 import { letPostgresThrough, startPostgresCluster, type PostgresCluster } from './postgres-cluster'
+import { HaPostgres } from './postgres-ha'
+import { freeLoopbackPort } from './processes'
 import { RestartBackoff } from './restart-backoff'
 import { siteTemplateKey } from './template-key'
 
@@ -35,6 +37,7 @@ export class Site {
   private readonly postgresBackoff = new RestartBackoff()
   private engines: SupervisedEngine[] = []
   private haproxy: SupervisedHaproxy | undefined
+  private ha: HaPostgres | undefined
 
   constructor(
     private readonly args: SiteArgs,
@@ -53,7 +56,14 @@ export class Site {
     if (args.clientId && args.clientSecret) Object.assign(env, { ENGINE_CLIENT_ID: args.clientId, ENGINE_CLIENT_SECRET: args.clientSecret })
 
     let database = args.database ?? ''
-    if (local) {
+    if (args.ha) {
+      // etcd and two PostgreSQL nodes under Patroni; the engines reach the primary through haproxy.
+      const ha = (this.ha = new HaPostgres(join(args.data, 'ha'), out))
+      await ha.start()
+      database = ha.url
+      env.PGPASSFILE = ha.passfile
+      delete env.PGPASSWORD
+    } else if (local) {
       this.postgresStarting = startPostgresCluster(join(args.data, 'postgres'), { log: out.log })
       const postgres = (this.postgres = await this.postgresStarting)
       out.print(`postgres pid ${postgres.pid}`)
@@ -73,19 +83,40 @@ export class Site {
         { ready: (engine) => out.print(`engine ${engine.n} http://127.0.0.1:${engine.port} pid ${engine.pid}`), log: out.log },
       )
     })
-    // The first engine alone, so that it runs the database migrations before the others start.
-    const [first, ...others] = this.engines
-    await first!.start()
-    await Promise.all(others.map((engine) => engine.start()))
-    this.throwIfStopping()
-
-    const configFile = join(args.data, 'haproxy.cfg')
-    const config = renderHaproxyConfig({ host: args.host, port: args.port, tlsCert: args.tlsCert, engines: this.engines.map((engine, i) => ({ name: `engine-${i + 1}`, port: engine.port })) })
-    writeFileSync(configFile, config, { mode: 0o600 })
-    const haproxy = (this.haproxy = new SupervisedHaproxy(configFile, { started: (pid) => out.print(`haproxy pid ${pid}`), log: out.log }))
-    await haproxy.check()
-    this.throwIfStopping()
-    const { exited } = haproxy.start()
+    const startEngines = async () => {
+      // The first engine alone, so that it runs the database migrations before the others start.
+      const [first, ...others] = this.engines
+      await first!.start()
+      await Promise.all(others.map((engine) => engine.start()))
+      this.throwIfStopping()
+    }
+    const startHaproxy = async () => {
+      const configFile = join(args.data, 'haproxy.cfg')
+      const ha = this.ha
+      const config = renderHaproxyConfig({
+        host: args.host,
+        port: args.port,
+        tlsCert: args.tlsCert,
+        engines: this.engines.map((engine, i) => ({ name: `engine-${i + 1}`, port: engine.port })),
+        database: ha && { port: ha.databasePort, nodes: ha.nodes.map((node) => ({ name: `node-${node.n}`, postgresPort: node.postgresPort, restPort: node.restPort })) },
+      })
+      writeFileSync(configFile, config, { mode: 0o600 })
+      const haproxy = (this.haproxy = new SupervisedHaproxy(configFile, { started: (pid) => out.print(`haproxy pid ${pid}`), log: out.log }))
+      await haproxy.check()
+      this.throwIfStopping()
+      return haproxy.start()
+    }
+    let exited: Promise<never>
+    if (this.ha) {
+      // The engines reach their database through haproxy: it starts first, with the engines'
+      // ports chosen now (its checks take each engine in once it is ready).
+      for (const engine of this.engines) engine.port = await freeLoopbackPort()
+      ;({ exited } = await startHaproxy())
+      await Promise.race([startEngines(), exited])
+    } else {
+      await startEngines()
+      ;({ exited } = await startHaproxy())
+    }
     const url = frontUrl(args.host, args.port, args.tlsCert !== undefined)
     await Promise.race([waitForFront(url, FRONT_TIMEOUT_MS), exited])
     this.throwIfStopping()
@@ -93,7 +124,7 @@ export class Site {
     return url
   }
 
-  /** haproxy first (no new requests), then the engines, then PostgreSQL. Safe at any point of start(). */
+  /** haproxy first (no new requests), then the engines, then PostgreSQL (and etcd). Safe at any point of start(). */
   async stop(): Promise<void> {
     this.stopping = true
     clearTimeout(this.postgresTimer)
@@ -102,6 +133,7 @@ export class Site {
     await this.postgresRestart
     const postgres = this.postgres ?? (await this.postgresStarting?.catch(() => undefined))
     await postgres?.stop()
+    await this.ha?.stop()
   }
 
   /** PostgreSQL died under the site: start it again on its port (the engines reconnect). */
