@@ -15,7 +15,9 @@ export const SITE_TEMPLATE_TYPE = 'Face:HumanFaceRes'
 export const SITE_CLI = 'electron/site/cli.ts'
 
 const ENGINE_LINE = /^engine (\d+) (http:\/\/127\.0\.0\.1:\d+) pid (\d+)$/
-const PID_LINE = /^(?:postgres|haproxy) pid (\d+)$/
+const PID_LINE = /^(?:postgres|haproxy|etcd) pid (\d+)$/
+/** `--ha`: a PostgreSQL node under Patroni, printed at start and whenever its processes or role change. */
+export const NODE_LINE = /^postgres node (\d+) 127\.0\.0\.1:(\d+) patroni pid (\d+) postgres pid (\d+) (primary|standby)$/
 const STOP_GRACE_MS = 30_000
 
 export interface SiteEngine {
@@ -38,7 +40,7 @@ export interface RunningSite {
   engines(): SiteEngine[]
   /** Engine `n`'s latest line: its own URL (past haproxy) and pid. */
   engine(n: number): SiteEngine
-  /** Every pid it printed so far: engines (old and new), postgres, haproxy. */
+  /** Every pid it printed so far: engines (old and new), postgres, haproxy; with --ha etcd, and each node's Patroni and postmaster. */
   pids(): number[]
   /** Resolves with the first line from index `from` on that matches; waits on the output, up to `timeoutMs`. */
   lineAfter(from: number, pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>
@@ -102,6 +104,8 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
     for (const line of output) {
       const match = ENGINE_LINE.exec(line) ?? PID_LINE.exec(line)
       if (match) pids.add(Number(match.at(-1)))
+      const node = NODE_LINE.exec(line)
+      if (node) pids.add(Number(node[3])).add(Number(node[4]))
     }
     return [...pids]
   }

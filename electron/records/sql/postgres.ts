@@ -109,8 +109,13 @@ async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
   }
 }
 
-/** SQLSTATE classes that mean the server cannot serve us now, rather than a fault in the statement. */
-const unavailableStates = /^(08|53|57P|58)/
+/**
+ * SQLSTATE classes that mean the server cannot serve us now, rather than a fault in the statement.
+ * 25006 (read_only_sql_transaction): the connection reached a standby, e.g. a primary that was just
+ * demoted under Patroni; the connection is dropped (a StoreUnavailableError releases it broken) and
+ * the next one goes through haproxy to the new primary.
+ */
+const unavailableStates = /^(08|53|57P|58|25006$)/
 
 function translate(error: unknown): unknown {
   const code = (error as { code?: string }).code
