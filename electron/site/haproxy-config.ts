@@ -104,8 +104,8 @@ ${config.database ? databaseSection(config.database) : ''}`
  * The engines' database connections, to the node whose Patroni answers GET /primary with 200 (the
  * standby answers 503). A node marked down has its connections cut at once (shutdown-sessions), so
  * no engine keeps talking to a demoted primary; with no primary, a connection is closed at once
- * and the engine answers 503. A LISTEN connection is idle for long: the timeouts are an hour, and
- * the engines' listeners reconnect (and catch up) when one is cut.
+ * and the engine answers 503. A LISTEN connection is idle for long: the timeouts are 30 minutes (as
+ * resources/systemd/haproxy-postgres.cfg), and the engines' listeners reconnect (and catch up) when one is cut.
  */
 function databaseSection(database: NonNullable<HaproxyConfig['database']>): string {
   return `
@@ -114,8 +114,8 @@ listen postgres
   mode tcp
   no option http-buffer-request
   no option redispatch
-  timeout client 1h
-  timeout server 1h
+  timeout client 30m
+  timeout server 30m
   option tcpka
   option httpchk GET /primary
   http-check expect status 200

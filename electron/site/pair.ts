@@ -14,7 +14,8 @@ export const SITE_OPERATOR = 'site operator'
 /**
  * `npm run site -- pair`: a one-time pairing code, made in the site's database as its engines would
  * make one for an administrator. The database is the site's private cluster, found in DATA/postgres
- * (its port file and passfile: the site must be running), or the external one named by --database
+ * (its port file and passfile: the site must be running), or with --ha the primary through the
+ * site's haproxy (DATA/ha: the same two files), or the external one named by --database
  * (its password in PGPASSFILE or PGPASSWORD, as for the site itself).
  */
 export function makePairingCode(args: PairArgs): Promise<PairingCodeResult> {
@@ -30,8 +31,9 @@ export function rotateInviteKey(args: PairArgs): Promise<string> {
 async function withSiteFrontDesk<T>(args: PairArgs, work: (frontDesk: FrontDesk) => Promise<T>): Promise<T> {
   let url = args.database
   if (url === undefined) {
-    const cluster = clusterConnection(join(args.data, 'postgres'))
-    if (!cluster) throw new Error(`${args.data} holds no site database (postgres/port): give the folder the site runs in, or --database for a site on an external PostgreSQL`)
+    // The private cluster (DATA/postgres), or with --ha the database port of the site's haproxy (DATA/ha).
+    const cluster = clusterConnection(join(args.data, 'postgres')) ?? clusterConnection(join(args.data, 'ha'))
+    if (!cluster) throw new Error(`${args.data} holds no site database (postgres/port or ha/port): give the folder the site runs in, or --database for a site on an external PostgreSQL`)
     url = cluster.url
     // The cluster's own password, as the site hands it to its engines; a PGPASSWORD for some other server would win over it.
     process.env.PGPASSFILE = cluster.passfile

@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeTemplate } from '../../electron/engine/bio/template-codec'
 import { HUMAN_FACERES } from '../../electron/engine/face/specs'
 import { alive } from '../../electron/site/processes'
 import { prng, unitVector } from '../bench/lib/seed'
-import { NODE_LINE, siteApi, startSite, stopSiteCleanly, type RunningSite, type SiteReply } from '../support/site'
+import { projectRoot, tsxArgs } from '../support/process'
+import { NODE_LINE, SITE_CLI, siteApi, startSite, stopSiteCleanly, type RunningSite, type SiteReply } from '../support/site'
 import { eventually } from '../support/until'
 
 /**
@@ -23,6 +26,7 @@ const identifyBody = (data: string) => ({ identifyInputs: [{ templateType: TYPE,
 const bestOf = (reply: SiteReply): string | undefined => reply.body?.allIdentifyResults?.[0]?.identifyResults?.[0]?.identifyMatchResults?.[0]?.personId
 /** The kiosk's own default request timeout: a reply later than this is a hang. */
 const KIOSK_TIMEOUT_MS = 20_000
+const run = promisify(execFile)
 /** Bounds on waits for states, far above what they take (about 10 s for a failover). */
 const FAILOVER_BOUND_MS = 120_000
 const REJOIN_BOUND_MS = 180_000
@@ -65,6 +69,15 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): the primary los
     expect([...nodes.values()].map((node) => node.role).sort()).toEqual(['primary', 'standby'])
     const primary = [...nodes.values()].find((node) => node.role === 'primary')!
     expect(site.output).toContain(`postgres primary is node ${primary.n}`)
+  })
+
+  it('npm run site -- pair finds the database through the site\'s haproxy', async () => {
+    const env = { ...process.env }
+    delete env.PGPASSFILE
+    delete env.PGPASSWORD
+    const [command, argv] = tsxArgs(SITE_CLI, ['pair', '--data', site.data])
+    const { stdout } = await run(command, argv, { cwd: projectRoot, env, timeout: 60_000 })
+    expect(stdout).toMatch(/^pairing code [2-9A-HJKMNP-Z]{8} expires \S+\n$/)
   })
 
   it('SIGKILL of the primary’s Patroni and postmaster under load: the standby takes over, no acknowledged write lost, no 500, no hang; the old node rejoins as standby', async () => {
