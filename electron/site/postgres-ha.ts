@@ -48,6 +48,8 @@ export class HaPostgres {
   readonly nodes: SupervisedPatroniNode[] = []
   private ports: HaPorts | undefined
   private watching = false
+  private stopping = false
+  private starting: Promise<void> | undefined
   private watcher: Promise<void> | undefined
   private readonly printed = new Map<number, string>()
   private primary = 0
@@ -69,7 +71,12 @@ export class HaPostgres {
   }
 
   /** Starts etcd and both nodes; resolves once one node is primary and the other a running standby, with the kiosk role and database made. */
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    this.starting = this.run()
+    return this.starting
+  }
+
+  private async run(): Promise<void> {
     const { folder, out } = this
     const account = clusterAccount()
     mkdirSync(folder, { recursive: true, mode: 0o700 })
@@ -81,6 +88,7 @@ export class HaPostgres {
 
     const etcd = (this.etcd = new SupervisedEtcd(join(folder, 'etcd'), ports.etcd, { started: (pid) => out.print(`etcd pid ${pid}`), log: out.log }))
     await etcd.start()
+    this.throwIfStopping()
 
     for (let n = 1; n <= NODES; n++) {
       const nodeFolder = join(folder, `node-${n}`)
@@ -109,12 +117,14 @@ export class HaPostgres {
       }
       this.nodes.push(node)
     }
+    this.throwIfStopping()
     for (const node of this.nodes) node.start()
 
     // One primary and every other node a running standby.
     const deadline = Date.now() + READY_TIMEOUT_MS
     let primary: SupervisedPatroniNode | undefined
     for (;;) {
+      this.throwIfStopping()
       const statuses = await Promise.all(this.nodes.map((node) => node.status()))
       const primaries = this.nodes.filter((_, i) => statuses[i]!.running && statuses[i]!.role === 'primary')
       const standbys = this.nodes.filter((_, i) => statuses[i]!.running && statuses[i]!.role === 'standby')
@@ -126,6 +136,7 @@ export class HaPostgres {
       await delay(250)
     }
     await ensureKioskRole(account, primary.folder, primary.postgresPort, this.passfile)
+    this.throwIfStopping()
     await this.watchOnce()
     this.watching = true
     this.watcher = this.watch()
@@ -133,7 +144,10 @@ export class HaPostgres {
 
   /** The standbys first (no failover to them), then the primary, then etcd. Safe at any point of start(). */
   async stop(): Promise<void> {
+    this.stopping = true
     this.watching = false
+    // A start under way gives up at its next step; what it started is stopped below.
+    await this.starting?.catch(() => undefined)
     await this.watcher
     const statuses = await Promise.all(this.nodes.map((node) => node.status()))
     const standbys = this.nodes.filter((_, i) => statuses[i]!.role !== 'primary')
@@ -141,6 +155,10 @@ export class HaPostgres {
     await Promise.all(standbys.map((node) => node.stop(PATRONI_GRACE_MS)))
     await Promise.all(primaries.map((node) => node.stop(PATRONI_GRACE_MS)))
     await this.etcd?.stop(ETCD_GRACE_MS)
+  }
+
+  private throwIfStopping(): void {
+    if (this.stopping) throw new Error('the site is stopping')
   }
 
   private async watch(): Promise<void> {

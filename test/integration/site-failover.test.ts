@@ -6,7 +6,7 @@ import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeTemplate } from '../../electron/engine/bio/template-codec'
 import { HUMAN_FACERES } from '../../electron/engine/face/specs'
-import { alive } from '../../electron/site/processes'
+import { running } from '../../electron/site/processes'
 import { prng, unitVector } from '../bench/lib/seed'
 import { projectRoot, tsxArgs } from '../support/process'
 import { NODE_LINE, SITE_CLI, siteApi, startSite, stopSiteCleanly, type RunningSite, type SiteReply } from '../support/site'
@@ -195,7 +195,7 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
     // The lost node comes back (Patroni started again: pg_rewind or a fresh copy) as a standby.
     const rejoined = await site.lineAfter(killedAt, new RegExp(`^postgres node ${lost.n} .* standby$`), REJOIN_BOUND_MS)
     expect(Number(NODE_LINE.exec(rejoined[0])![3])).not.toBe(lost.patroniPid)
-    expect(alive(lost.postgresPid)).toBe(false)
+    expect(running(lost.postgresPid)).toBe(false)
     const after = nodesOf(site.output)
     expect(after.get(lost.n)?.role).toBe('standby')
     expect(after.get(kept.n)?.role).toBe('primary')

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent, request, type Dispatcher } from 'undici'
 import { expect } from 'vitest'
-import { alive, freeLoopbackPort } from '../../electron/site/processes'
+import { freeLoopbackPort, running } from '../../electron/site/processes'
 import { startUntil, tsxArgs, type Started } from './process'
 
 /** The client and tenant the site is started with (flags), as its kiosks sign in. */
@@ -119,7 +119,8 @@ export async function startSite(options: SiteOptions): Promise<RunningSite> {
       code = await exit
       clearTimeout(timer)
     }
-    const left = printedPids().filter(alive)
+    // A zombie is gone (it holds no port, no lock): Patroni's postmaster is PID 1's child, reaped when PID 1 gets to it.
+    const left = printedPids().filter(running)
     for (const pid of left) process.kill(pid, 'SIGKILL')
     rmSync(folder, { recursive: true, force: true })
     return { code, left }
