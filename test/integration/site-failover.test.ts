@@ -87,39 +87,49 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
   const acknowledged = new Map<string, string>()
   let next = 0
 
-  /** 200 once node `n`'s Patroni says it is the synchronous standby (only that one may be promoted). */
-  const synchronous = async (n: number) => {
+  /** Whether node `n`'s Patroni answers 200 on `path` of its REST API (false when it does not answer). */
+  const patroniSays = async (n: number, path: '/sync' | '/primary') => {
     const ports = JSON.parse(readFileSync(join(site.data, 'ha', 'ports.json'), 'utf8')) as { nodes: { rest: number }[] }
-    const reply = await request(`http://127.0.0.1:${ports.nodes[n - 1]!.rest}/sync`, { headersTimeout: 2_000, bodyTimeout: 2_000 })
-    await reply.body.dump()
-    return reply.statusCode === 200
+    try {
+      const reply = await request(`http://127.0.0.1:${ports.nodes[n - 1]!.rest}${path}`, { headersTimeout: 2_000, bodyTimeout: 2_000 })
+      await reply.body.dump()
+      return reply.statusCode === 200
+    } catch {
+      return false
+    }
+  }
+  /** Node `n` is the synchronous standby (only that one may be promoted). */
+  const synchronous = (n: number) => patroniSays(n, '/sync')
+
+  /** Every enrollment the site acknowledged so far is in its database, once. */
+  async function expectEveryAcknowledged() {
+    const ids = [...acknowledged.keys()]
+    for (let i = 0; i < ids.length; i += 8) {
+      await Promise.all(
+        ids.slice(i, i + 8).map(async (id) => {
+          const stored = await front.call('GET', `/bioengine/persons/${id}/biometrics`)
+          expect(stored.status, id).toBe(200)
+          expect(stored.body.biometricInfos, id).toHaveLength(1)
+        }),
+      )
+    }
   }
 
   /**
-   * One fault under an enroll and identify load through the front: the `victim` node's Patroni and
-   * postmaster SIGKILLed together (its machine lost). Then: no 500, no hang, no 503 without
-   * Retry-After; every acknowledged enrollment is there; the victim comes back as a standby.
+   * Clients through the front while a fault happens: two enrolling (a new person each time, waiting
+   * after a 503), two identifying what was acknowledged (a 200 must name the right person). Counts
+   * every status; anything but 201/200/503, a 503 without Retry-After, or no answer within the
+   * kiosk's timeout is `unexpected`.
    */
-  async function loseNode(victim: 'primary' | 'standby') {
-    const before = [...nodesOf(site.output).values()]
-    const lost = before.find((node) => node.role === victim)!
-    const kept = before.find((node) => node.role !== victim)!
-    const standby = victim === 'primary' ? kept : lost
-    // A standby that is not (yet) synchronous may not be promoted: the fault waits for it to be.
-    await eventually(`node ${standby.n} is the synchronous standby`, () => synchronous(standby.n), { attempts: 600, everyMs: 250, retryErrors: true })
-
+  function clientLoad() {
     const statuses = new Map<number, number>()
     const identifyStatuses = new Map<number, number>()
     const unexpected: string[] = []
     const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1)
-    let stop = false
-    let acknowledgedHere = 0
-    let acknowledgedAfter = 0
-    let recovered = false
 
     /** Enrollments as a client makes them: a new person each time, waiting after a 503. */
     const enroller = async () => {
-      for (let i = 0; i < 2_000 && !stop; i++) {
+      for (let i = 0; i < 2_000 && !load.stopped; i++) {
         const id = `ha-${next++}`
         const data = template()
         let reply: SiteReply
@@ -132,8 +142,8 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
         count(reply.status)
         if (reply.status === 201) {
           acknowledged.set(id, data)
-          acknowledgedHere++
-          if (recovered) acknowledgedAfter++
+          load.acknowledgedHere++
+          if (load.recovered) load.acknowledgedAfter++
         } else if (reply.status === 503) {
           if (!(Number(reply.headers['retry-after']) > 0)) unexpected.push(`enroll ${id}: 503 without Retry-After`)
           await new Promise((resolve) => setTimeout(resolve, 250))
@@ -142,7 +152,7 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
     }
     /** Identify of what was acknowledged, as kiosks keep asking: a 200 must name the right person; 503s are counted. */
     const identifier = async () => {
-      for (let i = 0; i < 20_000 && !stop; i++) {
+      for (let i = 0; i < 20_000 && !load.stopped; i++) {
         const known = [...acknowledged.entries()]
         if (known.length === 0) {
           await new Promise((resolve) => setTimeout(resolve, 50))
@@ -160,19 +170,51 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
         }
       }
     }
+    const load = {
+      statuses,
+      identifyStatuses,
+      unexpected,
+      acknowledgedHere: 0,
+      acknowledgedAfter: 0,
+      /** Set once the fault is over: acknowledgements from then on count in acknowledgedAfter. */
+      recovered: false,
+      stopped: false,
+      running: undefined as Promise<unknown> | undefined,
+      async stop() {
+        load.stopped = true
+        await load.running
+      },
+    }
+    load.running = Promise.all([enroller(), enroller(), identifier(), identifier()])
+    return load
+  }
+
+  /**
+   * One fault under an enroll and identify load through the front: the `victim` node's Patroni and
+   * postmaster SIGKILLed together (its machine lost). Then: no 500, no hang, no 503 without
+   * Retry-After; every acknowledged enrollment is there; the victim comes back as a standby.
+   */
+  async function loseNode(victim: 'primary' | 'standby') {
+    const before = [...nodesOf(site.output).values()]
+    const lost = before.find((node) => node.role === victim)!
+    const kept = before.find((node) => node.role !== victim)!
+    const standby = victim === 'primary' ? kept : lost
+    // A standby that is not (yet) synchronous may not be promoted: the fault waits for it to be.
+    await eventually(`node ${standby.n} is the synchronous standby`, () => synchronous(standby.n), { attempts: 600, everyMs: 250, retryErrors: true })
+
+    const load = clientLoad()
+    const { statuses, identifyStatuses, unexpected } = load
     let killedAt = -1
-    const load = Promise.all([enroller(), enroller(), identifier(), identifier()])
     try {
-      await eventually('enrollments acknowledged before the kill', async () => acknowledgedHere >= 10, { attempts: 600, everyMs: 100 })
+      await eventually('enrollments acknowledged before the kill', async () => load.acknowledgedHere >= 10, { attempts: 600, everyMs: 100 })
       killedAt = site.output.length
       process.kill(lost.patroniPid, 'SIGKILL')
       process.kill(lost.postgresPid, 'SIGKILL')
       if (victim === 'primary') await site.lineAfter(killedAt, new RegExp(`^postgres primary is node ${kept.n}$`), FAILOVER_BOUND_MS)
-      recovered = true
-      await eventually('enrollments acknowledged after the fault', async () => acknowledgedAfter >= 4, { attempts: 1200, everyMs: 100 })
+      load.recovered = true
+      await eventually('enrollments acknowledged after the fault', async () => load.acknowledgedAfter >= 4, { attempts: 1200, everyMs: 100 })
     } finally {
-      stop = true
-      await load
+      await load.stop()
     }
     // What the fault cost the clients, for the record (identify during a failover: issue 47, phase 2).
     console.log(`${victim} node ${lost.n} lost: enroll ${JSON.stringify(Object.fromEntries(statuses))}, identify ${JSON.stringify(Object.fromEntries(identifyStatuses))}`)
@@ -181,16 +223,7 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
     if (victim === 'standby') expect(site.output.slice(killedAt).filter((line) => /^postgres primary is node/.test(line))).toEqual([])
 
     // Every acknowledged enrollment, of this round and the ones before, is there (synchronous replication).
-    const ids = [...acknowledged.keys()]
-    for (let i = 0; i < ids.length; i += 8) {
-      await Promise.all(
-        ids.slice(i, i + 8).map(async (id) => {
-          const stored = await front.call('GET', `/bioengine/persons/${id}/biometrics`)
-          expect(stored.status, id).toBe(200)
-          expect(stored.body.biometricInfos, id).toHaveLength(1)
-        }),
-      )
-    }
+    await expectEveryAcknowledged()
 
     // The lost node comes back (Patroni started again: pg_rewind or a fresh copy) as a standby.
     const rejoined = await site.lineAfter(killedAt, new RegExp(`^postgres node ${lost.n} .* standby$`), REJOIN_BOUND_MS)
@@ -218,5 +251,36 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
 
   it('the standby lost: the primary keeps serving, no acknowledged write lost, and the standby rejoins', async () => {
     await loseNode('standby')
+  }, 420_000)
+
+  it('etcd away for 30 s (SIGSTOP): never two primaries; writes get 503 or succeed, never a 500 or a hang; a primary again once it is back', async () => {
+    const etcdPid = Number(/^etcd pid (\d+)$/.exec(site.output.findLast((line) => /^etcd pid \d+$/.test(line))!)![1])
+    const load = clientLoad()
+    const twoPrimaries: string[] = []
+    try {
+      await eventually('enrollments acknowledged before etcd stops', async () => load.acknowledgedHere >= 10, { attempts: 600, everyMs: 100 })
+      process.kill(etcdPid, 'SIGSTOP')
+      try {
+        // The fault lasts 30 s (the issue's), watched all along: at no moment may both nodes say they are primary.
+        const until = Date.now() + 30_000
+        while (Date.now() < until) {
+          const [one, two] = await Promise.all([patroniSays(1, '/primary'), patroniSays(2, '/primary')])
+          if (one && two) twoPrimaries.push(new Date().toISOString())
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+      } finally {
+        process.kill(etcdPid, 'SIGCONT')
+      }
+      load.recovered = true
+      await eventually('a primary again', async () => (await patroniSays(1, '/primary')) || (await patroniSays(2, '/primary')), { attempts: 1200, everyMs: 100 })
+      await eventually('enrollments acknowledged after etcd is back', async () => load.acknowledgedAfter >= 4, { attempts: 1200, everyMs: 100 })
+    } finally {
+      await load.stop()
+    }
+    console.log(`etcd stopped 30 s: enroll ${JSON.stringify(Object.fromEntries(load.statuses))}, identify ${JSON.stringify(Object.fromEntries(load.identifyStatuses))}`)
+    expect(twoPrimaries).toEqual([])
+    expect(load.unexpected).toEqual([])
+    expect(load.statuses.get(500)).toBeUndefined()
+    await expectEveryAcknowledged()
   }, 420_000)
 })
