@@ -32,6 +32,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   site: async () => (await import('./sections/site')).site,
   visits: async () => (await import('./sections/visits')).visits,
   frontdesk: async () => (await import('./sections/frontdesk')).frontdesk,
+  failover: async () => (await import('./sections/failover')).failover,
 }
 
 const args = process.argv.slice(2)

@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
-import { alive, freeLoopbackPort } from '../../../electron/site/processes'
+import { freeLoopbackPort, running } from '../../../electron/site/processes'
 import { projectRoot, tsxArgs } from '../../support/process'
 
 const ENGINE_LINE = /^engine (\d+) (http:\/\/127\.0\.0\.1:\d+) pid (\d+)$/
-const PID_LINE = /^(?:postgres|haproxy) pid (\d+)$/
+const PID_LINE = /^(?:postgres|haproxy|etcd) pid (\d+)$/
+/** `--ha`: a node's Patroni and postmaster. */
+const NODE_PIDS = /^postgres node \d+ \S+ patroni pid (\d+) postgres pid (\d+) (?:primary|standby)$/
 const READY_LINE = /^site ready (https?:\/\/\S+)$/
 const STOP_GRACE_MS = 30_000
 
@@ -23,6 +25,8 @@ export interface SiteProcess {
   haproxyPid: number
   /** From spawn to `site ready`. */
   startedMs: number
+  /** Every line it wrote so far (stdout and stderr), in order; it grows while the site runs. */
+  output: string[]
   /** SIGTERM to the site (SIGKILL after 30 s), then SIGKILL to every pid it printed that is still there. */
   stop(): Promise<void>
 }
@@ -52,8 +56,9 @@ export async function startSite(options: { engines: number; dataDir: string; arg
     }
     for (const line of output) {
       const match = ENGINE_LINE.exec(line) ?? PID_LINE.exec(line)
-      const pid = Number(match?.at(-1))
-      if (match && alive(pid)) process.kill(pid, 'SIGKILL')
+      const node = NODE_PIDS.exec(line)
+      const pids = node ? [Number(node[1]), Number(node[2])] : match ? [Number(match.at(-1))] : []
+      for (const pid of pids) if (running(pid)) process.kill(pid, 'SIGKILL')
     }
   }
 
@@ -81,7 +86,7 @@ export async function startSite(options: { engines: number; dataDir: string; arg
     })
     const haproxyPid = Number(/^haproxy pid (\d+)$/m.exec(output.join('\n'))?.[1] ?? Number.NaN)
     if (engines.length !== options.engines) throw new Error(`npm run site printed ${engines.length} engine(s), expected ${options.engines}`)
-    return { url, engines, haproxyPid, startedMs, stop }
+    return { url, engines, haproxyPid, startedMs, output, stop }
   } catch (error) {
     await stop()
     throw new Error(`${(error as Error).message}; its output:\n${output.slice(-40).join('\n')}`)
