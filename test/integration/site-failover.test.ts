@@ -13,7 +13,7 @@ import { NODE_LINE, SITE_CLI, siteApi, startSite, stopSiteCleanly, type RunningS
 import { eventually } from '../support/until'
 
 /**
- * Issue 47, phase 1, on the real processes: `npm run site -- --ha` with two engines (etcd, two
+ * A site that loses its database machine, on the real processes: `npm run site -- --ha` with two engines (etcd, two
  * PostgreSQL nodes under Patroni with synchronous replication, haproxy following GET /primary).
  * The primary's Patroni and postmaster are SIGKILLed together under an enrollment and identify
  * load: the standby takes over, every acknowledged enrollment is there, no client sees a 500 or a
@@ -216,7 +216,7 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
     } finally {
       await load.stop()
     }
-    // What the fault cost the clients, for the record (identify during a failover: issue 47, phase 2).
+    // What the fault cost the clients, for the record (identify does not yet continue through a failover: its failures are logged, not asserted).
     console.log(`${victim} node ${lost.n} lost: enroll ${JSON.stringify(Object.fromEntries(statuses))}, identify ${JSON.stringify(Object.fromEntries(identifyStatuses))}`)
     expect(unexpected).toEqual([])
     expect(statuses.get(500)).toBeUndefined()

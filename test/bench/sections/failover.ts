@@ -42,7 +42,7 @@ async function until(what: string, holds: () => Promise<boolean> | boolean, ever
 }
 
 /**
- * Issue 47: `npm run site -- --ha` (etcd, two PostgreSQL nodes under Patroni, two engines, haproxy).
+ * A database failover on `npm run site -- --ha` (etcd, two PostgreSQL nodes under Patroni, two engines, haproxy).
  * 1. The primary's Patroni and postmaster SIGKILLed (3 rounds, alternating nodes; 1 with --quick):
  *    the time from the kill to the first enrollment acknowledged through the front, its p50 and max;
  *    identify calls through the front that failed meanwhile (any answer but 200 with the right person).
