@@ -4,6 +4,8 @@ import type { TokenService } from './auth/tokens'
 import type { EngineLog } from './logs/engine-log'
 import type { Store } from './store/store'
 
+export type Readiness = 'ready' | 'stale' | 'catching-up'
+
 /** Everything the engine's routes share. */
 export interface EngineContext {
   store: Store
@@ -12,6 +14,10 @@ export interface EngineContext {
   /** The site's front desk over the engine's database (its routes: routes/frontdesk.ts). */
   frontDesk: FrontDesk
   log: EngineLog
-  /** Whether this process has caught up with the database and may be sent requests (GET /health/ready). */
-  ready(): boolean
+  /**
+   * Whether this process may be sent requests (GET /health/ready): `ready` (caught up with the
+   * database, listening for changes), `stale` (the database away for a moment: reads from its
+   * caches go on, writes are refused 503) or `catching-up` (not to be sent requests).
+   */
+  readiness(): Readiness
 }

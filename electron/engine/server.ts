@@ -5,7 +5,7 @@ import { createTokenService } from './auth/tokens'
 import { Biometrics } from './bio/biometrics'
 import { BioInputError } from './bio/error-codes'
 import { listedFaces } from './bio/listed-faces'
-import type { EngineContext } from './context'
+import type { EngineContext, Readiness } from './context'
 import type { FacePlugin } from './face/types'
 import { admitRequests } from './http/admission'
 import { HttpError, OverloadError } from './http/errors'
@@ -48,10 +48,18 @@ export interface EngineOptions {
   limits?: Partial<HttpLimits>
   /** postgres://… (no password: PGPASSWORD or PGPASSFILE): the site's shared database instead of SQLite in dataDir. */
   databaseUrl?: string | undefined
+  /** Where reads go while databaseUrl cannot be reached: the site's synchronous standby (postgres.ts, readUrl). */
+  readDatabaseUrl?: string | undefined
   /** How client secrets are hashed (tests count or hold it). */
   derive?: DeriveKey
   /** How often a site engine reads the change log even without a notification (a safety net; default 5 s). */
   pollMs?: number
+  /**
+   * How long a site engine with a read database that lost its primary (a failover) still takes
+   * requests, as `stale`, counted from its last catch-up (default 60 s); then it is not ready.
+   * Without a read database it has nothing to answer from: not ready at once.
+   */
+  staleServeMs?: number
   /**
    * The address of a load balancer in front: requests from it are taken to come from the first
    * address in their X-Forwarded-For, so back-off, fairness and limits apply per kiosk, not to the
@@ -85,11 +93,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   securePrivateFolder(options.dataDir, options.databaseUrl ? [] : ['engine.db'])
   const log = options.log ?? createEngineLog(options.dataDir)
   const sealer = createSealer(loadTemplateKey(options.dataDir))
-  const store = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, sealer, ...(options.derive ? { derive: options.derive } : {}) })
+  const store = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, readDatabaseUrl: options.readDatabaseUrl, sealer, ...(options.derive ? { derive: options.derive } : {}) })
   const bio = new Biometrics(options.plugins, store)
   await bio.caches.load()
   if (bio.caches.unreadable > 0) log.engine(`${bio.caches.unreadable} template(s) could not be decrypted with this template key and were left out of identify`)
-  const sync = options.databaseUrl ? followChanges(options.databaseUrl, bio, log, options.pollMs ?? 5000) : null
+  const staleServeMs = options.readDatabaseUrl ? (options.staleServeMs ?? 60_000) : 0
+  const sync = options.databaseUrl ? followChanges(options.databaseUrl, bio, log, options.pollMs ?? 5000, staleServeMs) : null
   await migrate(store.db, frontDeskMigrations)
   // The front desk's alerts reach every engine's event streams (NOTIFY on PostgreSQL).
   const events = createSiteEvents(store.db, options.databaseUrl, log.engine)
@@ -117,7 +126,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
   // Kiosks are told to pull once a call or the retention changed what they copy.
   const recordsChanged = recordsChangedAnnouncer(frontDesk, events, log.engine)
-  const ctx: EngineContext = { store, tokens: createTokenService(await signingKey(store.db)), bio, frontDesk, log, ready: () => sync?.ready() ?? true }
+  const ctx: EngineContext = { store, tokens: createTokenService(await signingKey(store.db)), bio, frontDesk, log, readiness: () => sync?.readiness() ?? 'ready' }
 
   const limits = { ...HTTP_LIMITS, ...options.limits }
   const app = Fastify({
@@ -197,17 +206,29 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 /**
  * A site engine's caches follow the change log: on each notification, after every reconnection of
  * the listener (notifications sent while it was away are never replayed), and every `pollMs` as
- * well. The engine is ready while the listener is connected and its last catch-up succeeded.
+ * well. The engine is ready while the listener is connected and its last catch-up succeeded. While
+ * the database is away (the listener lost, or a catch-up refused as unavailable: a failover) it is
+ * stale for `staleServeMs` after its last catch-up (none without a read database): identify goes
+ * on from its caches, its reads go to the read database, and writes are answered 503 by the
+ * store. Any other failure to catch up makes it not ready at once.
  */
-function followChanges(url: string, bio: Biometrics, log: EngineLog, pollMs: number): { ready(): boolean; close(): Promise<void> } {
+function followChanges(url: string, bio: Biometrics, log: EngineLog, pollMs: number, staleServeMs: number): { readiness(): Readiness; close(): Promise<void> } {
   let listening = false
   let caughtUp = true
+  let databaseAway = false
+  // The caches were loaded before this starts.
+  let caughtUpAt = Date.now()
   const catchUp = () =>
     bio.caches.catchUp().then(
-      () => void (caughtUp = true),
+      () => {
+        caughtUp = true
+        databaseAway = false
+        caughtUpAt = Date.now()
+      },
       (error: unknown) => {
         if (caughtUp) log.engine(`catching up with the change log failed: ${(error as Error).message}`)
         caughtUp = false
+        databaseAway = error instanceof StoreUnavailableError
       },
     )
   const listener: Listener = listen(url, CHANGES_CHANNEL, {
@@ -222,7 +243,11 @@ function followChanges(url: string, bio: Biometrics, log: EngineLog, pollMs: num
   const poll = setInterval(() => void catchUp(), pollMs)
   poll.unref()
   return {
-    ready: () => listening && caughtUp,
+    readiness() {
+      if (listening && caughtUp) return 'ready'
+      const away = !listening || databaseAway
+      return away && staleServeMs > 0 && Date.now() - caughtUpAt <= staleServeMs ? 'stale' : 'catching-up'
+    },
     async close() {
       clearInterval(poll)
       await listener.close()
@@ -261,6 +286,8 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
     code = 503
     message = error instanceof OverloadError ? error.message : 'The database cannot be reached; try again shortly.'
     void reply.header('Retry-After', String(error.retryAfterSeconds))
+    // Why, for the operator (a connection's fate, never a statement's values).
+    if (error instanceof StoreUnavailableError) log(`${request.method} ${pathOf(request)} 503: ${error.message}`)
   } else if (isClientFault(error)) {
     status = error.statusCode!
     code = status

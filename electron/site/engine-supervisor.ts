@@ -14,6 +14,8 @@ export interface EngineSpec {
   n: number
   dataDir: string
   database: string
+  /** Where the engine's reads go while `database` cannot be reached (--ha: the synchronous standby). */
+  readDatabase?: string | undefined
   tenant: string | undefined
   /** Secrets (client credentials, template key, PGPASSFILE) go here, never into argv. */
   env: NodeJS.ProcessEnv
@@ -57,8 +59,10 @@ export class SupervisedEngine {
 
   private spawnOnce(): Promise<void> {
     if (this.stopping) return Promise.reject(new Error(`engine ${this.spec.n}: the site is stopping`))
-    const { n, dataDir, database, tenant, env } = this.spec
-    const args = ['--import', 'tsx', engineEntry, '--port', String(this.port), '--data', dataDir, '--database', database, '--trusted-proxy', '127.0.0.1', ...(tenant ? ['--tenant', tenant] : [])]
+    const { n, dataDir, database, readDatabase, tenant, env } = this.spec
+    const args = ['--import', 'tsx', engineEntry, '--port', String(this.port), '--data', dataDir, '--database', database, '--trusted-proxy', '127.0.0.1']
+    if (readDatabase) args.push('--read-database', readDatabase)
+    if (tenant) args.push('--tenant', tenant)
     // Its own process group, so a terminal's Ctrl+C reaches the site alone, which stops haproxy
     // first. The engine still exits by itself if the site dies (it watches its parent pid).
     const child = spawn(process.execPath, args, { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })

@@ -9,9 +9,10 @@ export interface HaproxyConfig {
   engines: { name: string; port: number }[]
   /**
    * The site's PostgreSQL nodes under Patroni (`--ha`): a second listen section on loopback that
-   * sends the engines' database connections to whichever node answers GET /primary.
+   * sends the engines' database connections to whichever node answers GET /primary, and a third
+   * for their reads while there is none (the node answering GET /sync: the synchronous standby).
    */
-  database?: { port: number; nodes: { name: string; postgresPort: number; restPort: number }[] }
+  database?: { port: number; readPort: number; nodes: { name: string; postgresPort: number; restPort: number }[] }
 }
 
 /** The engines' readiness: 200 once caught up with the database, 503 before. */
@@ -108,20 +109,26 @@ ${config.database ? databaseSection(config.database) : ''}`
  * resources/systemd/haproxy-postgres.cfg), and the engines' listeners reconnect (and catch up) when one is cut.
  */
 function databaseSection(database: NonNullable<HaproxyConfig['database']>): string {
-  return `
-listen postgres
-  bind 127.0.0.1:${database.port}
+  const servers = database.nodes.map((node) => `  server ${node.name} 127.0.0.1:${node.postgresPort} check port ${node.restPort}`).join('\n')
+  const section = (name: string, port: number, rest: string) => `
+listen ${name}
+  bind 127.0.0.1:${port}
   mode tcp
   no option http-buffer-request
-  no option redispatch
   timeout client 30m
   timeout server 30m
   option tcpka
-  option httpchk GET /primary
-  http-check expect status 200
-  default-server inter 500ms fall 2 rise 1 on-marked-down shutdown-sessions
-${database.nodes.map((node) => `  server ${node.name} 127.0.0.1:${node.postgresPort} check port ${node.restPort}`).join('\n')}
+${rest}
+${servers}
 `
+  return (
+    section('postgres', database.port, '  no option redispatch\n  option httpchk GET /primary\n  http-check expect status 200\n  default-server inter 500ms fall 2 rise 1 on-marked-down shutdown-sessions') +
+    // Reads while there is no primary (a failover): the synchronous standby, which has applied
+    // every acknowledged commit (remote_apply), so identify and verify go on and find them all; an
+    // asynchronous one may lag. A standby that is promoted keeps its connections (reads are as
+    // good on a primary); with no synchronous standby, reads wait for a primary as writes do.
+    section('postgres-read', database.readPort, '  option httpchk GET /sync\n  http-check expect status 200\n  default-server inter 500ms fall 2 rise 1')
+  )
 }
 
 type Engine = HaproxyConfig['engines'][number]

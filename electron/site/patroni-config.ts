@@ -22,6 +22,8 @@ export const REPLICATION_USER = 'replicator'
  * the node that initialises the cluster:
  * - synchronous_mode: a commit is acknowledged once the standby has it, so a failover loses no
  *   acknowledged write; not strict, so the primary keeps serving while the standby is away.
+ *   synchronous_commit remote_apply: once the standby has applied it, so the engines' reads there
+ *   while there is no primary (--read-database) find every acknowledged write.
  * - ttl 10 / loop_wait 1 / retry_timeout 4: the standby takes over about 10 s after the primary's
  *   Patroni dies (loop_wait + 2 × retry_timeout must stay below ttl).
  * - use_pg_rewind, or a fresh clone when rewind fails: the old primary comes back as a standby.
@@ -48,7 +50,7 @@ export function renderPatroniConfig(config: PatroniNodeConfig): string {
         postgresql: {
           use_pg_rewind: true,
           use_slots: true,
-          parameters: { wal_log_hints: 'on', max_connections: 200, password_encryption: 'scram-sha-256' },
+          parameters: { wal_log_hints: 'on', max_connections: 200, password_encryption: 'scram-sha-256', synchronous_commit: 'remote_apply' },
         },
       },
       initdb: [{ encoding: 'UTF8' }, { locale: 'C.UTF-8' }, { 'auth-local': 'peer' }, { 'auth-host': 'scram-sha-256' }],

@@ -17,6 +17,8 @@ interface HaPorts {
   nodes: { postgres: number; rest: number }[]
   /** haproxy's listen section for the database: the engines' URL. */
   database: number
+  /** haproxy's listen section for reads while there is no primary (the synchronous standby). */
+  reads: number
 }
 
 const NODES = 2
@@ -68,6 +70,15 @@ export class HaPostgres {
 
   get databasePort(): number {
     return this.ports!.database
+  }
+
+  /** Where the engines read while there is no primary: the synchronous standby, through haproxy. */
+  get readUrl(): string {
+    return clusterUrl(this.ports!.reads)
+  }
+
+  get readPort(): number {
+    return this.ports!.reads
   }
 
   /** Starts etcd and both nodes; resolves once one node is primary and the other a running standby, with the kiosk role and database made. */
@@ -193,16 +204,20 @@ export class HaPostgres {
   /** The ports of the last run where there was one (etcd and Patroni keep them), new ones otherwise. */
   private async choosePorts(): Promise<HaPorts> {
     const file = join(this.folder, 'ports.json')
-    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as HaPorts
-    const taken = new Set<number>()
+    const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as HaPorts) : undefined
+    if (kept?.reads !== undefined) return kept
+    const taken = new Set<number>(kept ? [kept.etcd.client, kept.etcd.peer, kept.database, ...kept.nodes.flatMap((node) => [node.postgres, node.rest])] : [])
     const free = async () => {
       for (;;) {
         const port = await freeLoopbackPort()
         if (!taken.has(port)) return taken.add(port), port
       }
     }
-    const ports: HaPorts = { etcd: { client: await free(), peer: await free() }, nodes: [], database: await free() }
-    for (let n = 1; n <= NODES; n++) ports.nodes.push({ postgres: await free(), rest: await free() })
+    // A folder from before the read section gets that port alone: etcd and Patroni keep theirs.
+    const ports: HaPorts = kept
+      ? { ...kept, reads: await free() }
+      : { etcd: { client: await free(), peer: await free() }, nodes: [], database: await free(), reads: await free() }
+    for (let n = ports.nodes.length + 1; n <= NODES; n++) ports.nodes.push({ postgres: await free(), rest: await free() })
     writeFileSync(file, `${JSON.stringify(ports)}\n`, { mode: 0o600 })
     return ports
   }

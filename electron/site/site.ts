@@ -56,11 +56,13 @@ export class Site {
     if (args.clientId && args.clientSecret) Object.assign(env, { ENGINE_CLIENT_ID: args.clientId, ENGINE_CLIENT_SECRET: args.clientSecret })
 
     let database = args.database ?? ''
+    let readDatabase: string | undefined
     if (args.ha) {
       // etcd and two PostgreSQL nodes under Patroni; the engines reach the primary through haproxy.
       const ha = (this.ha = new HaPostgres(join(args.data, 'ha'), out))
       await ha.start()
       database = ha.url
+      readDatabase = ha.readUrl
       env.PGPASSFILE = ha.passfile
       delete env.PGPASSWORD
     } else if (local) {
@@ -79,7 +81,7 @@ export class Site {
     this.engines = Array.from({ length: args.engines }, (_, i) => {
       const n = i + 1
       return new SupervisedEngine(
-        { n, dataDir: join(args.data, `engine-${n}`), database, tenant: args.tenant, env },
+        { n, dataDir: join(args.data, `engine-${n}`), database, readDatabase, tenant: args.tenant, env },
         { ready: (engine) => out.print(`engine ${engine.n} http://127.0.0.1:${engine.port} pid ${engine.pid}`), log: out.log },
       )
     })
@@ -98,7 +100,7 @@ export class Site {
         port: args.port,
         tlsCert: args.tlsCert,
         engines: this.engines.map((engine, i) => ({ name: `engine-${i + 1}`, port: engine.port })),
-        database: ha && { port: ha.databasePort, nodes: ha.nodes.map((node) => ({ name: `node-${node.n}`, postgresPort: node.postgresPort, restPort: node.restPort })) },
+        database: ha && { port: ha.databasePort, readPort: ha.readPort, nodes: ha.nodes.map((node) => ({ name: `node-${node.n}`, postgresPort: node.postgresPort, restPort: node.restPort })) },
       })
       writeFileSync(configFile, config, { mode: 0o600 })
       const haproxy = (this.haproxy = new SupervisedHaproxy(configFile, { started: (pid) => out.print(`haproxy pid ${pid}`), log: out.log }))

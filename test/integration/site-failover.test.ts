@@ -6,6 +6,8 @@ import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeTemplate } from '../../electron/engine/bio/template-codec'
 import { HUMAN_FACERES } from '../../electron/engine/face/specs'
+import { SCOPE_TENANT_ADMIN } from '../../electron/shared/api-requests'
+import { FRONTDESK_PREFIX, SCOPE_FRONTDESK_KIOSK } from '../../electron/shared/frontdesk-api'
 import { running } from '../../electron/site/processes'
 import { prng, unitVector } from '../bench/lib/seed'
 import { projectRoot, tsxArgs } from '../support/process'
@@ -26,6 +28,7 @@ const random = prng(4747)
 const template = () => encodeTemplate({ plugin: HUMAN_FACERES.name, modelVersion: HUMAN_FACERES.modelVersion, quality: 0.9, vector: unitVector(HUMAN_FACERES.dimensions, random) }).toString('base64')
 const enrollBody = (data: string) => ({ templateType: TYPE, templateContext: 'desk', template: data })
 const identifyBody = (data: string) => ({ identifyInputs: [{ templateType: TYPE, template: data }] })
+const verifyBody = (data: string) => ({ verifyInputs: [{ templateType: TYPE, template: data }] })
 const bestOf = (reply: SiteReply): string | undefined => reply.body?.allIdentifyResults?.[0]?.identifyResults?.[0]?.identifyMatchResults?.[0]?.personId
 /** The kiosk's own default request timeout: a reply later than this is a hang. */
 const KIOSK_TIMEOUT_MS = 20_000
@@ -54,6 +57,8 @@ function nodesOf(output: string[]): Map<number, NodeState> {
 describe('a site with two PostgreSQL nodes under Patroni (--ha): a database machine lost', () => {
   let site: RunningSite
   let front: ReturnType<typeof siteApi>
+  /** A kiosk paired with the site, as the front desk's kiosks call it (every call also checks it is still paired). */
+  let kiosk: ReturnType<typeof siteApi>
 
   beforeAll(async () => {
     site = await startSite({ engines: 2, args: ['--ha'] })
@@ -63,6 +68,7 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
 
   afterAll(async () => {
     await front?.close().catch(() => undefined)
+    await kiosk?.close().catch(() => undefined)
     await stopSiteCleanly(site)
   }, 180_000)
 
@@ -74,14 +80,32 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
     expect(site.output).toContain(`postgres primary is node ${primary.n}`)
   })
 
-  it('npm run site -- pair finds the database through the site\'s haproxy', async () => {
+  it('npm run site -- pair finds the database through the site\'s haproxy; a kiosk joins with its code', async () => {
     const env = { ...process.env }
     delete env.PGPASSFILE
     delete env.PGPASSWORD
     const [command, argv] = tsxArgs(SITE_CLI, ['pair', '--data', site.data])
     const { stdout } = await run(command, argv, { cwd: projectRoot, env, timeout: 60_000 })
-    expect(stdout).toMatch(/^pairing code [2-9A-HJKMNP-Z]{8} expires \S+\n$/)
+    const code = /^pairing code ([2-9A-HJKMNP-Z]{8}) expires \S+\n$/.exec(stdout)?.[1]
+    expect(code).toBeDefined()
+    const paired = await front.call('POST', `${FRONTDESK_PREFIX}/pair`, { code, name: 'Lobby' })
+    expect(paired.status).toBe(200)
+    kiosk = siteApi(site.url, undefined, { id: paired.body.clientId, secret: paired.body.clientSecret, scope: `${SCOPE_TENANT_ADMIN} ${SCOPE_FRONTDESK_KIOSK}` })
+    await kiosk.signIn()
   })
+
+  /** What the engines logged of their 503s for the database (diagnosis). */
+  const engineRefusals = () =>
+    [1, 2]
+      .flatMap((n) => {
+        try {
+          return readFileSync(join(site.data, `engine-${n}`, 'logs', 'engine.log'), 'utf8').split('\n').filter((line) => / 503: /.test(line) && !/biometrics/.test(line)).map((line) => `engine ${n}: ${line}`)
+        } catch {
+          return []
+        }
+      })
+      .slice(-6)
+      .join('\n')
 
   /** Every enrollment the site acknowledged, over every round: each must be there after each failover. */
   const acknowledged = new Map<string, string>()
@@ -117,14 +141,17 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
 
   /**
    * Clients through the front while a fault happens: two enrolling (a new person each time, waiting
-   * after a 503), two identifying what was acknowledged (a 200 must name the right person). Counts
-   * every status; anything but 201/200/503, a 503 without Retry-After, or no answer within the
-   * kiosk's timeout is `unexpected`.
+   * after a 503), and the paired kiosk identifying (twice at once) and verifying what was
+   * acknowledged (a 200 must name the right person, a verify score it as a match). Counts every status; anything but 201/200/503, a 503
+   * without Retry-After, or no answer within the kiosk's timeout is `unexpected`.
    */
   function clientLoad() {
     const statuses = new Map<number, number>()
     const identifyStatuses = new Map<number, number>()
+    const verifyStatuses = new Map<number, number>()
     const unexpected: string[] = []
+    /** What the first refused reads said, for the record. */
+    const refusals: string[] = []
     const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1)
 
     /** Enrollments as a client makes them: a new person each time, waiting after a 503. */
@@ -150,8 +177,12 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
         } else unexpected.push(`enroll ${id}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`)
       }
     }
-    /** Identify of what was acknowledged, as kiosks keep asking: a 200 must name the right person; 503s are counted. */
-    const identifier = async () => {
+    /**
+     * Reads of what was acknowledged, as kiosks keep asking: identify (a 200 must name the right
+     * person) or verify (a 200 must score the person's own template as a match); 503s are counted.
+     */
+    const reader = (kind: 'identify' | 'verify') => async () => {
+      const counts = kind === 'identify' ? identifyStatuses : verifyStatuses
       for (let i = 0; i < 20_000 && !load.stopped; i++) {
         const known = [...acknowledged.entries()]
         if (known.length === 0) {
@@ -160,20 +191,29 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
         }
         const [id, data] = known[(i * 7) % known.length]!
         try {
-          const reply = await front.call('POST', '/bioengine/identify', identifyBody(data), KIOSK_TIMEOUT_MS)
-          identifyStatuses.set(reply.status, (identifyStatuses.get(reply.status) ?? 0) + 1)
-          if (reply.status === 200 && bestOf(reply) !== id) unexpected.push(`identify ${id}: ${JSON.stringify(reply.body).slice(0, 200)}`)
-          else if (reply.status !== 200 && reply.status !== 503) unexpected.push(`identify ${id}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`)
-          else if (reply.status === 503) await new Promise((resolve) => setTimeout(resolve, 100))
+          const reply =
+            kind === 'identify'
+              ? await kiosk.call('POST', '/bioengine/identify', identifyBody(data), KIOSK_TIMEOUT_MS)
+              : await kiosk.call('POST', `/bioengine/persons/${id}/verify`, verifyBody(data), KIOSK_TIMEOUT_MS)
+          counts.set(reply.status, (counts.get(reply.status) ?? 0) + 1)
+          const right = kind === 'identify' ? bestOf(reply) === id : reply.body?.allMatchResults?.[0]?.matchResults?.[0]?.score >= HUMAN_FACERES.scoreThreshold
+          if (reply.status === 200 && !right) unexpected.push(`${kind} ${id}: ${JSON.stringify(reply.body).slice(0, 200)}`)
+          else if (reply.status !== 200 && reply.status !== 503) unexpected.push(`${kind} ${id}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`)
+          else if (reply.status === 503) {
+            if (refusals.length < 5) refusals.push(`${kind} ${new Date().toISOString()}: ${JSON.stringify(reply.body).slice(0, 200)}`)
+            await new Promise((resolve) => setTimeout(resolve, 100))
+          }
         } catch (error) {
-          unexpected.push(`identify ${id}: ${(error as Error).message}`)
+          unexpected.push(`${kind} ${id}: ${(error as Error).message}`)
         }
       }
     }
     const load = {
       statuses,
       identifyStatuses,
+      verifyStatuses,
       unexpected,
+      refusals,
       acknowledgedHere: 0,
       acknowledgedAfter: 0,
       /** Set once the fault is over: acknowledgements from then on count in acknowledgedAfter. */
@@ -185,16 +225,18 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
         await load.running
       },
     }
-    load.running = Promise.all([enroller(), enroller(), identifier(), identifier()])
+    load.running = Promise.all([enroller(), enroller(), reader('identify')(), reader('identify')(), reader('verify')()])
     return load
   }
 
   /**
    * One fault under an enroll and identify load through the front: the `victim` node's Patroni and
    * postmaster SIGKILLed together (its machine lost). Then: no 500, no hang, no 503 without
-   * Retry-After; every acknowledged enrollment is there; the victim comes back as a standby.
+   * Retry-After; identify and verify never failed (the caches, and reads from the node still up);
+   * every acknowledged enrollment is there; the victim comes back as a standby.
    */
   async function loseNode(victim: 'primary' | 'standby') {
+    await eventually('one primary and one standby', async () => [...nodesOf(site.output).values()].map((node) => node.role).sort().join() === 'primary,standby', { attempts: REJOIN_BOUND_MS / 250, everyMs: 250 })
     const before = [...nodesOf(site.output).values()]
     const lost = before.find((node) => node.role === victim)!
     const kept = before.find((node) => node.role !== victim)!
@@ -203,8 +245,25 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
     await eventually(`node ${standby.n} is the synchronous standby`, () => synchronous(standby.n), { attempts: 600, everyMs: 250, retryErrors: true })
 
     const load = clientLoad()
-    const { statuses, identifyStatuses, unexpected } = load
+    const { statuses, identifyStatuses, verifyStatuses, unexpected, refusals } = load
     let killedAt = -1
+    // What each engine says of itself meanwhile (GET /health/ready, past haproxy), from the kill on.
+    const readiness = [new Set<string>(), new Set<string>()]
+    let watching = true
+    const watcher = (async () => {
+      while (watching) {
+        if (killedAt >= 0) {
+          await Promise.all(
+            [1, 2].map(async (n) => {
+              const reply = await request(`${site.engine(n).url}/health/ready`, { headersTimeout: 5_000, bodyTimeout: 5_000 }).catch(() => undefined)
+              const body = (await reply?.body.json().catch(() => undefined)) as { status?: string } | undefined
+              readiness[n - 1]!.add(`${reply?.statusCode ?? 'no answer'} ${body?.status ?? ''}`)
+            }),
+          )
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+    })()
     try {
       await eventually('enrollments acknowledged before the kill', async () => load.acknowledgedHere >= 10, { attempts: 600, everyMs: 100 })
       killedAt = site.output.length
@@ -215,11 +274,22 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
       await eventually('enrollments acknowledged after the fault', async () => load.acknowledgedAfter >= 4, { attempts: 1200, everyMs: 100 })
     } finally {
       await load.stop()
+      watching = false
+      await watcher
     }
-    // What the fault cost the clients, for the record (identify does not yet continue through a failover: its failures are logged, not asserted).
-    console.log(`${victim} node ${lost.n} lost: enroll ${JSON.stringify(Object.fromEntries(statuses))}, identify ${JSON.stringify(Object.fromEntries(identifyStatuses))}`)
+    // What the fault cost the clients, for the record.
+    console.log(`${victim} node ${lost.n} lost: enroll ${JSON.stringify(Object.fromEntries(statuses))}, identify ${JSON.stringify(Object.fromEntries(identifyStatuses))}, verify ${JSON.stringify(Object.fromEntries(verifyStatuses))}${refusals.map((r) => `\n  ${r}`).join('')}`)
+    if (refusals.length > 0) console.log(engineRefusals())
     expect(unexpected).toEqual([])
     expect(statuses.get(500)).toBeUndefined()
+    expect([...identifyStatuses.keys()]).toEqual([200])
+    expect([...verifyStatuses.keys()]).toEqual([200])
+    // The engines told the truth: stale (still sent requests) while there was no primary, never
+    // out; ready throughout when only the standby was lost.
+    for (const said of readiness) {
+      expect([...said].filter((status) => status !== '200 ready' && status !== '200 stale')).toEqual([])
+      expect(said.has('200 stale')).toBe(victim === 'primary')
+    }
     if (victim === 'standby') expect(site.output.slice(killedAt).filter((line) => /^postgres primary is node/.test(line))).toEqual([])
 
     // Every acknowledged enrollment, of this round and the ones before, is there (synchronous replication).
@@ -277,7 +347,8 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
     } finally {
       await load.stop()
     }
-    console.log(`etcd stopped 30 s: enroll ${JSON.stringify(Object.fromEntries(load.statuses))}, identify ${JSON.stringify(Object.fromEntries(load.identifyStatuses))}`)
+    console.log(`etcd stopped 30 s: enroll ${JSON.stringify(Object.fromEntries(load.statuses))}, identify ${JSON.stringify(Object.fromEntries(load.identifyStatuses))}, verify ${JSON.stringify(Object.fromEntries(load.verifyStatuses))}${load.refusals.map((r) => `\n  ${r}`).join('')}`)
+    if (load.refusals.length > 0) console.log(engineRefusals())
     expect(twoPrimaries).toEqual([])
     expect(load.unexpected).toEqual([])
     expect(load.statuses.get(500)).toBeUndefined()

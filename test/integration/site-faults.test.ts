@@ -4,7 +4,7 @@ import { encodeTemplate } from '../../electron/engine/bio/template-codec'
 import { HUMAN_FACERES } from '../../electron/engine/face/specs'
 import { openPostgres } from '../../electron/records/sql/postgres'
 import { StoreUnavailableError } from '../../electron/records/sql/types'
-import { alive } from '../../electron/site/processes'
+import { alive, freeLoopbackPort } from '../../electron/site/processes'
 import { prng, unitVector } from '../bench/lib/seed'
 import { startTestPostgres, type TestPostgres } from '../support/postgres'
 import { siteApi, startSite, stopSiteCleanly, type RunningSite, type SiteReply } from '../support/site'
@@ -65,29 +65,56 @@ describe('a site under faults (two engines, PostgreSQL restarted by the test)', 
     }
   }, 120_000)
 
-  it("a connection the server drops while a transaction holds it (between statements) is a 503, not the end of the engine's process", async () => {
-    // The engine's store in this process: without an 'error' listener on a checked-out connection,
-    // pg's error event would be thrown here, and vitest would report it as an unhandled error.
+  /** The test cluster's password as an engine gets it (PGPASSFILE, read at each new connection), while `work` runs in this process. */
+  async function withPassfile(work: () => Promise<void>): Promise<void> {
     const previous = process.env.PGPASSFILE
     process.env.PGPASSFILE = db.passfile
-    const database = await openPostgres({ url: db.url })
     try {
-      const outcome = database.transaction(async (sql) => {
-        const { pid } = (await sql.get<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!
-        // Another connection ends this one between two statements, as a restart ends every backend.
-        expect((await database.get<{ done: boolean }>('SELECT pg_terminate_backend(?) AS done', [pid]))?.done).toBe(true)
-        await eventually('the backend is gone', async () => (await database.get<{ n: number }>('SELECT count(*) AS n FROM pg_stat_activity WHERE pid = ?', [pid]))?.n === 0, throughFaults)
-        await sql.get('SELECT 1')
-      })
-      await expect(outcome).rejects.toBeInstanceOf(StoreUnavailableError)
-      // The pool gave the dropped connection up: the next statement gets a good one.
-      expect(await database.get<{ one: number }>('SELECT 1 AS one')).toEqual({ one: 1 })
+      await work()
     } finally {
-      await database.close()
       if (previous === undefined) delete process.env.PGPASSFILE
       else process.env.PGPASSFILE = previous
     }
-  })
+  }
+
+  it("a connection the server drops while a transaction holds it (between statements) is a 503, not the end of the engine's process", () =>
+    withPassfile(async () => {
+      // The engine's store in this process: without an 'error' listener on a checked-out connection,
+      // pg's error event would be thrown here, and vitest would report it as an unhandled error.
+      const database = await openPostgres({ url: db.url })
+      try {
+        const outcome = database.transaction(async (sql) => {
+          const { pid } = (await sql.get<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!
+          // Another connection ends this one between two statements, as a restart ends every backend.
+          expect((await database.get<{ done: boolean }>('SELECT pg_terminate_backend(?) AS done', [pid]))?.done).toBe(true)
+          await eventually('the backend is gone', async () => (await database.get<{ n: number }>('SELECT count(*) AS n FROM pg_stat_activity WHERE pid = ?', [pid]))?.n === 0, throughFaults)
+          await sql.get('SELECT 1')
+        })
+        await expect(outcome).rejects.toBeInstanceOf(StoreUnavailableError)
+        // The pool gave the dropped connection up: the next statement gets a good one.
+        expect(await database.get<{ one: number }>('SELECT 1 AS one')).toEqual({ one: 1 })
+      } finally {
+        await database.close()
+      }
+    }))
+
+  it('reads outside a transaction go to the read nodes while the primary cannot be reached; writes and transactions are 503', () =>
+    withPassfile(async () => {
+      const away = new URL(db.url)
+      away.port = String(await freeLoopbackPort())
+      const database = await openPostgres({ url: away.toString(), readUrl: db.url, timeoutMs: 2_000 })
+      const alone = await openPostgres({ url: away.toString(), timeoutMs: 2_000 })
+      try {
+        expect(await database.get<{ one: number }>('SELECT 1 AS one')).toEqual({ one: 1 })
+        expect(await database.all<{ n: number }>('SELECT generate_series(1, 2) AS n')).toEqual([{ n: 1 }, { n: 2 }])
+        await expect(alone.get('SELECT 1 AS one')).rejects.toBeInstanceOf(StoreUnavailableError)
+        await expect(database.run('CREATE TABLE never_made (id int)')).rejects.toBeInstanceOf(StoreUnavailableError)
+        await expect(database.transaction((sql) => sql.get('SELECT 1 AS one'))).rejects.toBeInstanceOf(StoreUnavailableError)
+      } finally {
+        await database.close()
+        await alone.close()
+      }
+    }))
 
   it('SIGKILL of engine 1 under 16 identify loops at the front: no failed request; it is restarted and catches up', async () => {
     const before = site.engine(1)

@@ -2,10 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Biometrics } from '../../electron/engine/bio/biometrics'
 import { MAX_TEMPLATES_PER_PERSON } from '../../electron/engine/bio/enrollment-checks'
+import { identify as identifyWith } from '../../electron/engine/bio/matching'
 import { encodeTemplate } from '../../electron/engine/bio/template-codec'
 import { loadFacePlugins } from '../../electron/engine/face'
 import { HUMAN_FACERES } from '../../electron/engine/face/specs'
+import { createSealer, loadTemplateKey } from '../../electron/engine/store/sealer'
+import { openStore } from '../../electron/engine/store/store'
 import { unitVector, prng } from '../bench/lib/seed'
 import { startBackend, type BackendHandle } from '../support/backends'
 import { postgresClient } from '../support/postgres'
@@ -35,7 +39,8 @@ describe('engines of one site on PostgreSQL', () => {
     // One data folder: the engines share the template key, as a site's do (npm run site passes it to each).
     dataDir = mkdtempSync(join(tmpdir(), 'kiosk-site-store-'))
     const plugins = () => loadFacePlugins({ threads: 1, log: () => {}, idleMs: 200 }, [HUMAN_FACERES])
-    a = await startTestEngine(await plugins(), dataDir, backend.options)
+    // a reads from a second pool (the same server here) while its primary is away, and takes requests for 20 s after its last catch-up meanwhile.
+    a = await startTestEngine(await plugins(), dataDir, { ...backend.options, readDatabaseUrl: backend.options.databaseUrl, staleServeMs: 20_000 })
     // b reads the log only when told (no safety-net poll), so a missed notification shows.
     b = await startTestEngine(await plugins(), dataDir, { ...backend.options, pollMs: 3_600_000 })
   })
@@ -120,7 +125,25 @@ describe('engines of one site on PostgreSQL', () => {
     }
     expect((await enroll(a, person.uuid, 'desk', probe)).status).toBe(201)
     await eventually('b catches up after reconnecting', async () => (await identify(b, probe))[0]?.personId === person.uuid, following)
-    await eventually('b is ready again', async () => (await b.call('GET', '/health/ready')).status === 200, following)
+    await eventually('b is ready again', async () => (await b.call('GET', '/health/ready')).body.status === 'ready', following)
+  })
+
+  it('an identify at one engine finds what another acknowledged a moment before, notified or not', async () => {
+    // A third engine's biometrics with no change listener and no poll: only the identify itself can bring it up to date.
+    const store = await openStore({ dataDir, databaseUrl: backend.options.databaseUrl, sealer: createSealer(loadTemplateKey(dataDir)) })
+    const plugins = await loadFacePlugins({ threads: 1, log: () => {}, idleMs: 200 }, [HUMAN_FACERES])
+    const unfollowed = new Biometrics(plugins, store)
+    try {
+      await unfollowed.caches.load()
+      const { body: person } = await create(a, 'just-enrolled@site.example')
+      const probe = template()
+      expect((await enroll(a, person.uuid, 'desk', probe)).status).toBe(201)
+      const found = await identifyWith(unfollowed, [{ templateType: TYPE, template: probe }], 'test')
+      expect(found.allIdentifyResults[0]!.identifyResults[0]!.identifyMatchResults[0]).toMatchObject({ personId: person.uuid })
+    } finally {
+      await Promise.all(plugins.map((p) => p.close()))
+      await store.close()
+    }
   })
 
   it('rebuilds every engine’s cache on /createcache (a change with no person in the log)', async () => {
@@ -134,18 +157,29 @@ describe('engines of one site on PostgreSQL', () => {
     await eventually('a identifies what b enrolled', async () => (await identify(a, probe))[0]?.personId === person.uuid, following)
   })
 
-  it('answers 503 with Retry-After, not 500 and no hang, while PostgreSQL is down, and recovers when it is back', async () => {
+  it('while PostgreSQL is down: an engine with a read database is stale (still sent requests) for a while, one without is not ready; with no node to read from every call that needs it 503 with Retry-After, never a 500 or a hang; ready when it is back', async () => {
+    const { body: person } = await create(a, 'through-failover@site.example')
+    const probe = template()
+    expect((await enroll(a, person.uuid, 'desk', probe)).status).toBe(201)
     await backend.postgres!.stop()
     try {
-      for (const reply of [await a.call('GET', `/v2/gmiserver/tenant/${TEST_TENANT}`), await b.call('POST', `/bioengine/persons/nobody/verify`, { verifyInputs: [{ templateType: TYPE, template: template() }] })]) {
+      // Stale, still sent requests (with a standby to read from, identify and verify go on: site-failover.test.ts).
+      await eventually('a reports stale', async () => (await a.call('GET', '/health/ready')).body.status === 'stale', following)
+      expect((await a.call('GET', '/health/ready')).status).toBe(200)
+      await eventually('b, with nowhere to read, reports not ready', async () => (await b.call('GET', '/health/ready')).status === 503, following)
+      const identifying = await a.call('POST', '/bioengine/identify', { identifyInputs: [{ templateType: TYPE, template: probe }] })
+      const verifying = await b.call('POST', `/bioengine/persons/${person.uuid}/verify`, { verifyInputs: [{ templateType: TYPE, template: probe }] })
+      for (const reply of [identifying, verifying, await a.call('GET', `/v2/gmiserver/tenant/${TEST_TENANT}`), await enroll(a, person.uuid, 'desk')]) {
         expect(reply.status).toBe(503)
         expect(Number(reply.headers['retry-after'])).toBeGreaterThan(0)
       }
-      await eventually('a reports not ready', async () => (await a.call('GET', '/health/ready')).status === 503, following)
+      // Past staleServeMs since its last catch-up: no longer sent requests.
+      await eventually('a reports not ready', async () => (await a.call('GET', '/health/ready')).status === 503, { attempts: 600, everyMs: 100 })
+      expect((await a.call('GET', '/health/ready')).body.status).toBe('catching-up')
     } finally {
       await backend.postgres!.restart()
     }
     await eventually('a answers again', async () => (await a.call('GET', `/v2/gmiserver/tenant/${TEST_TENANT}`)).status === 200, following)
-    await eventually('a is ready again', async () => (await a.call('GET', '/health/ready')).status === 200, following)
+    await eventually('a is ready again', async () => (await a.call('GET', '/health/ready')).body.status === 'ready', following)
   })
 })

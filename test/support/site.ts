@@ -171,17 +171,24 @@ export async function replyOf(reply: Dispatcher.ResponseData): Promise<SiteReply
   return { status: reply.statusCode, headers: reply.headers, body: parsed }
 }
 
+/** A client the site's API is called as: its credentials and the scopes its token asks for. */
+export interface SiteClient {
+  id: string
+  secret: string
+  scope: string
+}
+
 /**
  * The site's API as a kiosk calls it (person server at `url`, BioEngine under `/bioengine`), with
- * the test client's token, fetched on first use and again after a 401. Any engine's token is good
- * at every engine (one signing key, in the database).
+ * the test client's token (or `client`'s: a paired kiosk's), fetched on first use and again after a
+ * 401. Any engine's token is good at every engine (one signing key, in the database).
  */
-export function siteApi(url: string, dispatcher: Dispatcher = new Agent({ connections: 64 })) {
+export function siteApi(url: string, dispatcher: Dispatcher = new Agent({ connections: 64 }), client: SiteClient = { ...SITE_CLIENT, scope: 'SCOPE_TENANT_ADMIN' }) {
   let token: string | undefined
   const fetchToken = async () => {
-    const reply = await request(`${url}/v2/oauth2/oauth/token?scope=SCOPE_TENANT_ADMIN&grant_type=client_credentials`, {
+    const reply = await request(`${url}/v2/oauth2/oauth/token?scope=${encodeURIComponent(client.scope)}&grant_type=client_credentials`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${SITE_CLIENT.id}:${SITE_CLIENT.secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
       dispatcher,
     })
     const body = (await reply.body.json()) as { access_token?: string }

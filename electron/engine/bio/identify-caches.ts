@@ -4,6 +4,12 @@ import { settleAfterLoad } from './scan-pool'
 import { storedVector } from './template-codec'
 import type { TemplateCache } from './template-cache'
 
+/**
+ * How long an identify on a site waits for its engine to apply what other engines committed
+ * before it was asked; past that (the database away: a failover) it answers from the caches as
+ * they are.
+ */
+const CURRENT_WAIT_MS = 1_000
 /** Changes read per statement while catching up. */
 const PAGE = 2000
 /** The log keeps this many changes; a process further behind than that reloads its caches. */
@@ -28,6 +34,19 @@ export class IdentifyCaches {
     private readonly store: Store,
     private readonly caches: ReadonlyMap<string, TemplateCache>,
   ) {}
+
+  /**
+   * Before a search on a site (several engines on one database): applies what was committed before
+   * the call, so an enrollment another engine acknowledged a moment ago is found here too. A
+   * process alone on its database applies its own writes before answering them: nothing to wait for.
+   */
+  async upToDate(): Promise<void> {
+    if (this.store.db.dialect !== 'postgres') return
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CURRENT_WAIT_MS)))
+    await Promise.race([this.catchUp().catch(() => {}), late])
+    clearTimeout(timer)
+  }
 
   /** The last change applied. */
   get seq(): number {

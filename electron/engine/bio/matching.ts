@@ -79,6 +79,8 @@ function itemError(error: unknown): { errorCode: number; errorMessage: string } 
  */
 export async function identify(bio: Biometrics, inputs: unknown[], caller: string): Promise<{ allIdentifyResults: Array<{ identifyResults: IdentifyResult[] }> }> {
   const budget = new RequestBudget(caller)
+  // Started as the request arrives, so the search sees every enrollment acknowledged before it.
+  const upToDate = bio.caches.upToDate()
   const results = await Promise.all(
     inputs.map(async (raw, targetId): Promise<IdentifyResult> => {
       const started = performance.now()
@@ -92,6 +94,7 @@ export async function identify(bio: Biometrics, inputs: unknown[], caller: strin
           throw new BioInputError(BioErrorCode.BAD_INPUT, `maxResults must be a whole number from 1 to ${MAX_RESULTS_LIMIT}.`)
         }
         const probe = await bio.probe(installed, input, budget)
+        await upToDate
         const hits = await installed.cache.search(probe, similarityForScore(installed.plugin, threshold), maxResults)
         const identifyMatchResults = await Promise.all(
           hits.map(async (hit) => {

@@ -42,13 +42,15 @@ export interface StoreOptions {
   dataDir: string
   /** postgres://…: the site's database instead (no password in it; PGPASSWORD or PGPASSFILE). */
   databaseUrl?: string | undefined
+  /** Where reads go while databaseUrl cannot be reached (postgres.ts, readUrl). */
+  readDatabaseUrl?: string | undefined
   sealer: Sealer
   /** How client secrets are hashed (tests count or hold it). */
   derive?: DeriveKey
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
-  const db = options.databaseUrl ? await openPostgres({ url: options.databaseUrl }) : openSqlite(join(options.dataDir, 'engine.db'))
+  const db = options.databaseUrl ? await openPostgres({ url: options.databaseUrl, readUrl: options.readDatabaseUrl }) : openSqlite(join(options.dataDir, 'engine.db'))
   try {
     await migrateEngineSchema(db)
   } catch (error) {

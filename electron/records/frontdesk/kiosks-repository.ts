@@ -1,5 +1,5 @@
 import type { KioskWithCopy, SiteKiosk } from '../../shared/frontdesk-api'
-import type { Sql } from '../sql/types'
+import { StoreUnavailableError, type Sql } from '../sql/types'
 
 interface KioskRow {
   id: string
@@ -50,13 +50,21 @@ export class KioskRepository {
     return (await this.sql.get<{ name: string }>('SELECT name FROM kiosks WHERE id = ?', [id]))?.name ?? null
   }
 
-  /** The kiosk when it is paired and not removed, its last-seen time brought up to `at` (to LAST_SEEN_GRANULARITY_MS). */
+  /**
+   * The kiosk when it is paired and not removed, its last-seen time brought up to `at` (to
+   * LAST_SEEN_GRANULARITY_MS). That time is kept when it can be: while the database takes no writes
+   * (a failover) the kiosk is still let in, so that its reads (identify, verify) go on.
+   */
   async seen(id: string, at: number): Promise<SiteKiosk | null> {
-    await this.sql.run('UPDATE kiosks SET last_seen_at = ? WHERE id = ? AND removed_at IS NULL AND (last_seen_at IS NULL OR last_seen_at <= ?)', [
-      at,
-      id,
-      at - LAST_SEEN_GRANULARITY_MS,
-    ])
+    try {
+      await this.sql.run('UPDATE kiosks SET last_seen_at = ? WHERE id = ? AND removed_at IS NULL AND (last_seen_at IS NULL OR last_seen_at <= ?)', [
+        at,
+        id,
+        at - LAST_SEEN_GRANULARITY_MS,
+      ])
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error
+    }
     const row = await this.sql.get<KioskRow>('SELECT * FROM kiosks WHERE id = ? AND removed_at IS NULL', [id])
     return row ? kioskOf(row) : null
   }

@@ -5,6 +5,12 @@ import { StoreUnavailableError, UniqueViolationError, type Database, type Sql } 
 export interface PostgresOptions {
   /** postgres://user@host:port/db; the password comes from PGPASSWORD or PGPASSFILE, never the URL. */
   url: string
+  /**
+   * Where statements outside a transaction that could not reach `url` are tried again: a site's
+   * synchronous standby, which has applied every acknowledged commit, so reads go on through a
+   * failover. A write sent there reaches a standby and is refused (25006): a 503, as without it.
+   */
+  readUrl?: string | undefined
   /** Connections this process may hold. */
   maxConnections?: number
   /** How long a statement may wait for a connection, and run, before the request is answered 503. */
@@ -22,28 +28,13 @@ const types = {
 /** A pool of connections to a PostgreSQL database (no schema applied: each owner migrates its own). */
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
   const timeoutMs = options.timeoutMs ?? 10_000
-  const pool = new pg.Pool({
-    ...connectionConfig(options.url),
-    max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: timeoutMs,
-    statement_timeout: timeoutMs,
-    query_timeout: timeoutMs + 1000,
-    idleTimeoutMillis: 30_000,
-    application_name: 'identity-kiosk-engine',
-    types,
-  })
-  // An idle connection the server dropped (a restart) is reported here; the next query gets a new one.
-  pool.on('error', () => {})
-  // pg-pool hears a connection's 'error' only while it is idle. One the server drops while it is
-  // checked out (a restart ends every backend; a transaction may be between statements) would emit
-  // it unheard, which ends the process. Heard here too: the next statement on it fails (a 503), and
-  // pg-pool drops a connection that is no longer queryable when it is released.
-  const checkedOut = () => {}
-  pool.on('acquire', (client) => client.on('error', checkedOut))
-  pool.on('release', (_error, client) => client.removeListener('error', checkedOut))
+  const pool = poolFor(options.url, options.maxConnections ?? 10, timeoutMs)
+  const readPool = options.readUrl ? poolFor(options.readUrl, READ_CONNECTIONS, timeoutMs) : undefined
+  const statements = statementsOn(pool)
 
   const database: Database = {
-    ...statementsOn(pool),
+    ...statements,
+    ...(readPool ? readsFallingBackTo(statements, statementsOn(readPool)) : {}),
     async transaction(work) {
       for (let attempt = 1; ; attempt++) {
         const client = await connect(pool)
@@ -63,9 +54,59 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         }
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await pool.end()
+      await readPool?.end()
+    },
   }
   return database
+}
+
+/** Connections to the read nodes: used only while the primary cannot be reached. */
+const READ_CONNECTIONS = 4
+
+function poolFor(url: string, max: number, timeoutMs: number): pg.Pool {
+  const pool = new pg.Pool({
+    ...connectionConfig(url),
+    max,
+    connectionTimeoutMillis: timeoutMs,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs + 1000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'identity-kiosk-engine',
+    types,
+  })
+  // An idle connection the server dropped (a restart) is reported here; the next query gets a new one.
+  pool.on('error', () => {})
+  // pg-pool hears a connection's 'error' only while it is idle. One the server drops while it is
+  // checked out (a restart ends every backend; a transaction may be between statements) would emit
+  // it unheard, which ends the process. Heard here too: the next statement on it fails (a 503), and
+  // pg-pool drops a connection that is no longer queryable when it is released.
+  const checkedOut = () => {}
+  pool.on('acquire', (client) => client.on('error', checkedOut))
+  pool.on('release', (_error, client) => client.removeListener('error', checkedOut))
+  return pool
+}
+
+/**
+ * Reads (`all`, `get`) that found the primary away, tried on the read nodes: twice, since a pooled
+ * connection may still lead to the node that was just lost (the pool drops it when it fails).
+ */
+function readsFallingBackTo(primary: Sql, reads: Sql): Pick<Sql, 'all' | 'get'> {
+  const orReads = async <R>(read: (on: Sql) => Promise<R>): Promise<R> => {
+    for (const on of [primary, reads]) {
+      try {
+        return await read(on)
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error
+      }
+    }
+    return read(reads)
+  }
+  return {
+    all: <T>(sql: string, params?: readonly unknown[]) => orReads((on) => on.all<T>(sql, params)),
+    get: <T>(sql: string, params?: readonly unknown[]) => orReads((on) => on.get<T>(sql, params)),
+  }
 }
 
 type Queryable = pg.Pool | pg.PoolClient | pg.Client
