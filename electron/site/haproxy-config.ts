@@ -124,10 +124,10 @@ ${servers}
   return (
     section('postgres', database.port, '  no option redispatch\n  option httpchk GET /primary\n  http-check expect status 200\n  default-server inter 500ms fall 2 rise 1 on-marked-down shutdown-sessions') +
     // Reads while there is no primary (a failover): the synchronous standby, which has applied
-    // every acknowledged commit (remote_apply), so identify and verify go on and find them all; an
-    // asynchronous one may lag. A standby that is promoted keeps its connections (reads are as
-    // good on a primary); with no synchronous standby, reads wait for a primary as writes do.
-    section('postgres-read', database.readPort, '  option httpchk GET /sync\n  http-check expect status 200\n  default-server inter 500ms fall 2 rise 1')
+    // every acknowledged commit (remote_apply), so identify and verify go on and find them all. A
+    // node that stops being it (promoted, or lagging) has its sessions cut, so no pooled read
+    // connection outlives it; with no synchronous standby, reads wait for a primary as writes do.
+    section('postgres-read', database.readPort, '  option httpchk GET /sync\n  http-check expect status 200\n  default-server inter 500ms fall 2 rise 1 on-marked-down shutdown-sessions')
   )
 }
 

@@ -89,19 +89,23 @@ function poolFor(url: string, max: number, timeoutMs: number): pg.Pool {
 }
 
 /**
- * Reads (`all`, `get`) that found the primary away, tried on the read nodes: twice, since a pooled
- * connection may still lead to the node that was just lost (the pool drops it when it fails).
+ * Reads (`all`, `get`) that found the primary away, tried on the read nodes; then both once more,
+ * since a failover moves them: a pooled connection may lead to a node just lost or just promoted
+ * (the pool drops a connection that failed).
  */
 function readsFallingBackTo(primary: Sql, reads: Sql): Pick<Sql, 'all' | 'get'> {
+  const attempts = [primary, reads, primary, reads]
   const orReads = async <R>(read: (on: Sql) => Promise<R>): Promise<R> => {
-    for (const on of [primary, reads]) {
+    let unavailable: unknown
+    for (const on of attempts) {
       try {
         return await read(on)
       } catch (error) {
         if (!(error instanceof StoreUnavailableError)) throw error
+        unavailable = error
       }
     }
-    return read(reads)
+    throw unavailable
   }
   return {
     all: <T>(sql: string, params?: readonly unknown[]) => orReads((on) => on.all<T>(sql, params)),

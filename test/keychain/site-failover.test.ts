@@ -7,21 +7,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeTemplate } from '../../electron/engine/bio/template-codec'
 import { HUMAN_FACERES } from '../../electron/engine/face/specs'
 import { SCOPE_TENANT_ADMIN } from '../../electron/shared/api-requests'
+import { CONSENT } from '../../electron/shared/consent'
 import { FRONTDESK_PREFIX, SCOPE_FRONTDESK_KIOSK } from '../../electron/shared/frontdesk-api'
 import { running } from '../../electron/site/processes'
 import { prng, unitVector } from '../bench/lib/seed'
 import { projectRoot, tsxArgs } from '../support/process'
-import { NODE_LINE, SITE_CLI, siteApi, startSite, stopSiteCleanly, type RunningSite, type SiteReply } from '../support/site'
+import { kioskAt, type KioskAt } from '../support/remote-kiosk'
+import { NODE_LINE, SITE_CLI, SITE_CLIENT, SITE_TEMPLATE_TYPE, SITE_TENANT, siteApi, startSite, stopSiteCleanly, type RunningSite, type SiteReply } from '../support/site'
 import { eventually } from '../support/until'
 
 /**
  * A site that loses its database machine, on the real processes: `npm run site -- --ha` with two engines (etcd, two
  * PostgreSQL nodes under Patroni with synchronous replication, haproxy following GET /primary).
- * The primary's Patroni and postmaster are SIGKILLed together under an enrollment and identify
- * load: the standby takes over, every acknowledged enrollment is there, no client sees a 500 or a
- * hang, and the old node comes back as the new primary's standby. Enrollments are template-only
- * (random unit vectors). Every wait is on a state (a line the site prints, a reply); every loop is
- * bounded; afterAll stops the site and every pid it printed, even when a test failed.
+ * The primary's Patroni and postmaster are SIGKILLed together under an enrollment, identify and
+ * verify load: the standby takes over, every acknowledged enrollment is there, no client sees a
+ * 500 or a hang, reads never fail, and the old node comes back as the new primary's standby. The
+ * load's enrollments are template-only (random unit vectors); two kiosks' services (remote mode,
+ * real keychain) enroll, identify and verify real faces through the first failover, and the
+ * enrollment their outbox queued is delivered once. Every wait is on a state (a line the site
+ * prints, a reply); every loop is bounded; afterAll stops the site and every pid it printed, even
+ * when a test failed.
  */
 const TYPE = `Face:${HUMAN_FACERES.name}`
 const random = prng(4747)
@@ -36,6 +41,12 @@ const run = promisify(execFile)
 /** Bounds on waits for states, far above what they take (about 10 s for a failover). */
 const FAILOVER_BOUND_MS = 120_000
 const REJOIN_BOUND_MS = 180_000
+
+const photo = (name: string) => readFileSync(join(projectRoot, 'test/fixtures/generated', name)).toString('base64')
+// a1 and a2 are the same woman; b is another person.
+const [ANA, ANA_OTHER_PHOTO, BO] = ['person-a1.jpg', 'person-a2.jpg', 'person-b.jpg'].map(photo) as [string, string, string]
+const [ANA_ID, BO_ID] = ['ana@site-failover.example', 'bo@site-failover.example']
+const enrollVisitor = (userId: string, sample: string) => ({ userId, samples: [sample], consent: true, consentVersion: CONSENT.version })
 
 interface NodeState {
   n: number
@@ -59,16 +70,22 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
   let front: ReturnType<typeof siteApi>
   /** A kiosk paired with the site, as the front desk's kiosks call it (every call also checks it is still paired). */
   let kiosk: ReturnType<typeof siteApi>
+  /** Two kiosks' services in remote mode on the site's front: A enrolls, B identifies and verifies. */
+  let a: KioskAt
+  let b: KioskAt
 
   beforeAll(async () => {
     site = await startSite({ engines: 2, args: ['--ha'] })
     front = siteApi(site.url)
     await front.signIn()
+    const servers = { personServerUrl: site.url, bioEngineUrl: `${site.url}/bioengine`, tenantCode: SITE_TENANT, templateType: SITE_TEMPLATE_TYPE, clientId: SITE_CLIENT.id, clientSecret: SITE_CLIENT.secret }
+    a = await kioskAt(servers)
+    b = await kioskAt(servers)
   }, 300_000)
 
   afterAll(async () => {
-    await front?.close().catch(() => undefined)
-    await kiosk?.close().catch(() => undefined)
+    // Whatever fails here, the site is still stopped below.
+    for (const close of [() => front?.close(), () => kiosk?.close(), () => a?.close(), () => b?.close()]) await Promise.resolve().then(close).catch(() => undefined)
     await stopSiteCleanly(site)
   }, 180_000)
 
@@ -235,7 +252,7 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
    * Retry-After; identify and verify never failed (the caches, and reads from the node still up);
    * every acknowledged enrollment is there; the victim comes back as a standby.
    */
-  async function loseNode(victim: 'primary' | 'standby') {
+  async function loseNode(victim: 'primary' | 'standby', duringFault?: () => Promise<void>) {
     await eventually('one primary and one standby', async () => [...nodesOf(site.output).values()].map((node) => node.role).sort().join() === 'primary,standby', { attempts: REJOIN_BOUND_MS / 250, everyMs: 250 })
     const before = [...nodesOf(site.output).values()]
     const lost = before.find((node) => node.role === victim)!
@@ -269,7 +286,10 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
       killedAt = site.output.length
       process.kill(lost.patroniPid, 'SIGKILL')
       process.kill(lost.postgresPid, 'SIGKILL')
+      // What else happens while the node is lost, from the moment it is.
+      const during = duringFault?.()
       if (victim === 'primary') await site.lineAfter(killedAt, new RegExp(`^postgres primary is node ${kept.n}$`), FAILOVER_BOUND_MS)
+      await during
       load.recovered = true
       await eventually('enrollments acknowledged after the fault', async () => load.acknowledgedAfter >= 4, { attempts: 1200, everyMs: 100 })
     } finally {
@@ -303,6 +323,26 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
     expect(after.get(lost.n)?.role).toBe('standby')
     expect(after.get(kept.n)?.role).toBe('primary')
   }
+
+  it("two kiosks' services while the primary is lost: B identifies and verifies a visitor, A's enrollment is queued, then delivered once", async () => {
+    expect(await a.call('enrollVisitor', enrollVisitor(ANA_ID, ANA))).toMatchObject({ outcome: 'enrolled', created: true })
+    let queued: any
+    await loseNode('primary', async () => {
+      const [enrolled, identified, verified] = await Promise.all([
+        a.call('enrollVisitor', enrollVisitor(BO_ID, BO)),
+        b.call('identifyVisitor', { sample: ANA_OTHER_PHOTO }),
+        b.call('verifyVisitor', { userId: ANA_ID, sample: ANA_OTHER_PHOTO }),
+      ])
+      queued = enrolled
+      expect(identified).toMatchObject({ decision: 'match', candidates: [{ userId: ANA_ID }] })
+      expect(verified).toMatchObject({ decision: 'match', person: { userId: ANA_ID } })
+    })
+    expect(queued).toMatchObject({ outcome: 'queued', reason: expect.stringMatching(/HTTP 503/) })
+    const state = await a.outboxUntil((s) => s.counts.delivered === 1 && s.counts.queued === 0, 'delivered after the failover')
+    expect(state.counts.needsAttention).toBe(0)
+    expect(await front.tally(BO_ID)).toMatchObject({ persons: 1, templates: 1 })
+    expect(await b.call('identifyVisitor', { sample: BO })).toMatchObject({ decision: 'match', candidates: [{ userId: BO_ID }] })
+  }, 420_000)
 
   it('the primary lost three times in a row, alternating nodes: the standby takes over each time, no acknowledged write lost, no 500, no hang; the old node rejoins as standby', async () => {
     const first = [...nodesOf(site.output).values()].find((node) => node.role === 'primary')!.n
