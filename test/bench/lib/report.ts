@@ -54,8 +54,7 @@ export function thisMachine(): Machine {
 }
 
 function fmt(value: number): string {
-  // Counts (failures, rows) are whole numbers: 0, not 0.000.
-  if (!Number.isFinite(value) || Number.isInteger(value)) return String(value)
+  if (!Number.isFinite(value)) return String(value)
   const abs = Math.abs(value)
   return abs >= 100 ? value.toFixed(0) : abs >= 10 ? value.toFixed(1) : abs >= 1 ? value.toFixed(2) : value.toFixed(3)
 }
