@@ -214,6 +214,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
  */
 function followChanges(url: string, bio: Biometrics, log: EngineLog, pollMs: number, staleServeMs: number): { readiness(): Readiness; close(): Promise<void> } {
   let listening = false
+  let connectedBefore = false
   let caughtUp = true
   let databaseAway = false
   // The caches were loaded before this starts.
@@ -237,7 +238,11 @@ function followChanges(url: string, bio: Biometrics, log: EngineLog, pollMs: num
       if (up === listening) return
       listening = up
       log.engine(up ? 'listening for changes' : 'lost the change listener; reconnecting')
-      if (up) void catchUp()
+      if (!up) return
+      // Back after losing it (a failover among other things): the last changes are applied again.
+      if (connectedBefore) bio.caches.rewind()
+      connectedBefore = true
+      void catchUp()
     },
   })
   const poll = setInterval(() => void catchUp(), pollMs)

@@ -146,6 +146,31 @@ describe('engines of one site on PostgreSQL', () => {
     }
   })
 
+  it('after a failover that lost the tail of the change log it had seen, an engine applies the changes the new primary numbers the same again', async () => {
+    const admin = postgresClient(backend.options.databaseUrl!)
+    await admin.connect()
+    try {
+      // Seen at b, then lost with its primary: never replicated, so the new primary has neither the template nor its change.
+      const { body: lost } = await create(a, 'lost-with-the-primary@site.example')
+      const lostProbe = template()
+      expect((await enroll(a, lost.uuid, 'desk', lostProbe)).status).toBe(201)
+      await eventually('b has seen it', async () => (await identify(b, lostProbe))[0]?.personId === lost.uuid, following)
+      const seen = (await admin.query('SELECT max(seq) AS seq FROM change_log')).rows[0].seq as string
+      await admin.query('DELETE FROM templates WHERE person_id = $1', [lost.uuid])
+      await admin.query('DELETE FROM change_log WHERE seq = $1', [seen])
+      await admin.query("SELECT setval(pg_get_serial_sequence('change_log', 'seq'), $1, false)", [seen])
+      // The failover cuts the engines' change listeners; the new primary hands the same number to the next enrollment.
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'identity-kiosk-engine listener'")
+      const { body: person } = await create(a, 'after-the-failover@site.example')
+      const probe = template()
+      expect((await enroll(a, person.uuid, 'desk', probe)).status).toBe(201)
+      expect((await admin.query('SELECT max(seq) AS seq FROM change_log')).rows[0].seq).toBe(seen)
+      await eventually('b identifies the enrollment numbered as the lost one', async () => (await identify(b, probe))[0]?.personId === person.uuid, following)
+    } finally {
+      await admin.end()
+    }
+  })
+
   it('rebuilds every engine’s cache on /createcache (a change with no person in the log)', async () => {
     const before = (await b.call('GET', '/health/ready')).body.seq as number
     expect((await a.call('POST', '/bioengine/createcache')).status).toBe(201)

@@ -10,6 +10,11 @@ import type { TemplateCache } from './template-cache'
  * they are.
  */
 const CURRENT_WAIT_MS = 1_000
+/**
+ * Changes applied again after the change listener reconnects: far more than a lost primary's
+ * unreplicated tail can hold (the commits in flight when it died), and cheap (one row read each).
+ */
+const REWIND = 256
 /** Changes read per statement while catching up. */
 const PAGE = 2000
 /** The log keeps this many changes; a process further behind than that reloads its caches. */
@@ -25,6 +30,7 @@ export const CHANGES_KEPT = 100_000
  */
 export class IdentifyCaches {
   private applied = 0
+  private rewinding = false
   private current: Promise<void> | null = null
   private queued: Promise<void> | null = null
   /** Templates left out because they could not be read (another key, an old format), since the last full load. */
@@ -46,6 +52,17 @@ export class IdentifyCaches {
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CURRENT_WAIT_MS)))
     await Promise.race([this.catchUp().catch(() => {}), late])
     clearTimeout(timer)
+  }
+
+  /**
+   * Applies the last REWIND changes again at the next pass: called when the change listener has
+   * reconnected, as after a failover. A primary lost with commits not yet replicated may have
+   * shown this process changes the new primary never had, and that primary numbers its own next
+   * changes from where its copy of the sequence stood: the same seqs, for other changes. Applying
+   * a change twice is harmless (it re-reads the template's row).
+   */
+  rewind(): void {
+    this.rewinding = true
   }
 
   /** The last change applied. */
@@ -78,7 +95,13 @@ export class IdentifyCaches {
   }
 
   private async pass(): Promise<void> {
-    if (this.applied < (await this.store.changes.floor())) await this.reloadAll()
+    const floor = await this.store.changes.floor()
+    if (this.rewinding) {
+      this.rewinding = false
+      // Below the floor would reload every cache: what was pruned was applied long ago.
+      this.applied = Math.max(floor, Math.min(this.applied, await this.store.changes.head()) - REWIND)
+    }
+    if (this.applied < floor) await this.reloadAll()
     for (;;) {
       const changes = await this.store.changes.after(this.applied, PAGE)
       const reloads = new Set(changes.filter((c) => c.personId === null).map((c) => c.templateType))
