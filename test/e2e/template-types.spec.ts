@@ -40,7 +40,10 @@ test('Settings warns before a template-type change with the count it leaves behi
   const change = page.getByTestId('template-type-change')
   await expect(change).toHaveCount(0)
 
-  await page.getByLabel('Template type').selectOption(B)
+  // While the BioEngine is being asked for its types the field is a text box; choose once it is a list.
+  const typeChoice = page.getByRole('combobox', { name: 'Template type' })
+  await expect(typeChoice).toBeVisible({ timeout: 30_000 })
+  await typeChoice.selectOption(B)
   await expect(change.getByText(`2 enrolled visitors have no ${B} template`)).toBeVisible()
   await expect(change).toContainText('This tenant keeps face crops')
   // Nothing is saved yet: the warning comes first.
