@@ -230,9 +230,15 @@ test('joined with the site’s code: the site’s first administrator, its Kiosk
     await expect(page.getByRole('heading', { name: 'Credentials' })).toHaveCount(0)
     await checkScreen(page, 'settings-site')
 
-    // A new page: a visitor's Home; the site's administrator signs in there.
-    await page.goto(fresh.launchUrl)
-    await signInAs(page)
+    // A new tab (the same URL in this one only changes its hash, staff still signed in): a visitor's
+    // Home; the site's administrator signs in there.
+    const tab = await page.context().newPage()
+    try {
+      await tab.goto(fresh.launchUrl)
+      await signInAs(tab)
+    } finally {
+      await tab.close()
+    }
   } finally {
     await stopHost(page, fresh)
     await ownSite.close()
