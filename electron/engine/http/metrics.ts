@@ -27,7 +27,8 @@ export async function collectMetrics(app: FastifyInstance, ctx: EngineContext): 
   await app.register(fastifyMetrics, {
     endpoint: null,
     defaultMetrics: { enabled: true, register: registry },
-    routeMetrics: { enabled: { histogram: true, summary: false }, overrides: { histogram: { registers: [registry] } } },
+    // The summary is made even when off: in this registry too, never the process-wide one.
+    routeMetrics: { enabled: { histogram: true, summary: false }, overrides: { histogram: { registers: [registry] }, summary: { registers: [registry] } } },
   })
   const identify = new client.Histogram({
     name: 'kiosk_engine_identify_seconds',
@@ -36,6 +37,8 @@ export async function collectMetrics(app: FastifyInstance, ctx: EngineContext): 
     buckets: IDENTIFY_BUCKETS,
     registers: [registry],
   })
+  // Every installed type has its series from the start, so that a dashboard finds them before the first identify.
+  for (const { templateType } of ctx.bio.templateTypes()) identify.zero({ template_type: templateType })
   new client.Gauge({
     name: 'kiosk_engine_templates_cached',
     help: 'Templates in the identify cache, by template type',
