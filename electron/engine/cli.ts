@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   // Workers idle this long are retired (each holds a model, ~100 MB); the next image starts one.
   const idleMs = Number(process.env.ENGINE_FACE_IDLE_MS) || 60_000
   const plugins = await loadFacePlugins({ threads, idleMs, log: log.plugins })
-  const engine = await createEngine({ dataDir: args.data, plugins, log, databaseUrl: args.database, readDatabaseUrl: args.readDatabase, trustedProxy: args.trustedProxy, tenant: args.tenant })
+  const engine = await createEngine({ dataDir: args.data, plugins, log, databaseUrl: args.database, readDatabaseUrl: args.readDatabase, metricsToken: process.env.ENGINE_METRICS_TOKEN || undefined, trustedProxy: args.trustedProxy, tenant: args.tenant })
   const { store } = engine.ctx
 
   if (args.clientId && args.clientSecret) await store.clients.ensure(args.clientId, args.clientSecret)

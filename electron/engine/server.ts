@@ -9,6 +9,7 @@ import type { EngineContext, Readiness } from './context'
 import type { FacePlugin } from './face/types'
 import { admitRequests } from './http/admission'
 import { HttpError, OverloadError } from './http/errors'
+import { collectMetrics, metricsRoute } from './http/metrics'
 import { installBodyParsers } from './http/json-body'
 import { BODY_LIMITS, HTTP_LIMITS, type HttpLimits } from './http/limits'
 import { statusOfKioskError, kioskCodeOfStatus } from './http/kiosk-errors'
@@ -52,6 +53,8 @@ export interface EngineOptions {
   readDatabaseUrl?: string | undefined
   /** How client secrets are hashed (tests count or hold it). */
   derive?: DeriveKey
+  /** A bearer token that lets any caller read GET /metrics; none: callers on this machine only (http/metrics.ts). */
+  metricsToken?: string | undefined
   /** How often a site engine reads the change log even without a notification (a safety net; default 5 s). */
   pollMs?: number
   /**
@@ -150,16 +153,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     // Paths only: query strings may carry user ids, bodies carry biometrics.
     log.engine(`${request.method} ${pathOf(request)} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms`)
   })
+  // Before the routes: fastify-metrics measures the routes registered after it.
+  const metrics = await collectMetrics(app, ctx)
   const routes = collectRoutes(app, BODY_LIMITS.small)
   authenticateRequests(app, ctx.tokens)
   admitRequests(app, limits)
   authorizeRequests(app, frontDesk)
 
   healthRoutes(app, ctx)
+  metricsRoute(app, metrics, options.metricsToken)
   tokenRoutes(app, ctx, limits)
   personRoutes(app, ctx)
   tenantRoutes(app, ctx)
-  await app.register((scope) => bioEngineRoutes(scope, ctx), { prefix: BIOENGINE_PREFIX })
+  await app.register((scope) => bioEngineRoutes(scope, ctx, metrics), { prefix: BIOENGINE_PREFIX })
   await app.register(
     (scope) => {
       // Every act the site answers is written to its own trail as the reply goes.

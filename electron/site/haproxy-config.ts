@@ -7,6 +7,8 @@ export interface HaproxyConfig {
   /** One PEM with the certificate chain and its key; none: plain HTTP. */
   tlsCert: string | undefined
   engines: { name: string; port: number }[]
+  /** Loopback port of haproxy's own metrics (its Prometheus exporter, GET /metrics). */
+  statsPort: number
   /**
    * The site's PostgreSQL nodes under Patroni (`--ha`): a second listen section on loopback that
    * sends the engines' database connections to whichever node answers GET /primary, and a third
@@ -75,9 +77,17 @@ frontend site
   # haproxy's own 503 (no engine ready: the database is down, or every engine is restarting) says
   # when to try again, as an engine's own 503 does.
   http-after-response set-header Retry-After 2 if { status 503 } !{ res.hdr(retry-after) -m found }
+  # The engines' metrics are for this machine's (or a token-holding) scraper, never for the front.
+  http-request deny deny_status 404 if { path_beg /metrics }
   # The front desk's event streams (one per kiosk, open for hours) must not hold the request slots below.
   use_backend events if { path_beg ${EVENTS_PATH} }
   default_backend engines
+
+# haproxy's own metrics (requests, errors, queue, each engine's state), on loopback only.
+frontend stats
+  bind 127.0.0.1:${config.statsPort}
+  http-request use-service prometheus-exporter if { path /metrics }
+  http-request deny deny_status 404
 
 backend engines
   # Fewest connections: a slow identify does not hold the next request up behind it.

@@ -82,7 +82,13 @@ export class Site {
       const n = i + 1
       return new SupervisedEngine(
         { n, dataDir: join(args.data, `engine-${n}`), database, readDatabase, tenant: args.tenant, env },
-        { ready: (engine) => out.print(`engine ${engine.n} http://127.0.0.1:${engine.port} pid ${engine.pid}`), log: out.log },
+        {
+          ready(engine) {
+            out.print(`engine ${engine.n} http://127.0.0.1:${engine.port} pid ${engine.pid}`)
+            out.print(`metrics http://127.0.0.1:${engine.port}/metrics`)
+          },
+          log: out.log,
+        },
       )
     })
     const startEngines = async () => {
@@ -94,16 +100,24 @@ export class Site {
     }
     const startHaproxy = async () => {
       const configFile = join(args.data, 'haproxy.cfg')
+      const statsPort = await freeLoopbackPort()
       const ha = this.ha
       const config = renderHaproxyConfig({
         host: args.host,
         port: args.port,
         tlsCert: args.tlsCert,
         engines: this.engines.map((engine, i) => ({ name: `engine-${i + 1}`, port: engine.port })),
+        statsPort,
         database: ha && { port: ha.databasePort, readPort: ha.readPort, nodes: ha.nodes.map((node) => ({ name: `node-${node.n}`, postgresPort: node.postgresPort, restPort: node.restPort })) },
       })
       writeFileSync(configFile, config, { mode: 0o600 })
-      const haproxy = (this.haproxy = new SupervisedHaproxy(configFile, { started: (pid) => out.print(`haproxy pid ${pid}`), log: out.log }))
+      const haproxy = (this.haproxy = new SupervisedHaproxy(configFile, {
+        started(pid) {
+          out.print(`haproxy pid ${pid}`)
+          out.print(`metrics http://127.0.0.1:${statsPort}/metrics`)
+        },
+        log: out.log,
+      }))
       await haproxy.check()
       this.throwIfStopping()
       return haproxy.start()

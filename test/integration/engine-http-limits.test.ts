@@ -183,8 +183,8 @@ describe('engine HTTP layer under hostile input', () => {
     for (const route of t.engine.routes) {
       const where = `${route.method} ${route.url}`
       if (route.url.includes('/:')) expect(route.schema.params, where).toBeDefined()
-      // The log zip and the front desk's event stream are no JSON.
-      if (route.method === 'GET' && !route.url.endsWith('/logs') && route.url !== `${FRONTDESK_PREFIX}/events`) expect(route.schema.response?.[200], where).toBeDefined()
+      // The log zip, the front desk's event stream and the metrics are no JSON.
+      if (route.method === 'GET' && !route.url.endsWith('/logs') && route.url !== `${FRONTDESK_PREFIX}/events` && route.url !== '/metrics') expect(route.schema.response?.[200], where).toBeDefined()
       // Samples are large; the site's look carries a logo (a PNG of at most 512 KB, in base64); a pairing
       // may bring a kiosk's records, read only for a good code named in its header (engine-frontdesk.test.ts); a kiosk's push
       // carries up to PUSH_MAX_MUTATIONS acts (site-sync.test.ts); screening faces, samples and a gallery of
@@ -201,7 +201,8 @@ describe('engine HTTP layer under hostile input', () => {
                 ? SYNC_PUSH_BODY_LIMIT
                 : 16 * 1024
       expect(route.bodyLimit, where).toBeLessThanOrEqual(largest)
-      const open = route.url.endsWith('/match') || route.url.startsWith('/health/')
+      // The metrics check their caller themselves (this machine, or their own token: engine-metrics.test.ts).
+      const open = route.url.endsWith('/match') || route.url.startsWith('/health/') || route.url === '/metrics'
       // The front desk's routes declare theirs in the shared table (engine-frontdesk.test.ts checks each).
       if (route.url.startsWith(`${FRONTDESK_PREFIX}/`)) continue
       expect(route.auth, where).toBe(open ? 'none' : route.url.includes('oauth') ? 'basic' : route.url.startsWith('/bioengine') ? 'bearer' : 'tenant-admin')

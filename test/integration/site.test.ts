@@ -11,7 +11,7 @@ import { BUFFER_BYTES, EVENTS_PATH, renderHaproxyConfig } from '../../electron/s
 import { startPostgresCluster, type PostgresCluster } from '../../electron/site/postgres-cluster'
 import { alive, freeLoopbackPort } from '../../electron/site/processes'
 import { postgresClient, startTestPostgres, type TestPostgres } from '../support/postgres'
-import { tsxArgs } from '../support/process'
+import { projectRoot, tsxArgs } from '../support/process'
 import { SITE_CLI, SITE_CLIENT, SITE_TENANT, startSite, type RunningSite, type SiteOptions } from '../support/site'
 
 const run = promisify(execFile)
@@ -75,6 +75,28 @@ describe('npm run site', () => {
       expect(reply).toMatchObject({ tokenStatus: 200, status: 200 })
       expect(JSON.stringify(reply.body)).toContain(SITE_TENANT)
     }
+
+    // Metrics: each engine's and haproxy's, as printed, on this machine; never through the front.
+    const printed = site.output.flatMap((line) => /^metrics (http:\/\/127\.0\.0\.1:\d+\/metrics)$/.exec(line)?.[1] ?? [])
+    expect(printed).toEqual(expect.arrayContaining(engines.map((engine) => `${engine.url}/metrics`)))
+    expect(printed).toHaveLength(engines.length + 1)
+    let exposed = ''
+    for (const metrics of printed) {
+      const scraped = await request(metrics)
+      expect(scraped.statusCode, metrics).toBe(200)
+      const text = await scraped.body.text()
+      const engine = engines.some((one) => metrics === `${one.url}/metrics`)
+      expect(text).toMatch(engine ? /^kiosk_engine_changes_applied \d+$/m : /^haproxy_backend_http_responses_total\{proxy="engines",code="2xx"\} [1-9]/m)
+      exposed += text
+    }
+    // The Grafana dashboard that ships asks only for metrics these expose.
+    const dashboard = JSON.parse(readFileSync(join(projectRoot, 'resources/grafana/identity-kiosk-site.json'), 'utf8')) as { panels: { targets: { expr: string }[] }[] }
+    const queried = new Set(dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => target.expr.match(/\b(?:http|kiosk|haproxy|nodejs)_[a-z0-9_]+/g) ?? [])))
+    expect(queried.size).toBeGreaterThan(8)
+    for (const metric of queried) expect(exposed, metric).toMatch(new RegExp(`^${metric}[{ ]`, 'm'))
+    const throughFront = await request(`${url}/metrics`)
+    expect(throughFront.statusCode).toBe(404)
+    await throughFront.body.dump()
 
     const { n, url: engineUrl, pid } = engines[0]!
     const from = site.output.length
@@ -166,7 +188,7 @@ describe("the site's haproxy configuration", () => {
     const folder = tempFolder('kiosk-haproxy-')
     const configFile = join(folder, 'haproxy.cfg')
     const port = await freeLoopbackPort()
-    writeFileSync(configFile, renderHaproxyConfig({ host: '127.0.0.1', port, tlsCert: undefined, engines: [{ name: 'dying', port: dying.port }, { name: 'answering', port: answering.port }] }))
+    writeFileSync(configFile, renderHaproxyConfig({ host: '127.0.0.1', port, statsPort: await freeLoopbackPort(), tlsCert: undefined, engines: [{ name: 'dying', port: dying.port }, { name: 'answering', port: answering.port }] }))
     const haproxy = spawn('haproxy', ['-f', configFile, '-db'], { stdio: 'ignore' })
     cleanups.push(async () => {
       if (haproxy.pid) killIfAlive(haproxy.pid)
@@ -211,7 +233,7 @@ describe("the site's haproxy configuration: event streams", () => {
     const folder = tempFolder('kiosk-haproxy-')
     const configFile = join(folder, 'haproxy.cfg')
     const port = await freeLoopbackPort()
-    writeFileSync(configFile, renderHaproxyConfig({ host: '127.0.0.1', port, tlsCert: undefined, engines: [{ name: 'engine-1', port: port0 }] }))
+    writeFileSync(configFile, renderHaproxyConfig({ host: '127.0.0.1', port, statsPort: await freeLoopbackPort(), tlsCert: undefined, engines: [{ name: 'engine-1', port: port0 }] }))
     const haproxy = spawn('haproxy', ['-f', configFile, '-db'], { stdio: 'ignore' })
     cleanups.push(async () => {
       if (haproxy.pid) killIfAlive(haproxy.pid)

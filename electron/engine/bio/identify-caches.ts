@@ -9,7 +9,7 @@ import type { TemplateCache } from './template-cache'
  * before it was asked; past that (the database away: a failover) it answers from the caches as
  * they are.
  */
-const CURRENT_WAIT_MS = 1_000
+const UP_TO_DATE_WAIT_MS = 1_000
 /**
  * Changes applied again after the change listener reconnects: far more than a lost primary's
  * unreplicated tail can hold (the commits in flight when it died), and cheap (one row read each).
@@ -49,7 +49,7 @@ export class IdentifyCaches {
   async upToDate(): Promise<void> {
     if (this.store.db.dialect !== 'postgres') return
     let timer: NodeJS.Timeout | undefined
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CURRENT_WAIT_MS)))
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, UP_TO_DATE_WAIT_MS)))
     await Promise.race([this.catchUp().catch(() => {}), late])
     clearTimeout(timer)
   }

@@ -28,6 +28,7 @@ import { livenessEvaluateRecord, livenessEvaluateRequest } from '../../shared/li
 import { evaluateLiveness } from '../bio/liveness'
 import { faceMatch, identify, verify } from '../bio/matching'
 import { screenFaces } from '../bio/screen-faces'
+import type { EngineMetrics } from '../http/metrics'
 import type { EngineContext } from '../context'
 import type { FacePlugin } from '../face/types'
 import { HttpError } from '../http/errors'
@@ -57,7 +58,7 @@ export function screenFacesBodyLimit(plugins: readonly FacePlugin[]): number {
 }
 
 /** The BioEngine (reference §4.4), registered under /bioengine. Every call but /match needs a JWT. */
-export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext): Promise<void> {
+export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext, metrics: Pick<EngineMetrics, 'identified'>): Promise<void> {
   const { bio } = ctx
   await app.register(multipart, { limits: { fileSize: MATCH_IMAGE_LIMITS.maxBytes, files: 2, fields: 0, parts: 3, fieldNameSize: 100, headerPairs: 100 } })
 
@@ -100,9 +101,13 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext): Promi
   app.delete('/persons/:personid/biometrics/:templatetype', { config: bearer, schema: { params: personTypeParams, ...deleted } }, remove)
   app.delete('/persons/:personid/biometrics/:templatetype/:templatecontext', { config: bearer, schema: { params: personTypeContextParams, ...deleted } }, remove)
 
-  app.post('/identify', { ...withSamples, schema: { body: identifyRequest, response: { 200: identifyRecord } } }, async (request) =>
-    identify(bio, request.body.identifyInputs, request.caller),
-  )
+  app.post('/identify', { ...withSamples, schema: { body: identifyRequest, response: { 200: identifyRecord } } }, async (request) => {
+    const answer = await identify(bio, request.body.identifyInputs, request.caller)
+    for (const { identifyResults } of answer.allIdentifyResults) {
+      for (const result of identifyResults) if (result.errorCode === undefined) metrics.identified(result.templateType, result.totalDurationMS)
+    }
+    return answer
+  })
 
   app.post('/persons/:personid/verify', { ...withSamples, schema: { params: personIdParams, body: verifyRequest, response: { 200: verifyRecord } } }, async (request) =>
     verify(bio, request.params.personid, request.body.verifyInputs, request.caller),

@@ -54,6 +54,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         }
       }
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
       await pool.end()
       await readPool?.end()

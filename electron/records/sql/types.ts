@@ -24,6 +24,8 @@ export interface Database extends Sql {
    */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>
   close(): Promise<void>
+  /** A pool's connections (PostgreSQL): all it holds, the idle ones, and requests waiting for one. */
+  poolStats?(): { total: number; idle: number; waiting: number }
 }
 
 /**
