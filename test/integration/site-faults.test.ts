@@ -1,3 +1,4 @@
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeTemplate } from '../../electron/engine/bio/template-codec'
@@ -113,6 +114,24 @@ describe('a site under faults (two engines, PostgreSQL restarted by the test)', 
       } finally {
         await database.close()
         await alone.close()
+      }
+    }))
+
+  it('a read that finds neither the primary nor the read nodes (the moment of a failover) tries again after a pause, and gets its answer', () =>
+    withPassfile(async () => {
+      // Two gates to the cluster that cut every connection until opened: the lost primary and the
+      // standby being promoted, which has stopped being a read node.
+      const gates = await Promise.all([tcpGate(db.url), tcpGate(db.url)])
+      const database = await openPostgres({ url: gates[0]!.url, readUrl: gates[1]!.url, timeoutMs: 2_000 })
+      try {
+        const read = database.get<{ one: number }>('SELECT 1 AS one')
+        // Once both were tried twice, as at once after a failover, the primary path comes back.
+        await eventually('both gates cut two tries each', async () => gates.every((gate) => gate.cut >= 2), throughFaults)
+        gates[0]!.open()
+        expect(await read).toEqual({ one: 1 })
+      } finally {
+        await database.close()
+        for (const gate of gates) await gate.close()
       }
     }))
 
@@ -295,3 +314,39 @@ describe('a site under faults (two engines, PostgreSQL restarted by the test)', 
     expect(bestOf(await front.call('POST', '/bioengine/identify', identifyBody(seeds[1]!.template)))).toBe(seeds[1]!.id)
   })
 })
+
+/** A TCP gate to `url`'s server: it cuts each connection (`cut` counts them) until opened, then passes them through. */
+async function tcpGate(url: string): Promise<{ url: string; cut: number; open(): void; close(): Promise<void> }> {
+  const target = new URL(url)
+  let opened = false
+  const sockets = new Set<Socket>()
+  const gate = {
+    url: '',
+    cut: 0,
+    open: () => (opened = true),
+    close: () => {
+      for (const socket of sockets) socket.destroy()
+      return new Promise<void>((done) => server.close(() => done()))
+    },
+  }
+  const server = createNetServer((socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+    if (!opened) {
+      gate.cut++
+      socket.destroy()
+      return
+    }
+    const upstream = connect(Number(target.port), target.hostname)
+    sockets.add(upstream)
+    upstream.on('close', () => sockets.delete(upstream))
+    socket.pipe(upstream).pipe(socket)
+    socket.on('error', () => upstream.destroy())
+    upstream.on('error', () => socket.destroy())
+  })
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  const through = new URL(url)
+  through.port = String((server.address() as AddressInfo).port)
+  gate.url = through.toString()
+  return gate
+}

@@ -90,20 +90,27 @@ function poolFor(url: string, max: number, timeoutMs: number): pg.Pool {
 }
 
 /**
- * Reads (`all`, `get`) that found the primary away, tried on the read nodes; then both once more,
- * since a failover moves them: a pooled connection may lead to a node just lost or just promoted
- * (the pool drops a connection that failed).
+ * Before each round of tries of a read, primary then read nodes: the second at once (a pooled
+ * connection may lead to a node just lost or just promoted, and the pool drops one that failed),
+ * the others after a pause, since at the moment of a failover neither answers: the old primary is
+ * gone and the promoted standby is no longer a read node, until haproxy's checks (every 500 ms)
+ * find it the primary.
  */
+const READ_ROUND_PAUSES_MS = [0, 0, 500, 1000]
+
+/** Reads (`all`, `get`) that found the primary away, tried on the read nodes, round after round. */
 function readsFallingBackTo(primary: Sql, reads: Sql): Pick<Sql, 'all' | 'get'> {
-  const attempts = [primary, reads, primary, reads]
   const orReads = async <R>(read: (on: Sql) => Promise<R>): Promise<R> => {
     let unavailable: unknown
-    for (const on of attempts) {
-      try {
-        return await read(on)
-      } catch (error) {
-        if (!(error instanceof StoreUnavailableError)) throw error
-        unavailable = error
+    for (const pause of READ_ROUND_PAUSES_MS) {
+      if (pause > 0) await new Promise((done) => setTimeout(done, pause))
+      for (const on of [primary, reads]) {
+        try {
+          return await read(on)
+        } catch (error) {
+          if (!(error instanceof StoreUnavailableError)) throw error
+          unavailable = error
+        }
       }
     }
     throw unavailable
