@@ -22,14 +22,14 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   const skipped = securePrivateFolder(args.data, args.database ? [] : ['engine.db'])
-  const log = createEngineLog(args.data)
+  const log = createEngineLog(args.data, process.env.ENGINE_LOG_LEVEL)
   log.engine(`starting (data ${args.data})`)
   if (skipped.length > 0) log.engine(`left alone (symbolic links, not followed): ${skipped.join(', ')}`)
   const threads = Number(process.env.ENGINE_FACE_THREADS) || Math.min(2, availableParallelism())
   // Workers idle this long are retired (each holds a model, ~100 MB); the next image starts one.
   const idleMs = Number(process.env.ENGINE_FACE_IDLE_MS) || 60_000
   const plugins = await loadFacePlugins({ threads, idleMs, log: log.plugins })
-  const engine = await createEngine({ dataDir: args.data, plugins, log, databaseUrl: args.database, readDatabaseUrl: args.readDatabase, metricsToken: process.env.ENGINE_METRICS_TOKEN || undefined, trustedProxy: args.trustedProxy, tenant: args.tenant })
+  const engine = await createEngine({ dataDir: args.data, plugins, log, databaseUrl: args.database, readDatabaseUrl: args.readDatabase, metricsToken: process.env.ENGINE_METRICS_TOKEN || undefined, metrics: process.env.ENGINE_METRICS !== 'off', trustedProxy: args.trustedProxy, tenant: args.tenant })
   const { store } = engine.ctx
 
   if (args.clientId && args.clientSecret) await store.clients.ensure(args.clientId, args.clientSecret)

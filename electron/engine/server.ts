@@ -1,6 +1,6 @@
 import { siteAuditTrail } from '../records/frontdesk/audit-trail'
 import { frontDeskAudit } from './routes/frontdesk-audit'
-import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify'
 import { createTokenService } from './auth/tokens'
 import { Biometrics } from './bio/biometrics'
 import { BioInputError } from './bio/error-codes'
@@ -11,6 +11,7 @@ import { admitRequests } from './http/admission'
 import { HttpError, OverloadError } from './http/errors'
 import { collectMetrics, metricsRoute } from './http/metrics'
 import { installBodyParsers } from './http/json-body'
+import { RequestLog, requestIdOf, routeOf, sendRequestIds } from './http/request-log'
 import { BODY_LIMITS, HTTP_LIMITS, type HttpLimits } from './http/limits'
 import { statusOfKioskError, kioskCodeOfStatus } from './http/kiosk-errors'
 import { authenticateRequests, authorizeRequests, collectRoutes, type RouteInfo } from './http/route-table'
@@ -55,6 +56,8 @@ export interface EngineOptions {
   derive?: DeriveKey
   /** A bearer token that lets any caller read GET /metrics; none: callers on this machine only (http/metrics.ts). */
   metricsToken?: string | undefined
+  /** false: no metrics collected and no GET /metrics (ENGINE_METRICS=off; the bench's baseline for their cost). */
+  metrics?: boolean
   /** How often a site engine reads the change log even without a notification (a safety net; default 5 s). */
   pollMs?: number
   /**
@@ -133,7 +136,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   const limits = { ...HTTP_LIMITS, ...options.limits }
   const app = Fastify({
-    logger: false,
+    loggerInstance: log.logger as FastifyBaseLogger,
+    logController: new RequestLog(),
+    genReqId: requestIdOf,
     bodyLimit: BODY_LIMITS.small,
     return503OnClosing: true,
     trustProxy: options.trustedProxy ?? false,
@@ -147,21 +152,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   app.setValidatorCompiler(zodValidatorCompiler)
   app.setSerializerCompiler(zodSerializerCompiler)
   installBodyParsers(app)
-  app.setErrorHandler((error, request, reply) => sendError(error, request, reply, log.engine))
-  app.setNotFoundHandler((request, reply) => sendError(new HttpError(404, `No such endpoint: ${request.method} ${pathOf(request)}`), request, reply, log.engine))
-  app.addHook('onResponse', async (request, reply) => {
-    // Paths only: query strings may carry user ids, bodies carry biometrics.
-    log.engine(`${request.method} ${pathOf(request)} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms`)
-  })
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply))
+  app.setNotFoundHandler((request, reply) => sendError(new HttpError(404, `No such endpoint: ${request.method} ${pathOf(request)}`), request, reply))
+  sendRequestIds(app)
   // Before the routes: fastify-metrics measures the routes registered after it.
-  const metrics = await collectMetrics(app, ctx)
+  const metrics = options.metrics === false ? undefined : await collectMetrics(app, ctx)
   const routes = collectRoutes(app, BODY_LIMITS.small)
   authenticateRequests(app, ctx.tokens)
   admitRequests(app, limits)
   authorizeRequests(app, frontDesk)
 
   healthRoutes(app, ctx)
-  metricsRoute(app, metrics, options.metricsToken)
+  if (metrics) metricsRoute(app, metrics, options.metricsToken)
   tokenRoutes(app, ctx, limits)
   personRoutes(app, ctx)
   tenantRoutes(app, ctx)
@@ -275,7 +277,7 @@ function pathOf(request: FastifyRequest): string {
  * person-server calls answer a Spring-style body {timestamp, status, error, message, path}.
  * Caller mistakes are 4xx with a clear message; only genuine faults are 500, and those are logged.
  */
-function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, log: (line: string) => void): FastifyReply {
+function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   let status: number
   let code: number
   let message: string
@@ -298,7 +300,7 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
     message = error instanceof OverloadError ? error.message : 'The database cannot be reached; try again shortly.'
     void reply.header('Retry-After', String(error.retryAfterSeconds))
     // Why, for the operator (a connection's fate, never a statement's values).
-    if (error instanceof StoreUnavailableError) log(`${request.method} ${pathOf(request)} 503: ${error.message}`)
+    if (error instanceof StoreUnavailableError) request.log.warn({ method: request.method, route: routeOf(request), status: 503 }, error.message)
   } else if (isClientFault(error)) {
     status = error.statusCode!
     code = status
@@ -307,7 +309,7 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply,
     status = 500
     code = 500
     message = 'The engine failed to handle this request.'
-    log(`error ${request.method} ${pathOf(request)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    request.log.error({ method: request.method, route: routeOf(request), stack: error instanceof Error ? error.stack : undefined }, error instanceof Error ? error.message : String(error))
   }
   // Bearer: the token is at fault, and a new one may do. A staff refusal (a wrong PIN, an ended
   // session) is no token's fault: a client that fetched a new token and tried again would count a

@@ -62,7 +62,7 @@ export function createDispatch(handlers: Handlers, resolveActor: ResolveActor = 
       if (error instanceof KioskError) {
         if (actor.role !== 'visitor') return { ok: false, error: error.toJSON() }
         // A visitor gets plain words; the detail goes to the log for staff.
-        log(`kiosk: ${String(method)} refused for a visitor: ${error.code}: ${error.message}`)
+        log(`kiosk: ${String(method)} refused for a visitor: ${error.code}: ${error.message}${requestOf(error)}`)
         return { ok: false, error: visitorError(error.toJSON(), String(method)) }
       }
       // Unexpected errors are logged by name and message only: no payloads, which may hold secrets.
@@ -71,4 +71,10 @@ export function createDispatch(handlers: Handlers, resolveActor: ResolveActor = 
       return { ok: false, error: actor.role === 'visitor' ? visitorError(internal, String(method)) : internal }
     }
   }
+}
+
+/** The server call behind an error, by the id its log knows it by (clients/http-client.ts). */
+function requestOf(error: KioskError): string {
+  const id = (error as { requestId?: unknown }).requestId
+  return typeof id === 'string' ? ` (request ${id})` : ''
 }

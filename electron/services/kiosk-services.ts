@@ -51,6 +51,7 @@ import { matchListedFaces } from './site/listed-face-match'
 import { offlineDesk, siteKioskId } from './site/offline-desk'
 import { openSiteCopy } from './site/site-copy'
 import { siteSync } from './site/site-sync'
+import { kioskLog } from './kiosk-log'
 
 export interface KioskServicesOptions {
   shell: 'electron' | 'web'
@@ -90,7 +91,7 @@ export interface KioskServices {
  */
 export function createKioskServices(options: KioskServicesOptions): KioskServices {
   const { dataDir, shell, version } = options
-  const log = options.log ?? ((line: string) => console.error(line))
+  const log = options.log ?? kioskLog()
   const now = options.now ?? Date.now
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const saved = savedSettings(createSettingsStore({ dataDir, log }))

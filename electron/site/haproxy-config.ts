@@ -74,6 +74,10 @@ frontend site
   bind ${bind}${tls}
   maxconn 500
   option forwardfor
+  # A request's id, from the kiosk through here to the engine (which logs it and sends it back):
+  # the kiosk's own when it sent one, else one made here.
+  unique-id-format %[uuid()]
+  http-request set-header X-Request-ID %[unique-id] unless { req.hdr(x-request-id) -m found }
   # haproxy's own 503 (no engine ready: the database is down, or every engine is restarting) says
   # when to try again, as an engine's own 503 does.
   http-after-response set-header Retry-After 2 if { status 503 } !{ res.hdr(retry-after) -m found }

@@ -25,6 +25,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   renderer: async () => (await import('./sections/renderer')).renderer,
   capture: async () => (await import('./sections/capture')).capture,
   load: async () => (await import('./sections/load')).load,
+  metrics: async () => (await import('./sections/metrics')).metrics,
   bridge: async () => (await import('./sections/bridge')).bridge,
   hostile: async () => (await import('./sections/hostile')).hostile,
   liveness: async () => (await import('./sections/liveness')).liveness,

@@ -25,15 +25,18 @@ async function scrape(url: string, headers: Record<string, string> = {}): Promis
 describe('an engine’s metrics', () => {
   let open: TestEngine
   let guarded: TestEngine
+  let off: TestEngine
 
   beforeAll(async () => {
     const plugins = () => loadFacePlugins({ threads: 1, log: () => {} }, [HUMAN_FACERES])
     open = await startTestEngine(await plugins())
     guarded = await startTestEngine(await plugins(), undefined, { metricsToken: TOKEN })
+    off = await startTestEngine(await plugins(), undefined, { metrics: false })
   })
   afterAll(async () => {
     await open?.close()
     await guarded?.close()
+    await off?.close()
   })
 
   it('counts requests by route pattern, and identify and the caches by template type; names no person', async () => {
@@ -61,5 +64,14 @@ describe('an engine’s metrics', () => {
     const scraped = await scrape(guarded.url, { authorization: `Bearer ${TOKEN}`, 'x-forwarded-for': '203.0.113.9' })
     expect(scraped.status).toBe(200)
     expect(scraped.text).toMatch(/^kiosk_engine_changes_applied /m)
+  })
+
+  it('with metrics off (ENGINE_METRICS=off) there is no /metrics, and identify answers as before', async () => {
+    expect((await scrape(off.url)).status).toBe(404)
+    const probe = template()
+    expect((await off.call('POST', `/bioengine/persons/${encodeURIComponent(PERSON)}/biometrics`, { templateType: TYPE, templateContext: 'desk', template: probe })).status).toBe(201)
+    const found = await off.call('POST', '/bioengine/identify', { identifyInputs: [{ templateType: TYPE, template: probe }] })
+    expect(found.status).toBe(200)
+    expect(JSON.stringify(found.body)).toContain(PERSON)
   })
 })

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -97,6 +98,20 @@ describe('npm run site', () => {
     const throughFront = await request(`${url}/metrics`)
     expect(throughFront.statusCode).toBe(404)
     await throughFront.body.dump()
+
+    // A request's id, from the caller through the front to an engine's log, and back in the reply;
+    // one is made for a request that comes with none.
+    const given = `kiosk-${randomUUID()}`
+    const ids: string[] = []
+    for (const headers of [{ 'x-request-id': given }, {}]) {
+      const reply = await request(`${url}/v2/oauth2/oauth/token?grant_type=client_credentials`, { method: 'POST', headers })
+      await reply.body.dump()
+      ids.push(String(reply.headers['x-request-id']))
+    }
+    expect(ids[0]).toBe(given)
+    expect(ids[1]).toMatch(/^[0-9a-f-]{36}$/)
+    const logged = () => engines.map((engine) => readFileSync(join(data, `engine-${engine.n}`, 'logs', 'engine.log'), 'utf8')).join('\n')
+    for (const id of ids) expect(logged()).toMatch(new RegExp(`"reqId":"${id}".*"route":"/v2/oauth2/oauth/token","status":401`))
 
     const { n, url: engineUrl, pid } = engines[0]!
     const from = site.output.length

@@ -24,7 +24,7 @@ export interface TestEngine {
 export async function startTestEngine(
   plugins: FacePlugin[],
   dataDir = mkdtempSync(join(tmpdir(), 'kiosk-engine-')),
-  options: Pick<EngineOptions, 'limits' | 'databaseUrl' | 'readDatabaseUrl' | 'pollMs' | 'staleServeMs' | 'metricsToken' | 'trustedProxy' | 'tenant' | 'frontDesk'> = {},
+  options: Pick<EngineOptions, 'limits' | 'databaseUrl' | 'readDatabaseUrl' | 'pollMs' | 'staleServeMs' | 'metricsToken' | 'metrics' | 'trustedProxy' | 'tenant' | 'frontDesk'> = {},
 ): Promise<TestEngine> {
   const engine = await createEngine({ dataDir, plugins, ...options })
   await engine.ctx.store.clients.ensure(TEST_CLIENT.id, TEST_CLIENT.secret)

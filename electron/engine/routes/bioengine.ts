@@ -58,7 +58,7 @@ export function screenFacesBodyLimit(plugins: readonly FacePlugin[]): number {
 }
 
 /** The BioEngine (reference §4.4), registered under /bioengine. Every call but /match needs a JWT. */
-export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext, metrics: Pick<EngineMetrics, 'identified'>): Promise<void> {
+export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext, metrics: Pick<EngineMetrics, 'identified'> | undefined): Promise<void> {
   const { bio } = ctx
   await app.register(multipart, { limits: { fileSize: MATCH_IMAGE_LIMITS.maxBytes, files: 2, fields: 0, parts: 3, fieldNameSize: 100, headerPairs: 100 } })
 
@@ -76,7 +76,7 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext, metric
     async (request, reply) => {
       const { personid } = request.params
       const result = await bio.enroll(personid, request.body, request.caller)
-      ctx.log.engine(`enrolled ${request.body.templateType}/${request.body.templateContext} for ${personid}`)
+      request.log.info(`enrolled a ${request.body.templateType} template`)
       return reply.code(201).send(result)
     },
   )
@@ -104,7 +104,7 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext, metric
   app.post('/identify', { ...withSamples, schema: { body: identifyRequest, response: { 200: identifyRecord } } }, async (request) => {
     const answer = await identify(bio, request.body.identifyInputs, request.caller)
     for (const { identifyResults } of answer.allIdentifyResults) {
-      for (const result of identifyResults) if (result.errorCode === undefined) metrics.identified(result.templateType, result.totalDurationMS)
+      for (const result of identifyResults) if (result.errorCode === undefined) metrics?.identified(result.templateType, result.totalDurationMS)
     }
     return answer
   })
@@ -118,7 +118,7 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext, metric
     const plugin = bio.plugins.find((candidate) => candidate.analyzeLiveness)
     if (!plugin) throw new HttpError(503, 'No face plugin with liveness models is installed.')
     const result = await evaluateLiveness(plugin, request.body, request.caller)
-    ctx.log.engine(`liveness ${result.passed ? 'passed' : 'not passed'} (${request.body.checks.join(', ')}; ${request.body.frames.length} frames)`)
+    request.log.info(`liveness ${result.passed ? 'passed' : 'not passed'} (${request.body.checks.join(', ')}; ${request.body.frames.length} frames)`)
     return result
   })
 
@@ -129,7 +129,7 @@ export async function bioEngineRoutes(app: EngineApp, ctx: EngineContext, metric
     { config: bearer, bodyLimit: screenFacesBodyLimit(bio.plugins), schema: { body: screenFacesRequest, response: { 200: screenFacesResponse } } },
     async (request) => {
       const result = await screenFaces(bio, request.body, request.caller)
-      ctx.log.engine(`screen-faces: ${request.body.samples.length} samples against ${request.body.gallery.length} persons; ${result.matches.length} matched`)
+      request.log.info(`screen-faces: ${request.body.samples.length} samples against ${request.body.gallery.length} persons; ${result.matches.length} matched`)
       return result
     },
   )

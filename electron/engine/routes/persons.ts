@@ -39,7 +39,7 @@ export function personRoutes(app: EngineApp, ctx: EngineContext): void {
 
   app.delete('/v2/gmiserver/person/:uuid', { config: admin, schema: { params: uuidParams } }, async (request, reply) => {
     const deleted = await deletePerson(ctx.bio, request.params.uuid)
-    ctx.log.engine(`person ${deleted.uuid} deleted with their templates`)
+    request.log.info(`person ${deleted.uuid} deleted with their templates`)
     return reply.code(204).send()
   })
 

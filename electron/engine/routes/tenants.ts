@@ -35,7 +35,7 @@ export function tenantRoutes(app: EngineApp, ctx: EngineContext): void {
         // Opting out deletes what was kept: off means no face crop is held for this tenant's persons.
         dropped: body.keepFaceCrops === false ? await tx.crops.dropUnkept() : 0,
       }))
-      if (dropped > 0) ctx.log.engine(`tenant ${params.tenant} stopped keeping face crops: ${dropped} deleted`)
+      if (dropped > 0) request.log.info(`tenant ${params.tenant} stopped keeping face crops: ${dropped} deleted`)
       return reply.code(created ? 201 : 200).send((await tenants.get(params.tenant))!)
     },
   )

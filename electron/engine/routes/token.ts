@@ -33,7 +33,7 @@ export function tokenRoutes(app: EngineApp, ctx: EngineContext, limits: Pick<Htt
       const credentials = basicCredentials(request.headers.authorization)
       const auth = await clientAuth.authenticate(credentials, request.ip)
       if (!auth.ok) {
-        if (auth.status === 401) ctx.log.engine(`token refused: bad client credentials${credentials ? ` for client ${credentials.clientId}` : ''}`)
+        if (auth.status === 401) request.log.info('token refused: bad client credentials') // not the id given: it may be anything a person typed
         if (auth.status === 429) await tarpit.hold(reply)
         const refusal = clientAuthRefusal(auth)
         return reply.code(refusal.status).headers(refusal.headers).send(refusal.body)
@@ -47,7 +47,7 @@ export function tokenRoutes(app: EngineApp, ctx: EngineContext, limits: Pick<Htt
         return reply.code(400).send({ error: 'invalid_scope', error_description: `This client may request: ${scopes.join(' ')}.` })
       }
       const { token, expiresIn } = await ctx.tokens.issue({ clientId: auth.clientId, scopes: requested })
-      ctx.log.engine(`token issued to client ${auth.clientId}`)
+      request.log.info(`token issued to client ${auth.clientId}`)
       return reply
         .header('Cache-Control', 'no-store')
         .header('Pragma', 'no-cache')

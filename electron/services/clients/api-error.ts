@@ -10,11 +10,15 @@ export class ApiError extends KioskError {
     message: string,
     readonly status: number | null,
     readonly serverCode: number | null = null,
-    options: { retryAfterSeconds?: number | undefined } = {},
+    options: { retryAfterSeconds?: number | undefined; requestId?: string | undefined } = {},
   ) {
     super(code, message, options)
     this.name = 'ApiError'
+    this.requestId = options.requestId
   }
+
+  /** The X-Request-ID the call went with, when it went: the server's log names the call by it. */
+  requestId: string | undefined
 
   /** Worth trying again later: the server was unreachable, slow, overloaded or failing. */
   get retryable(): boolean {

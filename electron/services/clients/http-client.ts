@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { errors, Pool, type FormData } from 'undici'
 import type { z } from 'zod'
+import { REQUEST_ID_HEADER } from '../../shared/request-id'
 import { ApiError, codeForStatus } from './api-error'
 
 export interface HttpClientOptions {
@@ -27,6 +29,8 @@ export interface RawReply {
   status: number
   headers: Record<string, string | string[] | undefined>
   body: Buffer
+  /** The id this call was sent with (X-Request-ID): the server's log names the call by it. */
+  requestId?: string
 }
 
 /** A reply read as it arrives (an event stream): its body, or the whole reply when it was not 2xx. */
@@ -110,8 +114,9 @@ export class HttpClient {
     // The whole call, however the server trickles its reply, ends within connect + request time.
     const budget = (this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) + (this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS)
     const signal = AbortSignal.any([AbortSignal.timeout(budget), ...(options.signal ? [options.signal] : [])])
+    const requestId = randomUUID()
     try {
-      const reply = await this.pool.request({ method: options.method, path, headers: options.headers, body: options.body, signal })
+      const reply = await this.pool.request({ method: options.method, path, headers: { ...options.headers, [REQUEST_ID_HEADER]: requestId }, body: options.body, signal })
       const chunks: Buffer[] = []
       let size = 0
       for await (const chunk of reply.body) {
@@ -122,12 +127,12 @@ export class HttpClient {
         }
         chunks.push(chunk as Buffer)
       }
-      const raw = { status: reply.statusCode, headers: reply.headers, body: Buffer.concat(chunks) }
+      const raw = { status: reply.statusCode, headers: reply.headers, body: Buffer.concat(chunks), requestId }
       const stranger = notTheApi(raw)
       if (stranger) throw new ApiError('UNREACHABLE', `${this.name} could not be reached for ${call}: something else answered (${stranger}), as a gateway, a proxy or a sign-in page does.`, null)
       return raw
     } catch (error) {
-      throw this.transportError(call, error)
+      throw this.transportError(call, error, requestId)
     }
   }
 
@@ -138,11 +143,12 @@ export class HttpClient {
    * is not 2xx is read whole, for the caller's error.
    */
   async stream(call: string, options: RequestOptions, idleMs: number): Promise<StreamReply> {
+    const requestId = randomUUID()
     try {
       const reply = await this.pool.request({
         method: options.method,
         path: this.pathOf(options),
-        headers: options.headers,
+        headers: { ...options.headers, [REQUEST_ID_HEADER]: requestId },
         body: options.body,
         signal: options.signal,
         headersTimeout: this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -157,9 +163,9 @@ export class HttpClient {
         chunks.push(chunk as Buffer)
       }
       reply.body.destroy()
-      return { ok: false, reply: { status: reply.statusCode, headers: reply.headers, body: Buffer.concat(chunks) } }
+      return { ok: false, reply: { status: reply.statusCode, headers: reply.headers, body: Buffer.concat(chunks), requestId } }
     } catch (error) {
-      throw this.transportError(call, error)
+      throw this.transportError(call, error, requestId)
     }
   }
 
@@ -206,15 +212,18 @@ export class HttpClient {
     }
     const code = codeForStatus(reply.status, serverCode)
     const detail = serverMessage ? `: ${serverMessage}` : ''
-    return new ApiError(code, `${this.name} refused ${call} (HTTP ${reply.status})${detail}`, reply.status, serverCode)
+    return new ApiError(code, `${this.name} refused ${call} (HTTP ${reply.status})${detail}`, reply.status, serverCode, { requestId: reply.requestId })
   }
 
   close(): Promise<void> {
     return this.pool.close()
   }
 
-  private transportError(call: string, error: unknown): ApiError {
-    if (error instanceof ApiError) return error
+  private transportError(call: string, error: unknown, requestId: string): ApiError {
+    if (error instanceof ApiError) {
+      error.requestId ??= requestId
+      return error
+    }
     const code = (error as { code?: string }).code
     const name = (error as { name?: string }).name
     if (
@@ -223,10 +232,10 @@ export class HttpClient {
       error instanceof errors.ConnectTimeoutError ||
       name === 'TimeoutError'
     ) {
-      return new ApiError('TIMEOUT', `${this.name} did not answer ${call} in time.`, null)
+      return new ApiError('TIMEOUT', `${this.name} did not answer ${call} in time.`, null, null, { requestId })
     }
-    if (name === 'AbortError') return new ApiError('TIMEOUT', `${call} was cancelled.`, null)
+    if (name === 'AbortError') return new ApiError('TIMEOUT', `${call} was cancelled.`, null, null, { requestId })
     const reason = code ?? (error instanceof Error ? error.message : 'network error')
-    return new ApiError('UNREACHABLE', `${this.name} could not be reached for ${call} (${reason}).`, null)
+    return new ApiError('UNREACHABLE', `${this.name} could not be reached for ${call} (${reason}).`, null, null, { requestId })
   }
 }
