@@ -351,7 +351,10 @@ describe('a site with two PostgreSQL nodes under Patroni (--ha): a database mach
         a.call('enrollVisitor', enrollVisitor(BO_ID, BO)),
         b.call('identifyVisitor', { sample: ANA_OTHER_PHOTO }),
         b.call('verifyVisitor', { userId: ANA_ID, sample: ANA_OTHER_PHOTO }),
-        c.call('checkIn', { personUuid: ana.person.uuid, firstName: 'Ana' }),
+        // A refusal names what C logged meanwhile (why it did not take the check-in on its copy).
+        c.call('checkIn', { personUuid: ana.person.uuid, firstName: 'Ana' }).catch((error: Error) => {
+          throw new Error(`${error.message}\nC logged: ${c.lines.slice(-8).join('\n')}`)
+        }),
       ])
       queued = enrolled
       checkedIn = checked

@@ -94,9 +94,9 @@ function poolFor(url: string, max: number, timeoutMs: number): pg.Pool {
  * connection may lead to a node just lost or just promoted, and the pool drops one that failed),
  * the others after a pause, since at the moment of a failover neither answers: the old primary is
  * gone and the promoted standby is no longer a read node, until haproxy's checks (every 500 ms)
- * find it the primary.
+ * find it the primary. A busy machine promotes more slowly: 3.5 s in all.
  */
-const READ_ROUND_PAUSES_MS = [0, 0, 500, 1000]
+const READ_ROUND_PAUSES_MS = [0, 0, 500, 1000, 2000]
 
 /** Reads (`all`, `get`) that found the primary away, tried on the read nodes, round after round. */
 function readsFallingBackTo(primary: Sql, reads: Sql): Pick<Sql, 'all' | 'get'> {
