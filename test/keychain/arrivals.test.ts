@@ -12,7 +12,7 @@ import { CONSENT } from '../../electron/shared/consent'
 import type { HostNotice } from '../../electron/shared/host-notices'
 import { readMail, startReceiver, startSmtp, type LocalReceiver, type LocalSmtp } from '../support/notice-servers'
 import { projectRoot } from '../support/process'
-import { adminDispatch, type SessionCall } from '../support/staff'
+import { adminDispatch, valueOf, type SessionCall } from '../support/staff'
 import { eventually } from '../support/until'
 
 // Visits tied to the host notifications on the composed services (createKioskServices), as Electron
@@ -30,13 +30,9 @@ describe('a check-in tells its host, once, on the composed services', () => {
   let staff: SessionCall
   let smtp: LocalSmtp
   let receiver: LocalReceiver
-  const unwrap = async (reply: Awaited<ReturnType<SessionCall>>) => {
-    if (!reply.ok) throw Object.assign(new Error(`${reply.error.code}: ${reply.error.message}`), { code: reply.error.code })
-    return reply.value as any
-  }
-  const call = async (method: string, input: unknown = {}) => unwrap(await staff(method, input))
+  const call = async (method: string, input: unknown = {}) => valueOf(staff(method, input))
   /** A call from a kiosk window nobody signed in to: the visitor's role. */
-  const visitor = async (method: string, input: unknown = {}) => unwrap(await services.dispatch(method, input, VISITOR_WINDOW))
+  const visitor = async (method: string, input: unknown = {}) => valueOf(services.dispatch(method, input, VISITOR_WINDOW))
   const notices = async (): Promise<HostNotice[]> => (await call('getHostNotices')).items
   const kioskFiles = (dir = dataDir): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

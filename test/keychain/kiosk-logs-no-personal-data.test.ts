@@ -9,7 +9,7 @@ import { createKeychain } from '../../electron/services/secrets/keychain'
 import { CONSENT } from '../../electron/shared/consent'
 import { startReceiver, startSmtp, type LocalReceiver, type LocalSmtp } from '../support/notice-servers'
 import { projectRoot } from '../support/process'
-import { adminDispatch, type SessionCall } from '../support/staff'
+import { adminDispatch, valueOf, type SessionCall } from '../support/staff'
 import { eventually } from '../support/until'
 
 // The kiosk's every workflow on the composed services (as Electron and the web host build them),
@@ -39,12 +39,8 @@ describe('the kiosk’s logs', () => {
   let staff: SessionCall
   let smtp: LocalSmtp
   let receiver: LocalReceiver
-  const unwrap = async (reply: Awaited<ReturnType<SessionCall>>) => {
-    if (!reply.ok) throw Object.assign(new Error(`${reply.error.code}: ${reply.error.message}`), { code: reply.error.code })
-    return reply.value as any
-  }
-  const call = async (method: string, input: unknown = {}) => unwrap(await staff(method, input))
-  const visitor = async (method: string, input: unknown = {}) => unwrap(await services.dispatch(method, input, VISITOR_WINDOW))
+  const call = async (method: string, input: unknown = {}) => valueOf(staff(method, input))
+  const visitor = async (method: string, input: unknown = {}) => valueOf(services.dispatch(method, input, VISITOR_WINDOW))
   /** Every log file under the data folder (the embedded engine's logs/), as text. */
   const logFiles = (dir = dataDir): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

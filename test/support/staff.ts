@@ -25,3 +25,10 @@ export async function adminDispatch(dispatch: Dispatch, key = 'test:admin'): Pro
     return dispatch(method, input, key)
   }
 }
+
+/** A call's value, or an Error with the envelope's code for one that failed (`code` on the error). */
+export async function valueOf(reply: Envelope | Promise<Envelope>): Promise<any> {
+  const settled = await reply
+  if (!settled.ok) throw Object.assign(new Error(`${settled.error.code}: ${settled.error.message}`), { code: settled.error.code })
+  return settled.value
+}
