@@ -178,9 +178,27 @@ export type SiteKiosk = z.infer<typeof siteKioskSchema>
  */
 /** How far a kiosk's copy of the site has come: when it last pulled, and how many of the site's changes it has not been sent since. */
 export const kioskCopySchema = z.object({ syncedAt: z.number(), changesBehind: z.number().int().min(0) })
+/** How often a site's kiosk reports its health (issue 49): two reports missed and staff read "not heard from since". */
+export const KIOSK_HEALTH_INTERVAL_MS = 30_000
+const count = z.number().int().min(0).max(1_000_000)
+/** What a kiosk tells its site every KIOSK_HEALTH_INTERVAL_MS: counts and states, never a person. */
+export const kioskHealthReport = z.strictObject({
+  version: z.string().trim().min(1).max(64),
+  outbox: z.strictObject({ waiting: count, failed: count }),
+  hostNoticesWaiting: count,
+  /** Seconds since its copy of the site was last brought up to date; null: it has none. */
+  replicaAgeSeconds: count.nullable(),
+  /** Whether its screen found a camera the last time one was looked for. */
+  camera: z.enum(['found', 'none', 'unknown']),
+  /** The code of the last error the kiosk met (a KioskError code), null: none since it started. */
+  lastErrorCode: z.string().regex(/^[A-Z_]{1,40}$/).nullable(),
+})
+export type KioskHealthReport = z.infer<typeof kioskHealthReport>
+export const kioskHealthSchema = kioskHealthReport.extend({ reportedAt: z.number() })
+export type KioskHealth = z.infer<typeof kioskHealthSchema>
 export type KioskCopy = z.infer<typeof kioskCopySchema>
 /** A kiosk as the site lists it to staff: with its copy's progress (null: it never pulled; a site older than the copy says null too). */
-export const kioskWithCopySchema = siteKioskSchema.extend({ copy: kioskCopySchema.nullable().default(null) })
+export const kioskWithCopySchema = siteKioskSchema.extend({ copy: kioskCopySchema.nullable().default(null), health: kioskHealthSchema.nullable().default(null) })
 export type KioskWithCopy = z.infer<typeof kioskWithCopySchema>
 export const listedKioskSchema = kioskWithCopySchema.extend({ thisKiosk: z.boolean().default(false) })
 export type ListedKiosk = z.infer<typeof listedKioskSchema>
@@ -288,6 +306,7 @@ export const frontDeskRoutes = {
   createPairingCode: { method: 'POST', path: '/pairing-codes', auth: 'admin', response: pairingCodeResult },
   listKiosks: { method: 'GET', path: '/kiosks', auth: 'admin', response: z.array(listedKioskSchema) },
   removeKiosk: { method: 'DELETE', path: '/kiosks/:id', auth: 'admin', params: kioskIdParams },
+  reportHealth: { method: 'POST', path: '/kiosks/health', auth: 'kiosk', body: kioskHealthReport },
 
   staffStatus: { method: 'GET', path: '/staff/status', auth: 'kiosk', response: staffStatusSchema },
   signIn: { method: 'POST', path: '/staff/sign-in', auth: 'kiosk', body: signInInput, response: staffSessionResult },

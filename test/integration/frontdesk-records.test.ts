@@ -407,7 +407,7 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
       const typed = `${made.code.slice(0, 4)}-${made.code.slice(4)}`.toLowerCase()
       const kiosk = await desk.redeemPairingCode(typed, ' Lobby ')
       expect(kiosk).toEqual({ id: expect.any(String), name: 'Lobby', joinedAt: clock.now, lastSeenAt: null })
-      expect(await desk.listKiosks()).toEqual([{ ...kiosk, copy: null }])
+      expect(await desk.listKiosks()).toEqual([{ ...kiosk, copy: null, health: null }])
     })
 
     it('refuses a wrong, a used and an expired code, each in its own words', async () => {
@@ -460,7 +460,7 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
         seenInside = await tx.get('SELECT name FROM kiosks WHERE id = ?', [made.id])
       })
       expect(seenInside).toEqual({ name: 'Lobby' })
-      expect(await desk.listKiosks()).toEqual([{ ...kiosk, copy: null }])
+      expect(await desk.listKiosks()).toEqual([{ ...kiosk, copy: null, health: null }])
     })
 
     it('tells a paired kiosk from a removed one, keeps its last-seen time, and ends staff sessions at a removed kiosk', async () => {

@@ -39,6 +39,8 @@ export const frontDeskActs: { [N in FrontDeskRouteName]: Act<N> | null } = {
   // Never the code: until it is used or expires, it lets a kiosk in.
   createPairingCode: { action: 'pairing-code', detail: (c) => c.reply && `valid until ${c.reply.expiresAt}` },
   listKiosks: null,
+  // Every 30 s from every kiosk: its state, not an act.
+  reportHealth: null,
   removeKiosk: { action: 'kiosk-remove', detail: (c) => c.params && `kiosk ${c.params.id}` },
 
   staffStatus: null,

@@ -55,6 +55,10 @@ export async function frontDeskRoutes(app: EngineApp, options: FrontDeskRouteOpt
   app.get(r.listKiosks.path, { config: as(r.listKiosks.auth), schema: { response: { 200: r.listKiosks.response } } }, async (request) =>
     (await frontDesk.listKiosks()).map((listed) => ({ ...listed, thisKiosk: listed.id === request.kioskId })),
   )
+  app.post(r.reportHealth.path, { config: as(r.reportHealth.auth), schema: { body: r.reportHealth.body } }, async (request, reply) => {
+    await frontDesk.reportKioskHealth(kiosk(request), request.body)
+    return reply.code(204).send()
+  })
   app.delete(r.removeKiosk.path, { config: as(r.removeKiosk.auth), schema: { params: r.removeKiosk.params} }, async (request, reply) => {
     const { id } = request.params
     // The client first: once it is gone no new token is issued, whatever happens next.

@@ -1,4 +1,4 @@
-import type { Look, LookPatch, PairingCodeResult, ScreenResult, KioskWithCopy, SiteEvent, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
+import type { Look, LookPatch, PairingCodeResult, ScreenResult, KioskHealthReport, KioskWithCopy, SiteEvent, SiteKiosk, StaffSessionResult, StaffWho } from '../../shared/frontdesk-api'
 import type { Invite, InviteState } from '../../shared/invites'
 import type { InviteAlert } from '../../shared/invite-alerts'
 import type { AccountView, StaffRole } from '../../shared/staff'
@@ -65,6 +65,8 @@ export interface FrontDesk {
   /** Whether the code would pair a kiosk now (known, unused, unexpired); uses nothing up. */
   pairingCodeOpen(code: string): Promise<boolean>
   listKiosks(): Promise<KioskWithCopy[]>
+  /** A paired kiosk's health report (every KIOSK_HEALTH_INTERVAL_MS), kept until the next. */
+  reportKioskHealth(kioskId: string, report: KioskHealthReport): Promise<void>
   /** The kiosk's calls are refused from now on; false when there was no such kiosk. */
   removeKiosk(id: string): Promise<boolean>
   /** The kiosk when it is paired and not removed (its last-seen time updated), else null. */

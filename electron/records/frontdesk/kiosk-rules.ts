@@ -6,7 +6,7 @@ import type { FrontDesk } from './front-desk'
 import type { RulesContext } from './records'
 import { newPairingCode, sha256 } from './secrets'
 
-type KioskRules = Pick<FrontDesk, 'createPairingCode' | 'redeemPairingCode' | 'pairingCodeOpen' | 'listKiosks' | 'removeKiosk' | 'seenKiosk'>
+type KioskRules = Pick<FrontDesk, 'createPairingCode' | 'redeemPairingCode' | 'pairingCodeOpen' | 'listKiosks' | 'reportKioskHealth' | 'removeKiosk' | 'seenKiosk'>
 
 const wrongCode = () => new KioskError('REJECTED', 'This pairing code is wrong: check it and type it again, or make a new one.')
 const usedCode = () => new KioskError('REJECTED', 'This pairing code has already been used: make a new one.')
@@ -64,6 +64,8 @@ export function kioskRules(context: RulesContext): KioskRules {
     },
 
     listKiosks: () => records.kiosks.list(),
+
+    reportKioskHealth: (kioskId, report) => records.kiosks.reportHealth(kioskId, report, now()),
 
     async removeKiosk(id) {
       return context.transaction(async (tx) => {

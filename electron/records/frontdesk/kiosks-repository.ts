@@ -1,4 +1,4 @@
-import type { KioskWithCopy, SiteKiosk } from '../../shared/frontdesk-api'
+import { kioskHealthReport, type KioskHealth, type KioskHealthReport, type KioskWithCopy, type SiteKiosk } from '../../shared/frontdesk-api'
 import { StoreUnavailableError, type Sql } from '../sql/types'
 
 interface KioskRow {
@@ -13,6 +13,15 @@ interface ListedRow extends KioskRow {
   synced_cookie: number | null
   synced_at: number | null
   changes_behind: number
+  health: string | null
+  health_at: number | null
+}
+
+/** The stored report, as the schema reads it (a row a newer kiosk wrote in a shape this site does not know reads as none). */
+function healthOf(row: ListedRow): KioskHealth | null {
+  if (row.health === null || row.health_at === null) return null
+  const report = kioskHealthReport.safeParse(JSON.parse(row.health))
+  return report.success ? { ...report.data, reportedAt: row.health_at } : null
 }
 
 const kioskOf = (row: KioskRow): SiteKiosk => ({ id: row.id, name: row.name, joinedAt: row.joined_at, lastSeenAt: row.last_seen_at })
@@ -37,12 +46,17 @@ export class KioskRepository {
       `SELECT k.*, CAST((SELECT count(*) FROM frontdesk_changes c WHERE c.seq > k.synced_cookie) AS INTEGER) AS changes_behind
        FROM kiosks k WHERE k.removed_at IS NULL ORDER BY k.joined_at, k.name, k.id`,
     )
-    return rows.map((row) => ({ ...kioskOf(row), copy: row.synced_at === null ? null : { syncedAt: row.synced_at, changesBehind: row.changes_behind } }))
+    return rows.map((row) => ({ ...kioskOf(row), copy: row.synced_at === null ? null : { syncedAt: row.synced_at, changesBehind: row.changes_behind }, health: healthOf(row) }))
   }
 
   /** The site sent the kiosk its changes up to `cookie` (a pull), at `at`. */
   async synced(id: string, cookie: number, at: number): Promise<void> {
     await this.sql.run('UPDATE kiosks SET synced_cookie = ?, synced_at = ? WHERE id = ?', [cookie, at, id])
+  }
+
+  /** The kiosk's last health report, at `at`. */
+  async reportHealth(id: string, report: KioskHealthReport, at: number): Promise<void> {
+    await this.sql.run('UPDATE kiosks SET health = ?, health_at = ? WHERE id = ? AND removed_at IS NULL', [JSON.stringify(report), at, id])
   }
 
   /** The kiosk's name, removed or not (an alert raised there names it); null for an id the site never paired. */

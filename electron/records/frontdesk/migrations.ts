@@ -4,6 +4,7 @@ import { dropArrivalQueuedStep } from './arrival-column-migration'
 import { inviteAlertsStep } from './invite-alerts-migration'
 import { inviteSigningStep } from './invite-signing-migration'
 import { inviteSyncStep } from './invite-sync-migration'
+import { kioskHealthStep } from './kiosk-health-migration'
 import { kioskSyncStep } from './kiosk-sync-migration'
 import { auditStep } from './audit-migration'
 import { mergeStep } from './merge-migration'
@@ -304,5 +305,7 @@ export const frontDeskMigrations: MigrationSet = {
     inviteSyncStep,
     // Invitation codes the site would not count for check-ins made at kiosks away from it (invite-alerts-migration.ts).
     inviteAlertsStep,
+    // Each kiosk's last health report, for the Kiosks screen and the site's metrics (kiosk-health-migration.ts).
+    kioskHealthStep,
   ],
 }

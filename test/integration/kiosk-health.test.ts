@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { STAFF_SESSION_HEADER, type KioskHealthReport } from '../../electron/shared/frontdesk-api'
+import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
+import { fd, pair, type PairedKiosk } from '../support/paired-kiosk'
+
+/** A site's kiosks report their health; staff list it with each kiosk (issue 49, part 3: the site's side). */
+const REPORT: KioskHealthReport = { version: '4.9.0', outbox: { waiting: 2, failed: 1 }, hostNoticesWaiting: 3, replicaAgeSeconds: 12, camera: 'found', lastErrorCode: 'UNREACHABLE' }
+
+describe('kiosk health reports', () => {
+  let t: TestEngine
+  let lobby: PairedKiosk
+  let garden: PairedKiosk
+  let admin: string
+  const send = (method: string, path: string, token: string, body?: unknown, session?: string) => t.call(method, path, body, { authorization: `Bearer ${token}`, ...(session ? { [STAFF_SESSION_HEADER]: session } : {}) })
+  const listed = async () => (await send('GET', fd('/kiosks'), lobby.token, undefined, admin)).body as Array<{ name: string; health: unknown }>
+
+  beforeAll(async () => {
+    t = await startTestEngine([], undefined, { tenant: TEST_TENANT })
+    lobby = await pair(t, 'Lobby')
+    garden = await pair(t, 'Garden door')
+    admin = (await send('POST', fd('/staff/first-admin'), lobby.token, { name: 'Site Admin', secret: 'site-admin-secret-1' })).body.session
+  })
+  afterAll(() => t?.close())
+
+  it('keeps each kiosk’s last report with when it came, and lists it to staff beside the kiosk', async () => {
+    expect((await listed()).map((k) => [k.name, k.health])).toEqual([
+      ['Lobby', null],
+      ['Garden door', null],
+    ])
+    const before = Date.now()
+    expect((await send('POST', fd('/kiosks/health'), garden.token, REPORT)).status).toBe(204)
+    expect((await send('POST', fd('/kiosks/health'), garden.token, { ...REPORT, outbox: { waiting: 0, failed: 0 } })).status).toBe(204)
+    const [lobbyRow, gardenRow] = await listed()
+    expect(lobbyRow!.health).toBeNull()
+    expect(gardenRow!.health).toEqual({ ...REPORT, outbox: { waiting: 0, failed: 0 }, reportedAt: expect.any(Number) })
+    expect((gardenRow!.health as { reportedAt: number }).reportedAt).toBeGreaterThanOrEqual(before)
+  })
+
+  it('takes a report only from a paired kiosk, and only in its shape', async () => {
+    expect((await t.call('POST', fd('/kiosks/health'), REPORT)).status).toBe(403)
+    for (const body of [{ ...REPORT, camera: 'maybe' }, { ...REPORT, email: 'someone@example.com' }, { ...REPORT, lastErrorCode: 'see ada@example.com' }, { ...REPORT, outbox: { waiting: -1, failed: 0 } }]) {
+      expect((await send('POST', fd('/kiosks/health'), lobby.token, body)).status, JSON.stringify(body)).toBe(400)
+    }
+    expect((await listed()).find((k) => k.name === 'Lobby')!.health).toBeNull()
+  })
+})
