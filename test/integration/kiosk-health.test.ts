@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { reportHealth } from '../../electron/services/site/health-report'
 import { STAFF_SESSION_HEADER, type KioskHealthReport } from '../../electron/shared/frontdesk-api'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { fd, pair, type PairedKiosk } from '../support/paired-kiosk'
+import { siteConnection } from '../support/site-connection'
 
 /** A site's kiosks report their health; staff list it with each kiosk (issue 49, part 3: the site's side). */
 const REPORT: KioskHealthReport = { version: '4.9.0', outbox: { waiting: 2, failed: 1 }, hostNoticesWaiting: 3, replicaAgeSeconds: 12, camera: 'found', lastErrorCode: 'UNREACHABLE' }
@@ -42,5 +44,47 @@ describe('kiosk health reports', () => {
       expect((await send('POST', fd('/kiosks/health'), lobby.token, body)).status, JSON.stringify(body)).toBe(400)
     }
     expect((await listed()).find((k) => k.name === 'Lobby')!.health).toBeNull()
+  })
+})
+
+describe('a kiosk’s health reporter', () => {
+  let t: TestEngine
+  let kiosk: PairedKiosk
+  let session: string
+
+  beforeAll(async () => {
+    t = await startTestEngine([], undefined, { tenant: TEST_TENANT })
+    kiosk = await pair(t, 'Side door')
+    session = (await t.call('POST', fd('/staff/first-admin'), { name: 'Site Admin', secret: 'site-admin-secret-1' }, { authorization: `Bearer ${kiosk.token}` })).body.session
+  })
+  afterAll(() => t?.close())
+
+  const health = async () =>
+    ((await t.call('GET', fd('/kiosks'), undefined, { authorization: `Bearer ${kiosk.token}`, [STAFF_SESSION_HEADER]: session })).body as Array<{ health: { outbox: { waiting: number } } | null }>)[0]!.health
+
+  it('sends what it gathers; says once that reports stopped getting through, and once that they get through again', async () => {
+    const lines: string[] = []
+    let waiting = 4
+    let reachable = true
+    const connection = siteConnection(t.url, kiosk.token, { connectTimeoutMs: 2_000, requestTimeoutMs: 5_000 })
+    const away = siteConnection('http://127.0.0.1:9', kiosk.token, { connectTimeoutMs: 500, requestTimeoutMs: 500 })
+    const reporter = reportHealth({ connection: async () => (reachable ? connection : away), gather: async () => ({ ...REPORT, outbox: { waiting, failed: 0 } }), log: (line) => lines.push(line), intervalMs: 3_600_000 })
+    try {
+      await reporter.reportNow()
+      expect((await health())?.outbox.waiting).toBe(4)
+      reachable = false
+      waiting = 5
+      await reporter.reportNow()
+      await reporter.reportNow()
+      expect(lines).toEqual(['site: a health report did not get through (UNREACHABLE)'])
+      reachable = true
+      await reporter.reportNow()
+      expect((await health())?.outbox.waiting).toBe(5)
+      expect(lines).toEqual(['site: a health report did not get through (UNREACHABLE)', 'site: health reports get through again'])
+    } finally {
+      reporter.stop()
+      await connection.http.close()
+      await away.http.close()
+    }
   })
 })
