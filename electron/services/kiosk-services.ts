@@ -52,6 +52,9 @@ import { offlineDesk, siteKioskId } from './site/offline-desk'
 import { openSiteCopy } from './site/site-copy'
 import { siteSync } from './site/site-sync'
 import { kioskLog } from './kiosk-log'
+import { lastFault } from './last-fault'
+import { reportHealth } from './site/health-report'
+import { noticeJobs } from '../records/frontdesk/notices/notice-jobs'
 
 export interface KioskServicesOptions {
   shell: 'electron' | 'web'
@@ -100,6 +103,7 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const credentials = createCredentialStore(keychain)
   const listeners = new Set<(event: KioskEvent) => void>()
   const emit = (event: KioskEvent) => listeners.forEach((listener) => listener(event))
+  const faults = lastFault()
 
   const own = ownEngine({ dataDir, credentials, launchEngine: options.launchEngine, settings, log })
   const resolver = new BackendResolver(credentials, own.target)
@@ -118,6 +122,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
   const onConnected = () => {
     onSiteEvent({ type: 'look' })
     sync.request()
+    // Connected (again): the site hears how this kiosk is at once, not up to 30 s later.
+    void health.reportNow()
   }
   const events = siteEvents({ settings, tokens: async () => (await site()).tokens, onEvent: onSiteEvent, onConnected, log })
   // New servers or credentials: the clients go, and the event stream and the copy follow (or stop, off a site).
@@ -309,11 +315,29 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     visits,
     invites,
   )
+  // On a site: how this kiosk is, to the site every 30 s (its Kiosks screen and metrics); counts and states only.
+  const health = reportHealth({
+    connection: async () => ((await desk()).onSite ? site() : null),
+    gather: async () => {
+      const waiting = (await (await outbox.opened()).state()).counts
+      const notices = await noticeJobs(await ownFile.database()).counts()
+      const copyAsOf = (await sync.state())?.copyAsOf ?? null
+      return {
+        version,
+        outbox: { waiting: waiting.queued + waiting.inFlight, failed: waiting.needsAttention },
+        hostNoticesWaiting: notices.queued + notices.inFlight,
+        replicaAgeSeconds: copyAsOf === null ? null : Math.max(0, Math.round((now() - copyAsOf) / 1000)),
+        camera: 'unknown',
+        lastErrorCode: faults.last(),
+      }
+    },
+    log,
+  })
   const handlers = roleViews(auditedHandlers(visits.withVisitorRemoval(visits.rememberEnrollments(handlerTable(kiosk.handlers))), audit.log, log))
 
   return {
     // A held staff session may still read the evacuation list (and this kiosk's alerts) while the site is away.
-    dispatch: dispatchWhileAway((resolve) => createDispatch(handlers, resolve, log), staff.resolveActor, staff.sessions),
+    dispatch: faults.watch(dispatchWhileAway((resolve) => createDispatch(handlers, resolve, log), staff.resolveActor, staff.sessions)),
     onEvent(key, listener) {
       const shaped = (event: KioskEvent) => {
         const seen = eventFor(staff.sessions.actor(key).role, event)
@@ -326,6 +350,9 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     endSession: staff.endSession,
     purgeExpired,
     start: async () => kiosk.start(),
-    stop: async () => kiosk.stop(),
+    stop: async () => {
+      health.stop()
+      await kiosk.stop()
+    },
   }
 }

@@ -117,6 +117,15 @@ describe('two kiosks joined to one site', () => {
     // Each kiosk's list marks the kiosk it is read on: the row that is the screen in front of staff.
     const marked = async (k: typeof a) => (await k.call('listKiosks')).filter((row: { thisKiosk: boolean }) => row.thisKiosk).map((row: { name: string }) => row.name)
     expect(await marked(a)).toEqual(['Lobby'])
+    // Each kiosk told the site how it is once connected (and every 30 s after): its version and counts, no person.
+    await expect
+      .poll(async () => (await a.call('listKiosks')).map((row: { name: string; health: { version: string } | null }) => [row.name, row.health?.version ?? null]), { timeout: 60_000 })
+      .toEqual([
+        ['Lobby', '0.0.0-test'],
+        ['Side door', '0.0.0-test'],
+      ])
+    const lobby = (await a.call('listKiosks')).find((row: { name: string }) => row.name === 'Lobby')
+    expect(lobby.health).toMatchObject({ outbox: { waiting: 0, failed: 0 }, hostNoticesWaiting: 0, camera: 'unknown', reportedAt: expect.any(Number) })
   })
 
   it('keeps staff on the site: made at A, signs in at B; disabled at A, refused at B on its next call', async () => {
