@@ -209,6 +209,9 @@ test('joined with the site’s code: the site’s first administrator, its Kiosk
     // Each kiosk's copy of the site: this one has pulled since it joined (the pairing just now may put it a change behind); the new one never has.
     await expect(table.getByRole('row', { name: /Lobby \(this kiosk\)/ })).toContainText(/Up to date|1 change behind since/)
     await expect(table.getByRole('row', { name: /Side door/ })).toContainText('Not copied yet')
+    // How each is: this kiosk reported on connecting (its version); the new one has not reported.
+    await expect(table.getByRole('row', { name: /Lobby \(this kiosk\)/ })).toContainText(/\(version [^)]+\)/)
+    await expect(table.getByRole('row', { name: /Side door/ })).toContainText('No report yet')
     await page.getByRole('button', { name: 'Remove Side door' }).click()
     const dialog = page.getByRole('dialog', { name: 'Remove Side door from the site?' })
     await expect(dialog).toContainText('The site refuses Side door at once: every call it makes from now on is turned away')

@@ -6,6 +6,7 @@ import { DataTable } from '../components/DataTable'
 import { Busy, Button, LoadError, Notice } from '../components/ui'
 import { useLive } from '../store/live'
 import { useNavigation } from '../store/navigation'
+import { healthWords } from './kiosk-health-words'
 import { ConfirmDialog } from './staff/controls'
 import { formatDateTime, plural } from './staff/format'
 import { useAction, useLoad } from './staff/hooks'
@@ -17,7 +18,7 @@ import './staff/staff.css'
 export function KiosksScreen() {
   const mode = useLive((s) => s.settings?.mode ?? null)
   return (
-    <ScreenFrame staff title="Kiosks" purpose="The kiosks of this kiosk’s site: when each joined and was last heard from, whether its copy of the site is up to date, pairing codes for new ones, and removing one.">
+    <ScreenFrame staff title="Kiosks" purpose="The kiosks of this kiosk’s site: when each joined and was last heard from, whether its copy of the site is up to date, how each is (its last report), pairing codes for new ones, and removing one.">
       {/* Settings not read yet: the site's answer tells (a kiosk not on a site is told NOT_CONFIGURED). */}
       {mode === null || mode === 'site' ? <SiteKiosks /> : <NotOnSite />}
     </ScreenFrame>
@@ -93,6 +94,7 @@ function SiteKiosks() {
                     { header: 'Joined', cell: (k) => formatDateTime(k.joinedAt) },
                     { header: 'Last seen', cell: (k) => (k.lastSeenAt === null ? 'Not since joining' : formatDateTime(k.lastSeenAt)) },
                     { header: 'Its copy of the site', cell: copyWords },
+                    { header: 'Health', cell: (k) => healthWords(k.health, Date.now()) },
                     {
                       header: null,
                       actions: true,
