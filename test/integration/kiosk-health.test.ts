@@ -1,3 +1,4 @@
+import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reportHealth } from '../../electron/services/site/health-report'
 import { STAFF_SESSION_HEADER, type KioskHealthReport } from '../../electron/shared/frontdesk-api'
@@ -36,6 +37,18 @@ describe('kiosk health reports', () => {
     expect(lobbyRow!.health).toBeNull()
     expect(gardenRow!.health).toEqual({ ...REPORT, outbox: { waiting: 0, failed: 0 }, reportedAt: expect.any(Number) })
     expect((gardenRow!.health as { reportedAt: number }).reportedAt).toBeGreaterThanOrEqual(before)
+  })
+
+  it('exposes each kiosk’s last report as the site’s metrics', async () => {
+    const scraped = await (await request(`${t.url}/metrics`)).body.text()
+    const labels = `kiosk="${garden.kioskId}",name="Garden door"`
+    expect(scraped).toMatch(new RegExp(`^kiosk_site_kiosk_outbox\\{${labels},state="waiting"\\} 0$`, 'm'))
+    expect(scraped).toMatch(new RegExp(`^kiosk_site_kiosk_outbox\\{${labels},state="failed"\\} 0$`, 'm'))
+    expect(scraped).toMatch(new RegExp(`^kiosk_site_kiosk_host_notices_waiting\\{${labels}\\} 3$`, 'm'))
+    expect(scraped).toMatch(new RegExp(`^kiosk_site_kiosk_copy_age_seconds\\{${labels}\\} 12$`, 'm'))
+    expect(scraped).toMatch(new RegExp(`^kiosk_site_kiosk_report_age_seconds\\{${labels}\\} \\d`, 'm'))
+    // A kiosk that never reported has no series: absent, not zero.
+    expect(scraped).not.toContain(`kiosk="${lobby.kioskId}"`)
   })
 
   it('takes a report only from a paired kiosk, and only in its shape', async () => {

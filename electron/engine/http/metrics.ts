@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fastifyMetrics from 'fastify-metrics'
 import client from 'prom-client'
 import { HOST_NOTICE_KIND, noticeJobs } from '../../records/frontdesk/notices/notice-jobs'
+import type { KioskHealth, KioskWithCopy } from '../../shared/frontdesk-api'
 import type { EngineContext } from '../context'
 import { HttpError } from './errors'
 
@@ -82,6 +83,39 @@ export async function collectMetrics(app: FastifyInstance, ctx: EngineContext): 
         this.reset()
       }
     },
+  })
+  // Each kiosk of the site, as its last health report says (reports every KIOSK_HEALTH_INTERVAL_MS):
+  // the kiosks read once per scrape, not once per gauge.
+  let listed: { at: number; kiosks: Promise<KioskWithCopy[]> } | null = null
+  const kiosksNow = () => {
+    if (!listed || Date.now() - listed.at > 1000) listed = { at: Date.now(), kiosks: ctx.frontDesk.listKiosks() }
+    return listed.kiosks
+  }
+  const kioskGauge = (name: string, help: string, labelNames: string[], set: (gauge: client.Gauge, kiosk: { id: string; name: string }, health: KioskHealth) => void) =>
+    new client.Gauge({
+      name,
+      help,
+      labelNames: ['kiosk', 'name', ...labelNames],
+      registers: [registry],
+      async collect() {
+        this.reset()
+        try {
+          for (const kiosk of await kiosksNow()) if (kiosk.health) set(this, kiosk, kiosk.health)
+        } catch {
+          // Unset while the database cannot be read.
+        }
+      },
+    })
+  kioskGauge('kiosk_site_kiosk_report_age_seconds', "Seconds since each kiosk's last health report (over 60: two missed)", [], (gauge, k, h) =>
+    gauge.set({ kiosk: k.id, name: k.name }, Math.max(0, (Date.now() - h.reportedAt) / 1000)),
+  )
+  kioskGauge('kiosk_site_kiosk_outbox', "Each kiosk's enrollments waiting to be sent and failed (needing staff), as it last reported", ['state'], (gauge, k, h) => {
+    gauge.set({ kiosk: k.id, name: k.name, state: 'waiting' }, h.outbox.waiting)
+    gauge.set({ kiosk: k.id, name: k.name, state: 'failed' }, h.outbox.failed)
+  })
+  kioskGauge('kiosk_site_kiosk_host_notices_waiting', "Each kiosk's own host notices waiting, as it last reported", [], (gauge, k, h) => gauge.set({ kiosk: k.id, name: k.name }, h.hostNoticesWaiting))
+  kioskGauge('kiosk_site_kiosk_copy_age_seconds', "Age of each kiosk's copy of the site, as it last reported", [], (gauge, k, h) => {
+    if (h.replicaAgeSeconds !== null) gauge.set({ kiosk: k.id, name: k.name }, h.replicaAgeSeconds)
   })
   const pool = ctx.store.db.poolStats
   if (pool) {
