@@ -53,7 +53,7 @@ import { openSiteCopy } from './site/site-copy'
 import { siteSync } from './site/site-sync'
 import { kioskLog } from './kiosk-log'
 import { lastFault } from './last-fault'
-import { reportHealth } from './site/health-report'
+import { siteHealth } from './features/site-health'
 import { noticeJobs } from '../records/frontdesk/notices/notice-jobs'
 
 export interface KioskServicesOptions {
@@ -281,6 +281,23 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     log,
   })
 
+  // On a site: how this kiosk is, to the site every 30 s (its Kiosks screen and metrics); counts and states only.
+  const health = siteHealth({
+    connection: async () => ((await desk()).onSite ? site() : null),
+    gather: async () => {
+      const waiting = (await (await outbox.opened()).state()).counts
+      const notices = await noticeJobs(await ownFile.database()).counts()
+      const copyAsOf = (await sync.state())?.copyAsOf ?? null
+      return {
+        version,
+        outbox: { waiting: waiting.queued + waiting.inFlight, failed: waiting.needsAttention },
+        hostNoticesWaiting: notices.queued + notices.inFlight,
+        replicaAgeSeconds: copyAsOf === null ? null : Math.max(0, Math.round((now() - copyAsOf) / 1000)),
+        lastErrorCode: faults.last(),
+      }
+    },
+    log,
+  })
   // Started in this order, stopped in reverse: the audit trail before the outbox that audits its
   // deliveries, the outbox open (its key read) before the settings start the engine; on stop the
   // outbox and the audit trail close, the replica's writes finish, then the engine and its judge stop.
@@ -304,6 +321,8 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     onSite,
     // After the event stream it feeds (stopped before it), and before the engine and clients.
     siteSyncFeature(sync),
+    // Stopped before the copy and the clients its reports read and use.
+    health,
     staff,
     purge,
     reach,
@@ -315,24 +334,6 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     visits,
     invites,
   )
-  // On a site: how this kiosk is, to the site every 30 s (its Kiosks screen and metrics); counts and states only.
-  const health = reportHealth({
-    connection: async () => ((await desk()).onSite ? site() : null),
-    gather: async () => {
-      const waiting = (await (await outbox.opened()).state()).counts
-      const notices = await noticeJobs(await ownFile.database()).counts()
-      const copyAsOf = (await sync.state())?.copyAsOf ?? null
-      return {
-        version,
-        outbox: { waiting: waiting.queued + waiting.inFlight, failed: waiting.needsAttention },
-        hostNoticesWaiting: notices.queued + notices.inFlight,
-        replicaAgeSeconds: copyAsOf === null ? null : Math.max(0, Math.round((now() - copyAsOf) / 1000)),
-        camera: 'unknown',
-        lastErrorCode: faults.last(),
-      }
-    },
-    log,
-  })
   const handlers = roleViews(auditedHandlers(visits.withVisitorRemoval(visits.rememberEnrollments(handlerTable(kiosk.handlers))), audit.log, log))
 
   return {
@@ -350,9 +351,6 @@ export function createKioskServices(options: KioskServicesOptions): KioskService
     endSession: staff.endSession,
     purgeExpired,
     start: async () => kiosk.start(),
-    stop: async () => {
-      health.stop()
-      await kiosk.stop()
-    },
+    stop: async () => kiosk.stop(),
   }
 }

@@ -96,6 +96,8 @@ export const contract = {
 
   getAppInfo: { input: noInput, output: appInfoSchema, role: 'visitor', poll: true },
   getEngineStatus: { input: noInput, output: engineStatusSchema, role: 'visitor', poll: true },
+  /** What the screen finds: whether the browser lists a camera (for the kiosk's health report to its site). */
+  reportCamera: { input: z.strictObject({ found: z.boolean() }), output: done, role: 'visitor', poll: true },
 
   // Visitor workflows: each returns what its screen needs in one call.
   /** Before a capture: the liveness this attempt must show (a fresh random step order), or that none is required. */

@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { roleAllows } from '@shared/staff'
 import { kiosk } from './bridge/kiosk'
+import { reportCamera } from './camera/report-camera'
 import { NavBar } from './components/NavBar'
 import { OfflineBanner } from './components/OfflineBanner'
 import { StatusBar } from './components/StatusBar'
@@ -39,6 +40,7 @@ export function App() {
     else useLive.getState().loadSiteSync()
   }, [role])
   useEffect(() => followBrowserHistory(), [])
+  useEffect(() => reportCamera(), [])
   // getSession is a status read: it never keeps a staff session alive by itself.
   useEffect(() => {
     void load()

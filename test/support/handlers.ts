@@ -33,6 +33,7 @@ import { defaultSettings } from '../../electron/shared/settings'
 import { createChallengeStore } from '../../electron/services/liveness/challenge-store'
 import { livenessGate, type LivenessGate } from '../../electron/services/liveness/gate'
 import { livenessPolicy } from '../../electron/services/liveness/policy'
+import { siteHealth } from '../../electron/services/features/site-health'
 
 const notConfigured = async (): Promise<never> => {
   throw new KioskError('NOT_CONFIGURED', 'No server in this test.')
@@ -146,6 +147,8 @@ export function handlersWithoutServers(engineStatus: () => EngineStatus, given: 
       // A kiosk on its own: joining a site reaches for one (none answers here).
       siteFeature({ settings: async () => ({ ...defaultSettings }), desk: staff.desk, staffDesk: staff.staffDesk, credentials: { setServerCredentials: notConfigured }, saveSettings: notConfigured, events: null }),
       siteSyncFeature(null),
+      // Not on a site: no report goes anywhere.
+      siteHealth({ connection: async () => null, gather: notConfigured, log }),
       staff,
       enrollment({ backend, templateType: async () => 'Face:HumanFaceRes', liveness, outbox, replica, reachable: () => {}, audit, watchlist }),
       verification({ liveness, decisions }),
