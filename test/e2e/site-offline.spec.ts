@@ -88,4 +88,6 @@ test('the site away: a new visitor enrolls and checks in, told in French that it
   expect(visit).toMatchObject({ firstName: 'Odile', kioskName: 'Lobby' })
   await expect.poll(async () => (await kiosk.bridge<{ waitingActs: number }>('getSiteSync')).waitingActs, untilDone).toBe(0)
   expect((await desk.onSite()).filter((v) => v.email === email)).toHaveLength(1)
+  // The camera that opened is in the kiosk's health report to the site (said while away, sent within a report's interval).
+  await expect.poll(async () => (await desk.listKiosks()).find((k) => k.name === 'Lobby')?.health?.camera, untilDone).toBe('found')
 })

@@ -2,6 +2,7 @@ import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { reportHealth } from '../../electron/services/site/health-report'
 import { STAFF_SESSION_HEADER, type KioskHealthReport } from '../../electron/shared/frontdesk-api'
+import { dashboardMetrics, isKioskHealthMetric } from '../support/dashboard'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { fd, pair, type PairedKiosk } from '../support/paired-kiosk'
 import { siteConnection } from '../support/site-connection'
@@ -46,7 +47,12 @@ describe('kiosk health reports', () => {
     expect(scraped).toMatch(new RegExp(`^kiosk_site_kiosk_outbox\\{${labels},state="failed"\\} 0$`, 'm'))
     expect(scraped).toMatch(new RegExp(`^kiosk_site_kiosk_host_notices_waiting\\{${labels}\\} 3$`, 'm'))
     expect(scraped).toMatch(new RegExp(`^kiosk_site_kiosk_copy_age_seconds\\{${labels}\\} 12$`, 'm'))
+    expect(scraped).toMatch(new RegExp(`^kiosk_site_kiosk_camera_found\\{${labels}\\} 1$`, 'm'))
     expect(scraped).toMatch(new RegExp(`^kiosk_site_kiosk_report_age_seconds\\{${labels}\\} \\d`, 'm'))
+    // The dashboard that ships asks only for kiosk metrics a reporting kiosk has.
+    const asked = dashboardMetrics().filter(isKioskHealthMetric)
+    expect(asked.length).toBeGreaterThan(3)
+    for (const metric of asked) expect(scraped, metric).toMatch(new RegExp(`^${metric}[{ ]`, 'm'))
     // A kiosk that never reported has no series: absent, not zero.
     expect(scraped).not.toContain(`kiosk="${lobby.kioskId}"`)
   })

@@ -114,6 +114,9 @@ export async function collectMetrics(app: FastifyInstance, ctx: EngineContext): 
     gauge.set({ kiosk: k.id, name: k.name, state: 'failed' }, h.outbox.failed)
   })
   kioskGauge('kiosk_site_kiosk_host_notices_waiting', "Each kiosk's own host notices waiting, as it last reported", [], (gauge, k, h) => gauge.set({ kiosk: k.id, name: k.name }, h.hostNoticesWaiting))
+  kioskGauge('kiosk_site_kiosk_camera_found', "Whether each kiosk's screen last found a camera (1) or none (0); unset until it has looked", [], (gauge, k, h) => {
+    if (h.camera !== 'unknown') gauge.set({ kiosk: k.id, name: k.name }, h.camera === 'found' ? 1 : 0)
+  })
   kioskGauge('kiosk_site_kiosk_copy_age_seconds', "Age of each kiosk's copy of the site, as it last reported", [], (gauge, k, h) => {
     if (h.replicaAgeSeconds !== null) gauge.set({ kiosk: k.id, name: k.name }, h.replicaAgeSeconds)
   })

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import { cameraLost, describeCameraError, listCameras, openCamera, stopStream, type CameraProblem } from './camera'
+import { cameraSeen } from './report-camera'
 
 export type CameraState = { kind: 'off' } | { kind: 'starting' } | { kind: 'running'; width: number; height: number } | { kind: 'error'; problem: CameraProblem }
 
@@ -39,6 +40,7 @@ export function useCamera(video: RefObject<HTMLVideoElement | null>, active: boo
     setState({ kind: 'starting' })
     openCamera(deviceId)
       .then(async (stream) => {
+        cameraSeen(true)
         if (!current) return stopStream(stream)
         streamRef.current = stream
         // Unplugged or taken over by another program (stop() by us does not fire this).
@@ -55,6 +57,7 @@ export function useCamera(video: RefObject<HTMLVideoElement | null>, active: boo
         setCameras(await listCameras().catch(() => []))
       })
       .catch((error: unknown) => {
+        if (error instanceof DOMException && error.name === 'NotFoundError') cameraSeen(false)
         if (current) setState({ kind: 'error', problem: describeCameraError(error) })
       })
     return () => {
