@@ -178,6 +178,7 @@ export const contract = {
   getBadgePolicy: { input: noInput, output: v.badgePolicySchema, role: 'visitor' },
   listOnSite: { input: noInput, output: v.onSiteResult, role: 'operator' },
   visitLog: { input: v.visitLogInput, output: v.visitLogResult, role: 'operator' },
+  visitOverview: { input: v.visitOverviewInput, output: v.visitOverviewSchema, role: 'operator' },
   exportVisitsCsv: { input: v.visitFilterInput, output: v.visitsCsvResult, role: 'operator' },
   endVisit: { input: v.recordIdInput, output: v.visitSchema, role: 'operator' },
   listHosts: { input: noInput, output: z.array(v.hostSchema), role: 'operator' },

@@ -6,7 +6,7 @@ import { accountViewSchema, createAccountInput, firstAdminInput, setAccountDisab
 import { watchlistAlertSchema, watchlistEntrySchema, watchlistPlaces } from './watchlist'
 import { inviteAlertSchema } from './invite-alerts'
 import { checkInviteInput, checkInviteResult, createInviteInput, inviteSchema, inviteStates, listInvitesResult } from './invites'
-import { hostInput, hostNameSchema, hostSchema, inviteCheckInRefusal, visitFilterInput, visitLogInput, visitSchema } from './visits'
+import { hostInput, hostNameSchema, hostSchema, inviteCheckInRefusal, visitFilterInput, visitLogInput, visitOverviewInput, visitOverviewSchema, visitSchema } from './visits'
 import { pullQuery, pullResult, pushRequest, pushResult } from './site-sync'
 import { hostNoticeQueueSchema, hostNoticeSchema, hostNoticeSecretStatusSchema, hostNoticeSecretsInput, hostNoticeSettingsSchema, saveHostNoticeSettingsInput } from './host-notices'
 
@@ -347,6 +347,8 @@ export const frontDeskRoutes = {
   /** The evacuation list: everyone on site, with the kiosk each came through. */
   onSite: { method: 'GET', path: '/visits/on-site', auth: 'operator', response: z.array(visitSchema) },
   visitLog: { method: 'POST', path: '/visits/log', auth: 'operator', body: visitLogInput, response: z.object({ visits: z.array(visitSchema), total: z.number().int() }) },
+  /** The Overview's counts (Visits → Overview): never a person. */
+  visitOverview: { method: 'POST', path: '/visits/overview', auth: 'operator', body: visitOverviewInput, response: visitOverviewSchema },
   exportVisits: { method: 'POST', path: '/visits/export', auth: 'operator', body: visitFilterInput, response: z.array(visitSchema) },
   endVisit: { method: 'POST', path: '/visits/:id/end', auth: 'operator', params: visitIdParams, response: visitSchema },
   /** A visitor removed by staff: their visits and invites go with them. */

@@ -171,6 +171,30 @@ export type VisitFilter = z.infer<typeof visitFilterInput>
 export const visitLogInput = visitFilterInput.extend({ pageNo: z.number().int().min(0).max(100_000).default(0), pageSize: z.number().int().min(1).max(200).default(50) })
 export const visitLogResult = z.object({ visits: z.array(visitSchema), total: z.number().int(), pageNo: z.number().int(), pageSize: z.number().int() })
 export const visitsCsvResult = z.object({ fileName: z.string(), content: z.string(), visits: z.number().int() })
+/** The Overview's range: at most VISIT_OVERVIEW_MAX_DAYS of check-ins, so its work is bounded. */
+export const VISIT_OVERVIEW_MAX_DAYS = 366
+/** How check-ins are counted: per quarter hour (UTC), so each kiosk draws them by its own clock (every time zone is whole quarters from UTC). */
+export const ARRIVAL_BUCKET_MS = 15 * 60_000
+export const visitOverviewInput = z
+  .strictObject({ from: isoTime, to: isoTime })
+  .refine(({ from, to }) => Date.parse(from) <= Date.parse(to), { message: 'The range ends before it starts.' })
+  .refine(({ from, to }) => Date.parse(to) - Date.parse(from) <= VISIT_OVERVIEW_MAX_DAYS * 86_400_000, { message: `The range is longer than ${VISIT_OVERVIEW_MAX_DAYS} days.` })
+export type VisitOverviewRange = z.infer<typeof visitOverviewInput>
+const count = z.number().int().min(0)
+/** The front desk's day in numbers, never a person: check-ins in the range, who is on site now, stays, the busiest hosts. */
+export const visitOverviewSchema = z.object({
+  /** Check-ins in the range per quarter hour: the quarter's start (ms since 1970, UTC) and how many; quarters with none left out. */
+  arrivals: z.array(z.tuple([z.number().int(), count])),
+  /** Everyone on site now, whenever they came. */
+  onSiteNow: count,
+  /** Visits in the range that ended, and their average length (null: none ended). */
+  ended: count,
+  averageStaySeconds: z.number().min(0).nullable(),
+  /** The hosts most visited in the range, most first (at most VISIT_OVERVIEW_HOSTS). */
+  busiestHosts: z.array(z.object({ hostId: id, name: z.string(), visits: count })),
+})
+export type VisitOverview = z.infer<typeof visitOverviewSchema>
+export const VISIT_OVERVIEW_HOSTS = 5
 /** Why an evacuation list may be short: read from the kiosk's copy while its site could not be reached. */
 export const onSiteCopySchema = z.object({
   /** When the copy last heard from the site (null: never, since the kiosk joined). */

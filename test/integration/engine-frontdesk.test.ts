@@ -670,6 +670,12 @@ describe.each(BACKENDS)("the site's front desk on %s", (backend) => {
         expect((await staff.listInvites('used')).invites.map((i) => i.id)).toContain(made.invite.id)
         expect((await staff.onSite()).visits.map((v) => v.id)).toContain(visitId)
         expect((await staff.visitLog({ search: email }, 0, 10)).total).toBe(1)
+        // The Overview's counts: this hour's check-in, under its host's name now.
+        const counted = await staff.visitOverview({ from: new Date(Date.now() - 3600_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() })
+        expect(counted.busiestHosts, label).toContainEqual({ hostId: host.id, name: `Desk Host ${label} 2`, visits: 1 })
+        expect(counted.onSiteNow, label).toBeGreaterThanOrEqual(1)
+        // The site refuses a range that ends before it starts (in-process, the services' contract does).
+        if (label === 'site') await expect(staff.visitOverview({ from: new Date(Date.now()).toISOString(), to: new Date(Date.now() - 1).toISOString() })).rejects.toMatchObject({ code: 'INVALID_INPUT' })
         expect((await staff.exportVisits({ search: email })).map((v) => v.id)).toEqual([visitId])
         expect((await desk.lastVisitOf(person.personUuid))?.id).toBe(visitId)
         expect(await desk.checkOut(person)).toMatchObject({ id: visitId, checkedOutBy: 'visitor' })

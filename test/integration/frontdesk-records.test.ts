@@ -730,6 +730,43 @@ describe.each(['sqlite', 'postgres'] as const)('front desk records on %s', (back
       expect((await desk.exportVisits({ search: 'name' })).map((v) => ids.indexOf(v.id))).toEqual([3, 2, 1, 0])
     })
 
+    it('counts the Overview in the database: check-ins per quarter hour in the range, on site now, the average stay, the busiest hosts by their name now', async () => {
+      const { desk } = await open()
+      const start = clock.now
+      const [hana, ivo] = [await desk.addHost({ name: 'Hana', email: null, webhookUrl: null }), await desk.addHost({ name: 'Ivo', email: null, webhookUrl: null })]
+      const people = [0, 1, 2, 3].map((i) => `${i}${i}${i}${i}${i}${i}${i}${i}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`)
+      // Two in the first quarter hour (one at its last millisecond), one in the third; one before the range.
+      const at = [start + 1000, start + 15 * 60_000 - 1, start + 31 * 60_000, start - 1]
+      const host = [hana.id, hana.id, ivo.id, ivo.id]
+      for (const [i, uuid] of people.entries()) {
+        clock.now = at[i]!
+        checkedIn(await desk.checkIn(request({ person: visitor(uuid, `o${i}@example.com`), hostId: host[i]!, purpose: 'Meeting' })))
+      }
+      // Stays of 10 and 20 minutes; the others still on site.
+      clock.now = at[0]! + 10 * 60_000
+      await desk.checkOut(people[0]!)
+      clock.now = at[2]! + 20 * 60_000
+      await desk.checkOut(people[2]!)
+      await desk.updateHost(ivo.id, { name: 'Ivo Petrov', email: null, webhookUrl: null })
+
+      const overview = await desk.visitOverview({ from: new Date(start).toISOString(), to: new Date(start + DAY).toISOString() })
+      expect(overview).toEqual({
+        arrivals: [
+          [start, 2],
+          [start + 30 * 60_000, 1],
+        ],
+        onSiteNow: 2,
+        ended: 2,
+        averageStaySeconds: 15 * 60,
+        busiestHosts: [
+          { hostId: hana.id, name: 'Hana', visits: 2 },
+          { hostId: ivo.id, name: 'Ivo Petrov', visits: 1 },
+        ],
+      })
+      // A range with nothing in it: nothing counted, still who is on site.
+      expect(await desk.visitOverview({ from: new Date(start + 2 * DAY).toISOString(), to: new Date(start + 3 * DAY).toISOString() })).toEqual({ arrivals: [], onSiteNow: 2, ended: 0, averageStaySeconds: null, busiestHosts: [] })
+    })
+
     it(`refuses an export of more than ${VISIT_EXPORT_MAX} visits, saying to narrow the filter`, async () => {
       const { desk, db } = await open()
       const many = VISIT_EXPORT_MAX + 1

@@ -193,6 +193,15 @@ describe('visits (real engine, real store, roles and audit)', () => {
     expect((await k.operator.call('visitLog', { onSite: false })).total).toBe(1)
     expect((await k.operator.call('visitLog', { from: new Date(clock - 3_600_000).toISOString() })).total).toBe(2)
     expect((await k.operator.call('visitLog', { to: new Date(clock - 3_600_000).toISOString() })).total).toBe(1)
+    // The Overview: staff's only, counts of the same visits, a range of at most a year that ends after it starts.
+    const day = { from: new Date(clock - 300 * 86_400_000).toISOString(), to: new Date(clock + 60_000).toISOString() }
+    const counted = await k.operator.call('visitOverview', day)
+    expect(counted).toMatchObject({ onSiteNow: 2, ended: 1, busiestHosts: [{ hostId: host.id, visits: 2 }] })
+    expect(counted.arrivals.reduce((sum: number, [, n]: [number, number]) => sum + n, 0)).toBe(3)
+    expect((await k.visitor.failure('visitOverview', day)).code).toBe('FORBIDDEN')
+    expect((await k.operator.failure('visitOverview', { from: day.to, to: day.from })).code).toBe('INVALID_INPUT')
+    expect((await k.operator.failure('visitOverview', { from: new Date(clock - 367 * 86_400_000).toISOString(), to: day.to })).code).toBe('INVALID_INPUT')
+    expect((await k.operator.failure('visitOverview', { ...day, hostId: host.id })).code).toBe('INVALID_INPUT')
     const page = await k.operator.call('visitLog', { pageNo: 1, pageSize: 2 })
     expect(page).toMatchObject({ total: 3, pageNo: 1, pageSize: 2, visits: [expect.objectContaining({ checkedOutBy: 'visitor' })] })
 

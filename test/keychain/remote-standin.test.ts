@@ -51,7 +51,7 @@ const LOCAL_METHODS = new Set([
   // Host notices: a queue in the kiosk's data folder, secrets in its keychain (test/keychain/host-notices.test.ts).
   'getHostNotices', 'retryHostNotice', 'getHostNoticeSettings', 'saveHostNoticeSettings', 'setHostNoticeSecrets',
   // Visits and hosts live in the kiosk's own data folder (test/integration/visits.test.ts); check-in and check-out reach the servers.
-  'listHostNames', 'listOnSite', 'visitLog', 'exportVisitsCsv', 'endVisit', 'listHosts', 'addHost', 'updateHost', 'removeHost',
+  'listHostNames', 'listOnSite', 'visitLog', 'visitOverview', 'exportVisitsCsv', 'endVisit', 'listHosts', 'addHost', 'updateHost', 'removeHost',
   // Invites: the kiosk's frontdesk.db, signed with a key in the keychain (test/integration/invites.test.ts).
   'createInvite', 'listInvites', 'revokeInvite', 'checkInvite', 'getInviteAlerts', 'dismissInviteAlert',
   // The watchlist's entries and alerts: the kiosk's frontdesk.db (test/integration/watchlist.test.ts); only adding looks the person up.

@@ -94,6 +94,7 @@ export const frontDeskActs: { [N in FrontDeskRouteName]: Act<N> | null } = {
   lastVisit: null,
   onSite: null,
   visitLog: null,
+  visitOverview: null,
   exportVisits: { action: 'visits-export', detail: (c) => c.reply && `${c.reply.length} visits` },
   endVisit: { action: 'check-out', personUuid: (c) => c.reply?.personUuid, detail: (c) => c.params && `visit ${c.params.id} ended by staff` },
   forgetPerson: {

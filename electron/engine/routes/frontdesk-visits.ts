@@ -24,6 +24,9 @@ export function visitRoutes(app: EngineApp, frontDesk: FrontDesk): void {
     const { pageNo, pageSize, ...filter } = request.body
     return frontDesk.visitLog(filter, pageNo, pageSize)
   })
+  app.post(r.visitOverview.path, { config: { auth: FRONTDESK_AUTH[r.visitOverview.auth] }, schema: { body: r.visitOverview.body, response: { 200: r.visitOverview.response } } }, async (request) =>
+    frontDesk.visitOverview(request.body),
+  )
   app.post(r.exportVisits.path, { config: { auth: FRONTDESK_AUTH[r.exportVisits.auth] }, schema: { body: r.exportVisits.body, response: { 200: r.exportVisits.response } } }, async (request) =>
     frontDesk.exportVisits(request.body),
   )

@@ -2,7 +2,7 @@ import type { Look, LookPatch, PairingCodeResult, ScreenResult, KioskHealthRepor
 import type { Invite, InviteState } from '../../shared/invites'
 import type { InviteAlert } from '../../shared/invite-alerts'
 import type { AccountView, StaffRole } from '../../shared/staff'
-import type { Host, Visit, VisitFilter } from '../../shared/visits'
+import type { Host, Visit, VisitFilter, VisitOverview, VisitOverviewRange } from '../../shared/visits'
 import type { CheckInOutcome, CheckInRequest, HostFields, InviteCheck, InviteKeyring, NewInviteRequest, PersonKeys } from './visit-types'
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
 import type { Sql } from '../sql/types'
@@ -106,6 +106,8 @@ export interface FrontDesk {
   onSite(): Promise<Visit[]>
   /** One page of the log, newest check-in first, with the count of all that match. */
   visitLog(filter: VisitFilter, pageNo: number, pageSize: number): Promise<{ visits: Visit[]; total: number }>
+  /** The Overview's counts for check-ins in the range (never a person). */
+  visitOverview(range: VisitOverviewRange): Promise<VisitOverview>
   /** Every visit that matches, newest first, up to VISIT_EXPORT_MAX (more is INVALID_INPUT: narrow the filter). */
   exportVisits(filter: VisitFilter): Promise<Visit[]>
   /** Removes the person's visits (by e-mail, any case, and by person id), their hosts' notices and their invites, in one transaction. */

@@ -13,7 +13,7 @@ import { foldRemovals, type FrontDeskRecords, type RulesContext } from './record
 import { VISIT_EXPORT_MAX, type CheckInOutcome, type CheckInRequest, type InviteKeyring } from './visit-types'
 import { emailKey, uuidKey } from './watchlist-repository'
 
-type VisitRules = Pick<FrontDesk, 'checkIn' | 'checkOut' | 'endVisit' | 'lastVisitOf' | 'onSite' | 'visitLog' | 'exportVisits' | 'forgetPerson' | 'purgeVisitsBefore'>
+type VisitRules = Pick<FrontDesk, 'checkIn' | 'checkOut' | 'endVisit' | 'lastVisitOf' | 'onSite' | 'visitLog' | 'visitOverview' | 'exportVisits' | 'forgetPerson' | 'purgeVisitsBefore'>
 
 const alreadyOnSite = (visit: Visit): CheckInOutcome => ({ outcome: 'checked-in', visit, alreadyOnSite: true, host: null, hostNotified: false })
 const inviteRefused = (reason: InviteCheckInRefusal): CheckInOutcome => ({ outcome: 'invite-refused', reason })
@@ -163,6 +163,8 @@ export function visitRules(context: RulesContext, keyring: InviteKeyring, notify
       const [total, visits] = await Promise.all([records.visits.count(filter), records.visits.page(filter, pageSize, pageNo * pageSize)])
       return { visits, total }
     },
+
+    visitOverview: ({ from, to }) => records.visits.overview(Date.parse(from), Date.parse(to)),
 
     async exportVisits(filter) {
       const total = await records.visits.count(filter)

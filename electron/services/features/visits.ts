@@ -243,6 +243,7 @@ export function visitsFeature(deps: VisitsDeps): VisitsFeature {
       getBadgePolicy: async () => ({ photo: await keepsFaceCrops() }),
       listOnSite: async (_input, call) => ({ ...(await (await deps.staffDesk(call)).onSite()), at: new Date(now()).toISOString() }),
       visitLog: async ({ pageNo, pageSize, ...filter }, call) => ({ ...(await (await deps.staffDesk(call)).visitLog(filter, pageNo, pageSize)), pageNo, pageSize }),
+      visitOverview: async (range, call) => (await deps.staffDesk(call)).visitOverview(range),
       async exportVisitsCsv(filter, call) {
         const visits = await (await deps.staffDesk(call)).exportVisits(filter)
         return { fileName: `visits-${new Date(now()).toISOString().slice(0, 10)}.csv`, content: visitsCsv(visits), visits: visits.length }

@@ -3,7 +3,7 @@ import type { AccountView, StaffRole } from '../../shared/staff'
 import type { WatchlistAlert, WatchlistEntry, WatchlistPlace } from '../../shared/watchlist'
 import type { Invite, InviteState } from '../../shared/invites'
 import type { InviteAlert } from '../../shared/invite-alerts'
-import type { Host, HostName, OnSiteCopy, Visit, VisitFilter } from '../../shared/visits'
+import type { Host, HostName, OnSiteCopy, Visit, VisitFilter, VisitOverview, VisitOverviewRange } from '../../shared/visits'
 import type { HostNotice, HostNoticeQueue, HostNoticeSecretStatus, HostNoticeSecretsInput, HostNoticeSettings, SmtpSettings } from '../../shared/host-notices'
 import type { CheckInOutcome, CheckInPerson, CheckInRequest, HostFields, InviteCheck, NewInviteRequest, PersonKeys } from '../../records/frontdesk/visit-types'
 
@@ -105,6 +105,7 @@ export interface StaffDesk {
   /** The evacuation list: everyone on site, with the kiosk each came through; `offline` when it is a site kiosk's copy (the site could not be reached). */
   onSite(): Promise<{ visits: Visit[]; offline: OnSiteCopy | null }>
   visitLog(filter: VisitFilter, pageNo: number, pageSize: number): Promise<{ visits: Visit[]; total: number }>
+  visitOverview(range: VisitOverviewRange): Promise<VisitOverview>
   exportVisits(filter: VisitFilter): Promise<Visit[]>
   /** NOT_FOUND / INVALID_INPUT (already ended). */
   endVisit(id: string): Promise<Visit>

@@ -91,6 +91,7 @@ export function ownDesk(open: () => Promise<OpenedFrontDesk>, kioskId: () => str
       removeHost: async (id) => (await local()).removeHost(id),
       onSite: async () => ({ visits: await (await local()).onSite(), offline: null }),
       visitLog: async (filter, pageNo, pageSize) => (await local()).visitLog(filter, pageNo, pageSize),
+      visitOverview: async (range) => (await local()).visitOverview(range),
       exportVisits: async (filter) => (await local()).exportVisits(filter),
       endVisit: async (id) => (await local()).endVisit(id),
       forgetPerson: async (person) => (await local()).forgetPerson(person),

@@ -68,6 +68,7 @@ export function siteDesk(id: string, connection: () => Promise<SiteConnection>):
         removeHost: (id) => found(staff('removeHost', { params: { id } })),
         onSite: async () => ({ visits: await staff('onSite'), offline: null }),
         visitLog: (filter, pageNo, pageSize) => staff('visitLog', { body: { ...filter, pageNo, pageSize } }),
+        visitOverview: (range) => staff('visitOverview', { body: range }),
         exportVisits: (filter) => staff('exportVisits', { body: filter }),
         endVisit: (id) => staff('endVisit', { params: { id } }),
         forgetPerson: ({ userId, personUuid }) => staff('forgetPerson', { body: { userId, personUuid } }),
