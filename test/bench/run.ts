@@ -33,6 +33,7 @@ const SECTIONS: Record<string, () => Promise<BenchSection>> = {
   site: async () => (await import('./sections/site')).site,
   visits: async () => (await import('./sections/visits')).visits,
   frontdesk: async () => (await import('./sections/frontdesk')).frontdesk,
+  overview: async () => (await import('./sections/overview')).overview,
   failover: async () => (await import('./sections/failover')).failover,
 }
 

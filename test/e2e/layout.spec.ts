@@ -571,12 +571,27 @@ test('the staff visits screens fit every size: on site and hosts, the evacuation
   await setUpVisits()
   // A visitor with a long name and e-mail on site: the printed list's other columns shrink to their narrowest.
   const long = await host.bridge('enrollVisitor', { userId: 'a.visitor.with.a.rather.long.address.for.the.list@subdomain.example.com', samples: [base64('person-d.jpg')], consent: true, consentVersion: CONSENT.version, onExisting: 'add', acceptDuplicates: true })
-  await host.bridge('checkIn', { personUuid: long.person.uuid, firstName: 'Maximiliane-Alexandrine' })
+  const [grace] = await host.bridge<Array<{ id: string }>>('listHosts')
+  await host.bridge('checkIn', { personUuid: long.person.uuid, firstName: 'Maximiliane-Alexandrine', hostId: grace!.id })
   await withKiosk(browser, kioskSizes[0], async (page) => {
     await signInAs(page)
     await nav(page, 'Visits')
     await expect(page.getByTestId('hosts')).toContainText('Grace Hopper')
     await checkEverySize(page, 'visits', { mainMayScroll: true, inView: [page.getByRole('heading', { level: 2 }).first()] })
+
+    // Visits → Overview: both charts, their tables open, each chart brought into view at every size.
+    const overview = page.getByTestId('visit-overview')
+    await expect(overview.getByTestId('overview-hosts')).toContainText('Grace Hopper', untilDone)
+    for (const summary of await overview.locator('summary').all()) await summary.click()
+    for (const chart of ['overview-arrivals', 'overview-hosts']) {
+      const drawing = overview.getByTestId(chart).locator('svg[role=img]')
+      for (const size of kioskSizes) {
+        await resize(page, size)
+        await drawing.scrollIntoViewIfNeeded()
+        await check(page, size, `visits-${chart}`, { mainMayScroll: true, inView: [drawing], axe: axeSizes.has(size) })
+      }
+    }
+    await resize(page, kioskSizes[0])
 
     // The evacuation list as it prints: every column header on one line (a 3em column cut "Safe" into "Saf / e").
     await page.getByTestId('print-evacuation').click()

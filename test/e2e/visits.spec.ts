@@ -158,6 +158,18 @@ test('staff set up the host notifications and a host; enroll then check in, the 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Visits', exact: true }).click()
   const row = page.getByTestId('on-site').getByRole('row', { name: new RegExp(`Frida \\(${VISITOR.replace(/\./g, '\\.')}\\)`) })
   await expect(row).toContainText('Grace Hopper')
+  // The Overview: both of today's check-ins, one of them still here, the first one's stay, their host.
+  const overview = page.getByTestId('visit-overview')
+  await expect(overview.getByTestId('overview-arrivals').locator('desc')).toHaveText(/^2 check-ins today, the most in the hour from /)
+  await expect(overview.getByTestId('overview-on-site')).toHaveText('1')
+  await expect(overview.getByTestId('overview-visits')).toHaveText('2')
+  await expect(overview.getByTestId('overview-stay')).toHaveText(/^\d+ min$/)
+  await overview.getByTestId('overview-hosts').getByText('The numbers as a table').click()
+  await expect(overview.getByTestId('overview-hosts-table').getByRole('row', { name: 'Grace Hopper' })).toContainText('2')
+  await overview.getByTestId('overview-arrivals').getByText('The numbers as a table').click()
+  const hours = overview.getByTestId('overview-arrivals-table').locator('tbody tr')
+  await expect(hours).toHaveCount(24)
+  expect((await hours.evaluateAll((rows) => rows.map((tr) => Number(tr.children[1]!.textContent)))).reduce((a, b) => a + b)).toBe(2)
   await expectAccessible(page)
   // The evacuation list: printed alone (the app hidden in print), everyone on site on it.
   await page.getByTestId('print-evacuation').click()
@@ -171,6 +183,7 @@ test('staff set up the host notifications and a host; enroll then check in, the 
   await expect(page.getByTestId('evacuation-list')).toBeHidden()
   await row.getByRole('button', { name: 'End visit' }).click()
   await expect(page.getByText('Nobody is checked in.')).toBeVisible()
+  await expect(overview.getByTestId('overview-on-site')).toHaveText('0')
   await expect(page.getByTestId('visit-log')).toContainText('(by staff)')
   expect(await onSite()).toEqual([])
   // Each arrival told its host exactly once: the first visit and the return, nothing more.

@@ -10,6 +10,7 @@ import { ScreenFrame } from './ScreenFrame'
 import { copyWords } from './visits/copy-words'
 import { EvacuationList } from './visits/EvacuationList'
 import { HostsSection } from './visits/HostsSection'
+import { VisitOverview } from './visits/VisitOverview'
 import { VisitTable } from './visits/VisitTable'
 import './staff/staff.css'
 
@@ -45,6 +46,7 @@ export function VisitsScreen() {
   const [pageNo, setPageNo] = useState(0)
   const log = useLoad(() => kiosk.visitLog({ ...toFilter(filters), pageNo, pageSize: PAGE }), `${JSON.stringify(filters)}:${pageNo}`)
   const action = useAction()
+  const [ended, setEnded] = useState(0)
   const [message, setMessage] = useState<string | null>(null)
   const [evacuation, setEvacuation] = useState<{ visits: Visit[]; at: string; offline: OnSiteCopy | null } | null>(null)
 
@@ -63,7 +65,10 @@ export function VisitsScreen() {
   }
   const end = async (visit: Visit) => {
     const outcome = await action.run(() => kiosk.endVisit({ id: visit.id }), `end-${visit.id}`)
-    if (outcome.ok) await Promise.all([onSite.reload(), log.reload()])
+    if (outcome.ok) {
+      setEnded((n) => n + 1)
+      await Promise.all([onSite.reload(), log.reload()])
+    }
   }
   const exportCsv = async () => {
     setMessage(null)
@@ -77,7 +82,7 @@ export function VisitsScreen() {
   const pages = Math.max(1, Math.ceil(total / PAGE))
 
   return (
-    <ScreenFrame staff title="Visits" purpose="Who is on site now, every visit, and the hosts visitors come to see. The evacuation list prints with the network down: on a site, from this kiosk's copy of the site's list.">
+    <ScreenFrame staff title="Visits" purpose="Who is on site now, the day in charts, every visit, and the hosts visitors come to see. The evacuation list prints with the network down: on a site, from this kiosk's copy of the site's list.">
       <section className="staff-section" aria-labelledby="on-site-title">
         <h2 id="on-site-title">On site now</h2>
         <div className="actions">
@@ -111,6 +116,8 @@ export function VisitsScreen() {
           />
         ) : null}
       </section>
+
+      <VisitOverview changed={ended} />
 
       <section className="staff-section" aria-labelledby="visit-log-title">
         <h2 id="visit-log-title">Visit log</h2>
