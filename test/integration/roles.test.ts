@@ -15,7 +15,7 @@ import { handlersWithoutServers, testStaff } from '../support/handlers'
 const ipcHandlers = vi.hoisted(() => new Map<string, (event: unknown, input: unknown) => Promise<unknown>>())
 vi.mock('electron', () => ({ ipcMain: { handle: (channel: string, fn: (event: unknown, input: unknown) => Promise<unknown>) => ipcHandlers.set(channel, fn) } }))
 
-const visitorMethods: MethodName[] = ['getSession', 'keepSession', 'signIn', 'createFirstAdmin', 'getAppInfo', 'getEngineStatus', 'startLivenessChallenge', 'enrollVisitor', 'verifyVisitor', 'getOutbox', 'getTemplateTypes', 'getBranding', 'checkIn', 'checkInByFace', 'checkOutByFace', 'listHostNames', 'getBadgePolicy', 'checkInvite', 'joinSite', 'signOut']
+const visitorMethods: MethodName[] = ['getSession', 'keepSession', 'signIn', 'createFirstAdmin', 'getAppInfo', 'getEngineStatus', 'startLivenessChallenge', 'enrollVisitor', 'verifyVisitor', 'getOutbox', 'getTemplateTypes', 'getBranding', 'checkIn', 'checkInByFace', 'checkOutByFace', 'listHostNames', 'getBadgePolicy', 'checkInvite', 'joinSite', 'signOut', 'reportCamera']
 const operatorMethods: MethodName[] = [
   'identifyVisitor',
   'faceMatch',
@@ -39,6 +39,7 @@ const operatorMethods: MethodName[] = [
   'retryHostNotice',
   'listOnSite',
   'visitLog',
+  'visitOverview',
   'exportVisitsCsv',
   'endVisit',
   'listHosts',
