@@ -58,6 +58,8 @@ const LOCAL_METHODS = new Set([
   'removeFromWatchlist', 'listWatchlist', 'getWatchlistAlerts', 'dismissWatchlistAlert',
   // A site is our engines, not a vendor's servers (test/keychain/site-join.test.ts, site-frontdesk.test.ts).
   'joinSite', 'createPairingCode', 'listKiosks', 'removeKiosk', 'getSiteSync',
+  // The screen's word on its camera goes into the health report to a site, never to a vendor's servers.
+  'reportCamera',
 ])
 
 describe.each(variants)('the kiosk against the vendor stand-in (%s replies)', (_name, variant) => {
