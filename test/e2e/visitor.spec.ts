@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '@playwright/test'
 import sharp from 'sharp'
 import { CONSENT } from '../../electron/shared/consent'
 import fr from '../../renderer/src/i18n/locales/fr.json' with { type: 'json' }
@@ -204,16 +204,19 @@ test('identifies the enrolled visitor from the camera', async ({ page }) => {
   await page.screenshot({ path: 'test-results/screens/identify.png', fullPage: true })
 })
 
+// The page's clock is Playwright's, paused: the idle tests move it on instead of waiting.
+const pauseClock = async (page: Page) => page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100)
+async function idleClock(page: Page, ms: number): Promise<void> {
+  await page.clock.runFor(ms)
+  // What the jump's timers changed has rendered (React schedules through message ports, which the clock leaves real).
+  for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise<void>((done) => { const channel = new MessageChannel(); channel.port1.onmessage = () => done(); channel.port2.postMessage(0) }))
+}
+
 test('idle: "Still there?" only where a reset would lose something: mid-way through a screen or signed in, never on a visitor’s Home', async ({ page }) => {
   await host.bridge('saveSettings', { idleTimeoutSeconds: 15 })
   const dialog = page.getByRole('alertdialog', { name: 'Still there?' })
-  // The page's clock is Playwright's, paused: the test moves it on instead of waiting.
-  const pause = async () => page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100)
-  const idleFor = async (ms: number) => {
-    await page.clock.runFor(ms)
-    // What the jump's timers changed has rendered (React schedules through message ports, which the clock leaves real).
-    for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise<void>((done) => { const channel = new MessageChannel(); channel.port1.onmessage = () => done(); channel.port2.postMessage(0) }))
-  }
+  const pause = () => pauseClock(page)
+  const idleFor = (ms: number) => idleClock(page, ms)
   const asked = async () => (await dialog.count()) > 0
   /**
    * Second by second, until "Still there?" comes. Not within a fixed number of the page's seconds:
@@ -277,27 +280,40 @@ test('idle: "Still there?" only where a reset would lose something: mid-way thro
 test('idle: "Still there?" counts down 10 s before the reset; "I’m still here" keeps the result on screen; a face in view counts as presence', async ({ page }) => {
   await host.bridge('saveSettings', { idleTimeoutSeconds: 15 })
   try {
+    // The capture on the page's own time; then its clock paused and moved on by the test.
+    await page.clock.install()
     await open(page, 'Verify identity')
     await page.getByLabel('Visitor’s e-mail').fill(VISITOR)
     await page.getByRole('button', { name: 'Continue to photo' }).click()
     const result = page.getByTestId('verify-decision')
     await capture(result)
+    await pauseClock(page)
+    /** Second by second until `target` shows (a call in flight holds the idle count, as it should). */
+    const idleUntil = (target: Locator) =>
+      expect.poll(async () => {
+        await idleClock(page, 1000)
+        return target.count()
+      }, untilDone).toBeGreaterThan(0)
     // The camera is off now; nobody touches the screen: the kiosk asks first.
     const dialog = page.getByRole('alertdialog', { name: 'Still there?' })
-    await expect(dialog).toBeVisible(untilDone)
+    await idleUntil(dialog)
     await expect(dialog.getByTestId('still-there-seconds')).toHaveText(/^([1-9]|10) s$/)
     await expect(dialog.getByRole('button', { name: 'I’m still here' })).toBeFocused()
+    // axe and the screenshot on the page's own time (the countdown goes on meanwhile, far from its end).
+    await page.clock.resume()
     await expectAccessible(page)
     await page.screenshot({ path: 'test-results/screens/still-there.png', fullPage: true })
+    await pauseClock(page)
     await dialog.getByRole('button', { name: 'I’m still here' }).click()
     await expect(dialog).toBeHidden()
     await expect(result).toHaveText(`This is ${VISITOR}.`)
     // Nobody answers this time: the countdown runs out and the kiosk starts over.
-    await expect(dialog).toBeVisible(untilDone)
-    await expect(dialog.getByTestId('still-there-seconds')).toHaveText('1 s', untilDone)
-    await expect(page.locator('.tiles')).toBeVisible(untilDone)
+    await idleUntil(dialog)
+    await idleUntil(dialog.getByTestId('still-there-seconds').filter({ hasText: /^1 s$/ }))
+    await idleUntil(page.locator('.tiles'))
     await expect(result).toHaveCount(0)
     await expect(dialog).toHaveCount(0)
+    await page.clock.resume()
 
     // A face in view counts as presence. The tilted clip: the face is seen (and guided) but never
     // taken, so the capture stays open for as long as it takes.
@@ -320,9 +336,16 @@ test('idle: "Still there?" counts down 10 s before the reset; "I’m still here"
       // 10 s countdown, with nobody touching the screen.
       await kiosk.waitForFunction(() => (window as unknown as { presence: number }).presence >= 30, undefined, untilDone)
       expect(await kiosk.evaluate(() => (window as unknown as { dialogSeen: boolean }).dialogSeen)).toBe(false)
-      // The face leaves (the capture is cancelled, the camera off): now the kiosk asks.
+      // The face leaves (the capture is cancelled, the camera off): now the kiosk asks, its clock moved on by the test.
+      await kiosk.clock.install()
+      await pauseClock(kiosk)
       await kiosk.getByRole('button', { name: 'Cancel' }).click()
-      await expect(kiosk.getByRole('alertdialog', { name: 'Still there?' })).toBeVisible(untilDone)
+      await expect
+        .poll(async () => {
+          await idleClock(kiosk, 1000)
+          return kiosk.getByRole('alertdialog', { name: 'Still there?' }).count()
+        }, untilDone)
+        .toBe(1)
     } finally {
       await browser.close()
     }
