@@ -24,10 +24,7 @@ export default defineConfig({
   projects: [
     { name: 'liveness', testMatch: /liveness[\w-]*\.spec\.ts/, workers: 1 },
     { name: 'capture', testMatch: /capture\.spec\.ts/, workers: 1 },
-    // The layout tour is the longest file by far (about 7 of the screens' 17 minutes of tests): its
-    // own project, listed first, starts it at once beside the other files, so the two workers end together.
-    { name: 'layout', testMatch: /layout\.spec\.ts/ },
-    { name: 'screens', testIgnore: [/liveness[\w-]*\.spec\.ts/, /capture\.spec\.ts/, /layout\.spec\.ts/] },
+    { name: 'screens', testIgnore: [/liveness[\w-]*\.spec\.ts/, /capture\.spec\.ts/] },
   ],
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
