@@ -178,7 +178,7 @@ export type SiteKiosk = z.infer<typeof siteKioskSchema>
  */
 /** How far a kiosk's copy of the site has come: when it last pulled, and how many of the site's changes it has not been sent since. */
 export const kioskCopySchema = z.object({ syncedAt: z.number(), changesBehind: z.number().int().min(0) })
-/** How often a site's kiosk reports its health (issue 49): two reports missed and staff read "not heard from since". */
+/** How often a site's kiosk reports its health: two reports missed and staff read "not heard from since". */
 export const KIOSK_HEALTH_INTERVAL_MS = 30_000
 const count = z.number().int().min(0).max(1_000_000)
 /** What a kiosk tells its site every KIOSK_HEALTH_INTERVAL_MS: counts and states, never a person. */

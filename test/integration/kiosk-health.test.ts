@@ -7,7 +7,7 @@ import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine
 import { fd, pair, type PairedKiosk } from '../support/paired-kiosk'
 import { siteConnection } from '../support/site-connection'
 
-/** A site's kiosks report their health; staff list it with each kiosk (issue 49, part 3: the site's side). */
+/** A site's kiosks report their health; staff list it with each kiosk (the site's side, and the kiosk's reporter). */
 const REPORT: KioskHealthReport = { version: '4.9.0', outbox: { waiting: 2, failed: 1 }, hostNoticesWaiting: 3, replicaAgeSeconds: 12, camera: 'found', lastErrorCode: 'UNREACHABLE' }
 
 describe('kiosk health reports', () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { VisitOverview } from '../../electron/shared/visits'
 import { overviewFigures, overviewRange } from '../../renderer/src/screens/visits/overview-figures'
 
-/** The Overview's counts drawn by the kiosk's own clock (Visits → Overview, issue 49 part 4). */
+/** The Overview's counts drawn by the kiosk's own clock (Visits → Overview). */
 const zone = process.env.TZ
 afterEach(() => {
   if (zone === undefined) delete process.env.TZ

@@ -1,7 +1,7 @@
 import type { MigrationStep } from '../sql/migrate'
 
 /**
- * Each kiosk's last health report (issue 49: version, outbox, notices, copy age, camera, last
+ * Each kiosk's last health report (version, outbox, notices, copy age, camera, last
  * error) and when it came; not logged as a change, so a report does not make kiosks pull.
  */
 export const kioskHealthStep: MigrationStep = {

@@ -9,7 +9,7 @@ import { row } from '../lib/report'
 import type { BenchSection } from '../lib/section'
 import { latency } from '../lib/stats'
 
-/** Visits → Overview: 100,000 visits over 90 days, drawn within half a second (issue 49). */
+/** Visits → Overview: 100,000 visits over 90 days, drawn within half a second. */
 const VISITS = 100_000
 const DAYS = 90
 const HOSTS = 20
