@@ -6,6 +6,9 @@ export const fakeCameraFile = resolve(import.meta.dirname, 'test/fixtures/genera
 /** The same photo with the head tilted ~45°, for the guidance tests (auto-capture never fires on it). */
 export const tiltedCameraFile = resolve(import.meta.dirname, 'test/fixtures/generated/cam-tilted.y4m')
 
+/** Screens that never open the camera: light enough to share the machine with the liveness files. */
+const NO_CAMERA = ['audit', 'branding', 'host-notices', 'offline-replica', 'roles', 'site-join', 'staff', 'template-types'].map((name) => new RegExp(`/${name}\\.spec\\.ts$`))
+
 export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/e2e-artifacts',
@@ -16,15 +19,16 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 15_000 },
   // Two files at a time (each starts its own host, engine and browser), except the liveness files:
-  // their verdicts rest on the camera's frame rate, so they run one at a time, by themselves
-  // (`npm run test:e2e` runs the 'liveness' project first, then the rest).
+  // their verdicts rest on the camera's frame rate, so they run one at a time, beside only the
+  // screens that never open a camera (`npm run test:e2e` runs 'liveness' with 'no-camera', then the rest).
   workers: 2,
   // The capture flows (whose timing is most exposed to a busy machine) run once, beside a busy
   // loop on each core (`npm run test:loaded`): passing there, they pass on a quiet machine too.
   projects: [
     { name: 'liveness', testMatch: /liveness[\w-]*\.spec\.ts/, workers: 1 },
     { name: 'capture', testMatch: /capture\.spec\.ts/, workers: 1 },
-    { name: 'screens', testIgnore: [/liveness[\w-]*\.spec\.ts/, /capture\.spec\.ts/] },
+    { name: 'no-camera', testMatch: NO_CAMERA },
+    { name: 'screens', testIgnore: [/liveness[\w-]*\.spec\.ts/, /capture\.spec\.ts/, ...NO_CAMERA] },
   ],
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {

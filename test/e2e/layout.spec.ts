@@ -18,7 +18,8 @@ import { hiddenPart, linesOf } from '../support/whole'
 // Every screen at every kiosk display size (test/support/layout.ts), on the web host with the embedded engine:
 // no page scrolling, the primary action and the result on screen, touch targets of 44 px, axe
 // clean, and a screenshot per size in test-results/screens/<size>/.
-test.describe.configure({ timeout: 900_000 })
+// Its tests run apart, two at a time (each worker its own host): one file of them would outlast every other screen.
+test.describe.configure({ mode: 'parallel', timeout: 900_000 })
 
 const fixture = (name: string) => join(projectRoot, 'test/fixtures/generated', name)
 const base64 = (name: string) => readFileSync(fixture(name)).toString('base64')

@@ -56,7 +56,7 @@ export const hostile: BenchSection = {
   async run({ quick, log }) {
     const rows = await idleEngineRss(quick, log)
 
-    const seconds = quick ? 2 : 15
+    const seconds = quick ? 1 : 15
     const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-bench-hostile-'))
     const vectors = new Float32Array(spec.dimensions)
     await seedTemplates(dataDir, spec, 0, 1, vectors) // the verify target and the legit identify's match
@@ -102,7 +102,7 @@ export const hostile: BenchSection = {
       for (const kind of FLOOD_KINDS) {
         perKind.push(floodRow(`legit p99 under one flood kind: ${kind}`, await phase(kind, [kind], seconds)))
       }
-      const all = await phase('all kinds', [...FLOOD_KINDS], quick ? 3 : 20)
+      const all = await phase('all kinds', [...FLOOD_KINDS], quick ? 1.5 : 20)
       rows.push(floodRow('legit p99 under a flood (all kinds at once)', all), ...perKind)
     } finally {
       await flood?.close()

@@ -28,7 +28,7 @@ export const load: BenchSection = {
     const spec = HUMAN_FACERES
     const n = quick ? 5_000 : 100_000
     const label = `${n / 1000}k`
-    const seconds = quick ? 3 : 30
+    const seconds = quick ? 1.5 : 30
     const rows: BenchRow[] = []
 
     // Baseline memory: the same engine, models loaded, no templates.

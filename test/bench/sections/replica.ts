@@ -72,9 +72,9 @@ async function onlineParity(times: number, enrolled: string, stranger: string, l
 export const replica: BenchSection = {
   name: 'replica',
   async run({ quick, log }) {
-    const times = quick ? 5 : 30
+    const times = quick ? 3 : 30
     const [enrolled, probe, stranger] = [fixture('person-a1.jpg'), fixture('person-a2.jpg'), fixture('person-d.jpg')].map((b) => b.toString('base64')) as [string, string, string]
-    const parityTimes = quick ? 15 : 40
+    const parityTimes = quick ? 8 : 40
     const k = await remoteKiosk({}, { offlineReplica: true }, undefined, true, launchEngineFromSource(projectRoot))
     try {
       const userId = 'bench-replica@visitor.example'

@@ -69,7 +69,7 @@ export const site: BenchSection = {
     // Quick: the site's store as it is, and the SQLite store the identify and load sections seed.
     const startN = quick ? 5_000 : 100_000
     const label = (n: number) => `${n / 1000}k`
-    const seconds = quick ? 2 : 20
+    const seconds = quick ? 1 : 20
     const rows: BenchRow[] = []
     const cleanups: Array<() => Promise<void> | void> = []
     const previousPassfile = process.env.PGPASSFILE
