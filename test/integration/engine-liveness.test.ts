@@ -259,7 +259,7 @@ describe('liveness evaluation by the embedded engine', () => {
     expect((await t.call('PUT', base, {})).status).toBe(200)
     const unknown = await t.call('PUT', `${base}/liveness/BLINK`)
     expect(unknown.status).toBe(400)
-    expect(unknown.body.message).toBe('Unknown liveness check BLINK. Known: active-challenge, passive-pad.')
+    expect(unknown.body.message).toBe('Unknown liveness check BLINK. Known: active-challenge, screen-light, passive-pad.')
     expect((await t.call('PUT', `${base}/liveness/active-challenge`)).body.liveness).toEqual(['active-challenge'])
   })
 
