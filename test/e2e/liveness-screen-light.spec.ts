@@ -38,11 +38,11 @@ async function enroll(page: Page, camera: LightCamera, email: string): Promise<'
   await expect(page.getByTestId('liveness-prompt')).toHaveText('Hold still and look at the screen while it changes colour', untilDone)
   const light = page.getByTestId('screen-light')
   await expect(light).toHaveAttribute('data-colour', /^(blue|yellow|green|magenta|cyan|orange)$/, untilDone)
-  // Its words stay on screen above the picture, whatever the colour.
+  // Its words stay whole on screen, whatever the colour.
   const words = light.getByText('Hold still and look at the screen while it changes colour')
   const box = await words.boundingBox()
   const viewport = page.viewportSize()!
-  expect(box && box.y >= 0 && box.x >= 0 && box.x + box.width <= viewport.width).toBe(true)
+  expect(box && box.y >= 0 && box.x >= 0 && box.x + box.width <= viewport.width, `the light's words at ${JSON.stringify(box)} in ${JSON.stringify(viewport)}`).toBe(true)
   const enrollButton = page.getByRole('button', { name: `Enroll ${email}` })
   const refused = page.getByTestId('liveness-error')
   await expect(enrollButton.or(refused)).toBeVisible(untilDone)
