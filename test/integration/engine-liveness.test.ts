@@ -7,7 +7,9 @@ import type { FacePlugin } from '../../electron/engine/face/types'
 import { grayOf } from '../../electron/engine/bio/liveness-depth'
 import { blinkInPixels } from '../../electron/engine/bio/liveness-eyes'
 import { judgeStep, type Mesh } from '../../electron/shared/liveness-motion'
-import type { ChallengeStep, EvidenceStep, LivenessCode } from '../../electron/shared/liveness'
+import type { ChallengeStep, EvidenceStep, LightPeriod, LivenessCode } from '../../electron/shared/liveness'
+import { LIGHT_FOLLOW_MIN, LIGHT_SHAPE_MIN } from '../../electron/engine/bio/liveness-light'
+import { colourAt, relight, shadeMap } from '../support/screen-light-standin'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { bendSheet } from '../fixtures/bent-sheet.mjs'
 import { headPose } from '../fixtures/head-pose'
@@ -250,5 +252,67 @@ describe('liveness evaluation by the embedded engine', () => {
     expect(reply.statusCode).toBe(401)
     await reply.body.dump()
     expect((await t.call('POST', '/bioengine/liveness', { checks: ['BLINK'], steps: [], frames: [], references: [] })).status).toBe(400)
+  })
+
+  describe('the screen-light check', () => {
+    /** Two attempts' colours, fixed so the test is the same every run (the services draw them at random): six each, for fewer frames to judge. */
+    const period = (colour: LightPeriod['colour'], ms: number): LightPeriod => ({ colour, ms })
+    const LIGHT = [period('blue', 480), period('orange', 520), period('green', 410), period('magenta', 550), period('cyan', 450), period('yellow', 500)]
+    const OTHER = [period('green', 500), period('magenta', 450), period('yellow', 530), period('blue', 420), period('orange', 510), period('cyan', 480)]
+    const FRAME_MS = 220
+    const DELAY_MS = 100
+    const STARTED = 5000
+    /** A measure out of a check's words ("fit 0.22", "spread 0.020"). */
+    const measured = (detail: string, name: 'fit' | 'spread') => Number(new RegExp(`${name} (-?[\\d.]+)`).exec(detail)?.[1])
+    type LightFrame = { step: 'light'; image: string; at: number }
+    let photo: Buffer
+    let lit: (light: LightPeriod[], mode: 'head' | 'flat') => Promise<LightFrame[]>
+
+    beforeAll(async () => {
+      photo = cap12.get(450)!
+      const [face] = await plugin.analyzeLiveness!(photo, 'test')
+      const { data, info } = await sharp(photo).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+      const shade = shadeMap(face!.mesh, info.width, info.height)
+      // The frames a camera takes every FRAME_MS while the light plays, each showing the colour drawn DELAY_MS before.
+      lit = async (light, mode) => {
+        const total = light.reduce((sum, p) => sum + p.ms, 0)
+        const frames: LightFrame[] = []
+        for (let at = 0; at < total; at += FRAME_MS) {
+          const pixels = relight(new Uint8Array(data), mode === 'flat' ? 'flat' : shade, colourAt(light, at - DELAY_MS), 0.35)
+          frames.push({ step: 'light', image: b64(await sharp(pixels, { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer()), at: STARTED + at })
+        }
+        return frames
+      }
+    })
+
+    const judge = (light: LightPeriod[], frames: LightFrame[]) =>
+      t.call('POST', '/bioengine/liveness', { checks: ['screen-light'], steps: [], light, lightStartedAt: STARTED, frames, references: [b64(photo)] })
+
+    it('passes a real face relit over its own shape, colour by colour (the live stand-in), with room on both measures', async () => {
+      const reply = await judge(LIGHT, await lit(LIGHT, 'head'))
+      expect(reply.status).toBe(200)
+      expect(reply.body, reply.body.detail).toMatchObject({ passed: true, checks: [{ code: 'screen-light', passed: true }] })
+      // Passed with room: at least 10% past each threshold.
+      expect(measured(reply.body.checks[0].detail, 'fit')).toBeGreaterThan(1.1 * LIGHT_FOLLOW_MIN)
+      expect(measured(reply.body.checks[0].detail, 'spread')).toBeGreaterThan(1.1 * LIGHT_SHAPE_MIN)
+    })
+
+    it('refuses the same photo lit evenly (a print or a screen held up), by the light over the face', async () => {
+      const reply = await judge(LIGHT, await lit(LIGHT, 'flat'))
+      expect(reply.body.passed).toBe(false)
+      expect(reply.body.checks[0].detail).toMatch(/^light over the face: the face took the light evenly/)
+      // Refused with room: at least 10% short of the threshold.
+      expect(measured(reply.body.checks[0].detail, 'spread')).toBeLessThan(0.9 * LIGHT_SHAPE_MIN)
+    })
+
+    it('refuses a recording that does not answer the light, and frames lit by another attempt’s colours', async () => {
+      const replay = [450, ...turnRight].map((n, i) => ({ step: 'light' as const, image: b64(cap12.get(n)!), at: STARTED + i * FRAME_MS }))
+      const replayed = await judge(LIGHT, replay)
+      expect(replayed.body.checks[0].detail).toMatch(/^screen light: the face's colour did not follow/)
+      expect(measured(replayed.body.checks[0].detail, 'fit')).toBeLessThan(0.9 * LIGHT_FOLLOW_MIN)
+      const other = await judge(LIGHT, await lit(OTHER, 'head'))
+      expect(other.body.checks[0].detail).toMatch(/^screen light: the face's colour did not follow/)
+      expect(measured(other.body.checks[0].detail, 'fit')).toBeLessThan(0.9 * LIGHT_FOLLOW_MIN)
+    })
   })
 })

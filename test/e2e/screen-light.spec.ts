@@ -7,7 +7,9 @@ import { startWebHost, type TestWebHost } from '../support/web-host'
 // The screen-light check end to end: the page lights the visitor in the colours the services drew,
 // the embedded engine judges the frames. The camera is the live stand-in (test/support/light-camera.ts):
 // a real face photo relit over its own mesh passes; the same photo lit evenly, as a print or a phone
-// held up to the kiosk, is refused.
+// held up to the kiosk, is refused. Beside the other screens (not in the one-at-a-time liveness
+// project): its verdict rests on the colours' timing, which allows a camera 400 ms late, not on the
+// frame rate.
 let host: TestWebHost
 let head: LightCamera
 let flat: LightCamera
