@@ -12,6 +12,11 @@ export const livenessChecks = {
     description:
       'The person blinks and turns their head to the left and to the right, in a new random order each time. A photo held up, moved, tilted or scaled as a whole cannot do it.',
   },
+  'screen-light': {
+    title: 'Screen light (the screen lights the face in random colours)',
+    description:
+      'For about four seconds the screen lights the person in colours drawn at random for this attempt. The face must take on each colour as it is shown, and unevenly, as a head does: the nose, cheeks and forehead face the screen differently. A photo, a print or a recording held to the camera cannot follow colours it has not seen.',
+  },
   'passive-pad': {
     title: 'Passive presentation-attack score',
     description:
@@ -28,21 +33,39 @@ export function isLivenessCode(code: string): code is LivenessCode {
 
 /** Honest label, shown wherever liveness is offered or reported. */
 export const LIVENESS_LIMITS =
-  'Not certified: no ISO/IEC 30107-3 evaluation. It stops flat printed photos, still phone screens, a photo moved, tilted or scaled as a whole, photos swapped in front of the camera, and prints or paper masks curled gently side to side or top to bottom, and most curled tightly; it does not stop masks moulded to a face, about one in seven prints or masks curled tightly side to side or across a diagonal, painted eyelids, a replayed video of the person or an injected camera stream.'
+  'Not certified: no ISO/IEC 30107-3 evaluation. It stops flat printed photos, still phone screens, a photo moved, tilted or scaled as a whole, photos swapped in front of the camera, and prints or paper masks curled gently side to side or top to bottom, and most curled tightly; it does not stop masks moulded to a face, about one in seven prints or masks curled tightly side to side or across a diagonal, painted eyelids, an injected camera stream on a compromised machine, or, unless the screen light is asked for, a replayed video of the person. The screen light stops a photo, a print or a recording that cannot follow the colours drawn for the attempt; it does not stop a mask, and in strong sunlight it refuses a real face (the screen’s light is drowned).'
 
 /** The active challenge's steps; the services choose their order per attempt. */
 export const challengeSteps = ['blink', 'turn-left', 'turn-right'] as const
 export const challengeStepSchema = z.enum(challengeSteps)
 export type ChallengeStep = z.infer<typeof challengeStepSchema>
 
-/** What a frame of evidence was taken for: a challenge step, or the passive score alone. */
-export const evidenceStepSchema = z.enum([...challengeSteps, 'passive'])
+/** What a frame of evidence was taken for: a challenge step, the screen's light, or the passive score alone. */
+export const evidenceStepSchema = z.enum([...challengeSteps, 'light', 'passive'])
 export type EvidenceStep = z.infer<typeof evidenceStepSchema>
+
+/**
+ * The screen-light check's colours: far apart in hue, none a saturated red (R ≥ 80% of R+G+B is
+ * the red-flash hazard). Each as the screen shows it (sRGB).
+ */
+export const LIGHT_RGB = { blue: [40, 90, 255], yellow: [255, 215, 0], green: [0, 210, 90], magenta: [225, 40, 235], cyan: [0, 215, 235], orange: [255, 140, 0] } as const
+export const lightColourSchema = z.enum(Object.keys(LIGHT_RGB) as [keyof typeof LIGHT_RGB, ...(keyof typeof LIGHT_RGB)[]])
+export type LightColour = z.infer<typeof lightColourSchema>
+/** A colour stays at least this long: at most 2.5 changes a second, under three flashes a second (WCAG 2.3.1). */
+export const LIGHT_MIN_MS = 400
+export const LIGHT_MAX_MS = 550
+/** Colours in one sequence (about four seconds), each unlike the one before. */
+export const LIGHT_PERIODS = 9
+export const lightPeriodSchema = z.object({ colour: lightColourSchema, ms: z.number().int().min(LIGHT_MIN_MS).max(LIGHT_MAX_MS) })
+export type LightPeriod = z.infer<typeof lightPeriodSchema>
+const lightSequence = z.array(lightPeriodSchema).max(LIGHT_PERIODS)
 
 /** A step's evidence is a continuous run of frames (start, the move, undone): at most this many. */
 export const MAX_STEP_FRAMES = 12
-/** Limits of one burst: every step's run, small enough to bound the work. */
-export const MAX_EVIDENCE_FRAMES = MAX_STEP_FRAMES * 3
+/** The screen's light is seen in at most this many frames (a few per colour). */
+export const MAX_LIGHT_FRAMES = 20
+/** Limits of one burst: every step's run and the light's, small enough to bound the work. */
+export const MAX_EVIDENCE_FRAMES = MAX_STEP_FRAMES * 3 + MAX_LIGHT_FRAMES
 /** A challenge is good for one attempt within this time. */
 export const CHALLENGE_TTL_MS = 3 * 60_000
 
@@ -61,6 +84,8 @@ export const livenessChallengeSchema = z.object({
   checks: z.array(livenessCodeSchema),
   /** The active challenge's steps in this attempt's order; empty without 'active-challenge'. */
   steps: z.array(challengeStepSchema),
+  /** The colours the screen shows, in order, after the steps; empty without 'screen-light'. */
+  light: lightSequence.default([]),
   /** How long the page gives the person for each step before it sends what it has. */
   stepSeconds: z.number().int().positive(),
   expiresAt: z.number(),
@@ -80,6 +105,8 @@ export const livenessEvidenceInput = z.strictObject({
     .array(z.strictObject({ step: evidenceStepSchema, image: evidenceImage, at: z.number().finite().nonnegative() }))
     .min(1)
     .max(MAX_EVIDENCE_FRAMES),
+  /** When the screen showed the light's first colour (ms, the page's clock); with the 'light' frames. */
+  lightStartedAt: z.number().finite().nonnegative().optional(),
 })
 export type LivenessEvidence = z.infer<typeof livenessEvidenceInput>
 
@@ -108,6 +135,9 @@ export type LivenessOutcome = z.infer<typeof livenessOutcomeSchema>
 export const livenessEvaluateRequest = z.strictObject({
   checks: z.array(livenessCodeSchema).min(1).max(livenessCodes.length),
   steps: z.array(challengeStepSchema).max(challengeSteps.length),
+  /** The colours the services drew for this attempt (never the page's word for them), and when the page says it began showing them. */
+  light: lightSequence.default([]),
+  lightStartedAt: z.number().finite().nonnegative().optional(),
   frames: livenessEvidenceInput.shape.frames,
   /** The samples the burst must show the same face as (1–10 base64 JPEG/PNG). */
   references: z.array(z.string().min(16).max(7_200_000)).min(1).max(10),

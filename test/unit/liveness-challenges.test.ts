@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createChallengeStore, randomSteps } from '../../electron/services/liveness/challenge-store'
+import { createChallengeStore, randomLight, randomSteps } from '../../electron/services/liveness/challenge-store'
 import { checkEvidenceOrder } from '../../electron/services/liveness/evidence-order'
-import { CHALLENGE_TTL_MS, challengeSteps, type ChallengeStep, type EvidenceStep } from '../../electron/shared/liveness'
+import { CHALLENGE_TTL_MS, challengeSteps, LIGHT_MAX_MS, LIGHT_MIN_MS, LIGHT_PERIODS, type ChallengeStep, type EvidenceStep } from '../../electron/shared/liveness'
 
 const frames = (...steps: EvidenceStep[]) => steps.map((step) => ({ step }))
 
@@ -12,6 +12,23 @@ describe('liveness challenge store', () => {
     expect(active).toMatchObject({ required: true, checks: ['active-challenge'], stepSeconds: 8 })
     expect([...active.steps].sort()).toEqual([...challengeSteps].sort())
     expect(store.issue('verify', ['passive-pad'], 8).steps).toEqual([])
+  })
+
+  it('draws the screen’s colours for the screen light: each unlike the one before, 400–550 ms each, never the same sequence twice', () => {
+    const store = createChallengeStore()
+    const lit = store.issue('enroll', ['active-challenge', 'screen-light'], 8)
+    expect(lit.light).toHaveLength(LIGHT_PERIODS)
+    expect(store.issue('enroll', ['active-challenge'], 8).light).toEqual([])
+    const drawn = Array.from({ length: 300 }, () => randomLight())
+    for (const light of drawn) {
+      for (const [i, period] of light.entries()) {
+        expect(period.ms).toBeGreaterThanOrEqual(LIGHT_MIN_MS)
+        expect(period.ms).toBeLessThanOrEqual(LIGHT_MAX_MS)
+        if (i > 0) expect(period.colour).not.toBe(light[i - 1]!.colour)
+      }
+    }
+    expect(new Set(drawn.map((light) => light.map((p) => p.colour).join(','))).size).toBe(300)
+    expect(new Set(drawn.flatMap((light) => light.map((p) => p.colour))).size).toBe(6)
   })
 
   it('draws every order over many challenges (crypto-random, not a fixed or rotating order)', () => {
@@ -91,5 +108,15 @@ describe('liveness evidence order', () => {
   it('takes only passive frames when the challenge has no steps', () => {
     expect(checkEvidenceOrder([], frames('passive', 'passive', 'passive', 'passive'))).toEqual({ ok: true })
     expect(checkEvidenceOrder([], frames('passive', 'blink'))).toMatchObject({ ok: false, reason: 'order' })
+  })
+
+  it('takes the screen light’s frames after the steps, alone, or says they were not seen', () => {
+    const steps: ChallengeStep[] = ['blink', 'turn-left']
+    expect(checkEvidenceOrder(steps, frames('blink', 'turn-left', 'light', 'light'), true)).toEqual({ ok: true })
+    expect(checkEvidenceOrder([], frames('light', 'light'), true)).toEqual({ ok: true })
+    expect(checkEvidenceOrder(steps, frames('light', 'blink', 'turn-left'), true)).toMatchObject({ ok: false, reason: 'order' })
+    expect(checkEvidenceOrder(steps, frames('blink', 'turn-left', 'light'))).toMatchObject({ ok: false, reason: 'order' })
+    expect(checkEvidenceOrder(steps, frames('blink', 'turn-left'), true)).toEqual({ ok: false, reason: 'unfinished', words: 'the challenge was not finished: the screen’s light not seen' })
+    expect(checkEvidenceOrder([], frames('passive'), true)).toMatchObject({ ok: false, reason: 'order' })
   })
 })

@@ -27,8 +27,8 @@ describe('liveness policy', () => {
 
   it('fails closed: every known check when the tenant was never read (or another tenant was)', async () => {
     const policy = livenessPolicy()
-    expect(await policy.required('KIOSK', offline)).toEqual(['active-challenge', 'passive-pad'])
+    expect(await policy.required('KIOSK', offline)).toEqual(['active-challenge', 'screen-light', 'passive-pad'])
     await policy.required('OTHER', async () => tenant([]))
-    expect(await policy.required('KIOSK', offline)).toEqual(['active-challenge', 'passive-pad'])
+    expect(await policy.required('KIOSK', offline)).toEqual(['active-challenge', 'screen-light', 'passive-pad'])
   })
 })

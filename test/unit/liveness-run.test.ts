@@ -340,4 +340,29 @@ describe('liveness run with the shared motion checks', () => {
     expect(run.frames).toBeGreaterThan(0)
     expect(run.frames).toBeLessThanOrEqual(MAX_STEP_FRAMES)
   })
+
+  it('after the steps lights the screen: the colours by the clock from the light’s start, frames spread over all of it, then done', () => {
+    const light = [
+      { colour: 'blue' as const, ms: 500 },
+      { colour: 'yellow' as const, ms: 400 },
+      { colour: 'green' as const, ms: 550 },
+    ]
+    const run = new LivenessRun({ steps: [], light, stepSeconds: 3 }, checks)
+    expect(run.view()).toMatchObject({ step: 'light', prompt: 'Hold still and look at the screen while it changes colour', stepNumber: 1, stepCount: 1 })
+    expect(run.lightColourAt(0)).toBeNull()
+    const sent = feed(run, Array.from({ length: 60 }, () => mesh(1)), 1000)
+    expect(run.lightStartedAt).toBe(1000)
+    // 1450 ms of colours and the camera's tail (450 ms): frames about every 95 ms, at most MAX_LIGHT_FRAMES.
+    expect(sent.length).toBeGreaterThanOrEqual(15)
+    expect(sent.length).toBeLessThanOrEqual(20)
+    expect(sent.every((grab) => grab.step === 'light')).toBe(true)
+    expect(run.status).toBe('passed')
+    // Read by the screen while it runs: the colour of the instant.
+    const again = new LivenessRun({ steps: ['blink'], light, stepSeconds: 3 }, checks)
+    expect(again.view().stepCount).toBe(2)
+    feed(again, [mesh(1), mesh(0.6), mesh(0.2), mesh(0.3), mesh(0.9)], 0)
+    expect(again.view()).toMatchObject({ step: 'light', stepNumber: 2 })
+    feed(again, [mesh(1)], 5000)
+    expect([again.lightColourAt(5000), again.lightColourAt(5499), again.lightColourAt(5500), again.lightColourAt(6449), again.lightColourAt(6450)]).toEqual(['blue', 'blue', 'yellow', 'green', null])
+  })
 })

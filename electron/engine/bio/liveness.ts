@@ -5,6 +5,7 @@ import { imagePixels } from '../face/image-pixels'
 import { FaceImageError, type DetectedFace, type FacePlugin, type LivenessFace } from '../face/types'
 import { BioErrorCode, BioInputError } from './error-codes'
 import { blinkInPixels } from './liveness-eyes'
+import { judgeScreenLight, lightRegions, rgbOf, type LightSample } from './liveness-light'
 import { grayOf, IMAGE_DEPTH_MIN, imageDepth, median, NOSE_BEND_MIN_SHARE, NOSE_RELIEF_MIN_SHARE, SURFACE_FIT_MAX, type DepthMeasure } from './liveness-depth'
 import { REQUEST_MAX_IN_FLIGHT, REQUEST_MAX_PIXELS, RequestBudget } from './request-budget'
 import { checkSample, decodeBase64 } from './samples'
@@ -85,8 +86,36 @@ function sameFace(plugin: FacePlugin, frames: LivenessFace[][], references: Dete
 }
 
 async function runCheck(code: LivenessCode, request: LivenessEvaluateRequest, frames: LivenessFace[][], images: Buffer[]): Promise<Check> {
-  const verdict = code === 'active-challenge' ? await activeChallenge(request, frames, images) : passivePad(frames)
+  const verdict = await (async () => {
+    switch (code) {
+      case 'active-challenge':
+        return activeChallenge(request, frames, images)
+      case 'screen-light':
+        return screenLight(request, frames, images)
+      case 'passive-pad':
+        return passivePad(unlit(request, frames))
+    }
+  })()
   return { code, passed: verdict.passed, detail: verdict.detail }
+}
+
+/** The frames taken out of the screen's colours (all of them when every one was in it): the passive models were trained on faces in ordinary light. */
+function unlit(request: LivenessEvaluateRequest, frames: LivenessFace[][]): LivenessFace[][] {
+  const out = frames.filter((_, i) => request.frames[i]?.step !== 'light')
+  return out.length > 0 ? out : frames
+}
+
+/** The screen-light check on the 'light' frames (liveness-light.ts): each frame's face colours, then the decision. */
+async function screenLight(request: LivenessEvaluateRequest, frames: LivenessFace[][], images: Buffer[]): Promise<StepVerdict> {
+  const indices = request.frames.flatMap((frame, i) => (frame.step === 'light' ? [i] : []))
+  const samples: LightSample[] = []
+  for (const i of indices) {
+    const face = onlyFace(frames[i] ?? [])
+    if (!face) return refused('frames', `a frame in the screen's light does not show exactly one face`)
+    samples.push({ at: request.frames[i]!.at, regions: lightRegions(await rgbOf(images[i]!), face.mesh) })
+  }
+  const verdict = judgeScreenLight(request.light, request.lightStartedAt, samples)
+  return { passed: verdict.passed, detail: verdict.detail }
 }
 
 const stepWords = { blink: 'blink', 'turn-left': 'head turn to the left', 'turn-right': 'head turn to the right' } as const
@@ -184,7 +213,7 @@ async function activeChallenge(request: LivenessEvaluateRequest, frames: Livenes
   const bent = bentSheetRefusal(turns)
   if (bent) return bent
   // A second opinion the motion cannot talk round: the same models as passive-pad, on the burst.
-  const passive = passivePad(frames)
+  const passive = passivePad(unlit(request, frames))
   if (!passive.passed) return refused('passive', passive.detail)
   return { passed: true, detail: `${done.join('; ')}; ${passive.detail}` }
 }

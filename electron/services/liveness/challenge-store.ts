@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto'
 import { KioskError } from '../../shared/errors'
-import { CHALLENGE_TTL_MS, challengeSteps, type ChallengeStep, type LivenessChallenge, type LivenessCode, type LivenessPurpose } from '../../shared/liveness'
+import { CHALLENGE_TTL_MS, challengeSteps, LIGHT_MAX_MS, LIGHT_MIN_MS, LIGHT_PERIODS, lightColourSchema, type ChallengeStep, type LightPeriod, type LivenessChallenge, type LivenessCode, type LivenessPurpose } from '../../shared/liveness'
 
 /** A challenge as the services keep it: what was asked, for which workflow, until when. */
 export interface IssuedChallenge {
@@ -8,6 +8,7 @@ export interface IssuedChallenge {
   purpose: LivenessPurpose
   checks: LivenessCode[]
   steps: ChallengeStep[]
+  light: LightPeriod[]
   expiresAt: number
 }
 
@@ -30,6 +31,17 @@ export function randomSteps(): ChallengeStep[] {
   return steps
 }
 
+/** A fresh sequence of the screen's colours, each unlike the one before, for a random time each (the OS's random source). */
+export function randomLight(): LightPeriod[] {
+  const colours = lightColourSchema.options
+  const light: LightPeriod[] = []
+  for (let i = 0; i < LIGHT_PERIODS; i++) {
+    const others = colours.filter((colour) => colour !== light.at(-1)?.colour)
+    light.push({ colour: others[randomInt(others.length)]!, ms: LIGHT_MIN_MS + randomInt(LIGHT_MAX_MS - LIGHT_MIN_MS + 1) })
+  }
+  return light
+}
+
 /**
  * The challenges the services issued, in memory only: each is good for one attempt, for the
  * workflow it was issued for, until it expires.
@@ -45,7 +57,7 @@ export function createChallengeStore(options: ChallengeStoreOptions = {}) {
   }
 
   return {
-    /** A new challenge for `purpose` asking for `checks` (a random step order when the active challenge is one). */
+    /** A new challenge for `purpose` asking for `checks` (a random step order when the active challenge is one, random colours when the screen light is). */
     issue(purpose: LivenessPurpose, checks: LivenessCode[], stepSeconds: number): LivenessChallenge {
       sweep()
       while (open.size >= max) open.delete(open.keys().next().value!)
@@ -54,10 +66,11 @@ export function createChallengeStore(options: ChallengeStoreOptions = {}) {
         purpose,
         checks: [...checks],
         steps: checks.includes('active-challenge') ? randomSteps() : [],
+        light: checks.includes('screen-light') ? randomLight() : [],
         expiresAt: now() + ttlMs,
       }
       open.set(issued.challengeId, issued)
-      return { required: true, challengeId: issued.challengeId, checks: issued.checks, steps: issued.steps, stepSeconds, expiresAt: issued.expiresAt }
+      return { required: true, challengeId: issued.challengeId, checks: issued.checks, steps: issued.steps, light: issued.light, stepSeconds, expiresAt: issued.expiresAt }
     },
 
     /** Takes a challenge for one attempt: it cannot be used again. Throws LIVENESS_REQUIRED when it does not fit. */

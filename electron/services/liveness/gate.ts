@@ -60,7 +60,7 @@ export function livenessGate(deps: LivenessGateDeps) {
   return {
     async challenge(purpose: LivenessPurpose): Promise<LivenessChallenge> {
       const [checks, stepSeconds] = await Promise.all([policyOf(), deps.stepSeconds()])
-      if (checks.length === 0) return { required: false, challengeId: null, checks: [], steps: [], stepSeconds, expiresAt: (deps.now ?? Date.now)() }
+      if (checks.length === 0) return { required: false, challengeId: null, checks: [], steps: [], light: [], stepSeconds, expiresAt: (deps.now ?? Date.now)() }
       return deps.challenges.issue(purpose, checks, stepSeconds)
     },
 
@@ -80,9 +80,10 @@ export function livenessGate(deps: LivenessGateDeps) {
       if (checks.some((code) => !challenge.checks.includes(code))) {
         throw new KioskError('LIVENESS_REQUIRED', 'The liveness setting changed during the capture. Start the capture again and follow the prompts.')
       }
-      const order = checkEvidenceOrder(challenge.steps, evidence.frames)
+      const order = checkEvidenceOrder(challenge.steps, evidence.frames, challenge.light.length > 0)
       if (!order.ok) throw failed(order.words)
-      const record = await deps.evaluate({ checks: challenge.checks, steps: challenge.steps, frames: evidence.frames, references })
+      const startedAt = evidence.lightStartedAt === undefined ? {} : { lightStartedAt: evidence.lightStartedAt }
+      const record = await deps.evaluate({ checks: challenge.checks, steps: challenge.steps, light: challenge.light, ...startedAt, frames: evidence.frames, references })
       if (!record.passed || !record.sameFace) throw failed(failureWords(record))
       return { outcome: { status: 'passed', checks: record.checks, note: null }, release }
     },

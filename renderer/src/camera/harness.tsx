@@ -72,6 +72,7 @@ function harnessChallenge(): Promise<LivenessChallenge> {
     required: true,
     challengeId: crypto.randomUUID(),
     checks: steps.length > 0 ? ['active-challenge'] : ['passive-pad'],
+    light: [],
     steps,
     stepSeconds: Number(query.get('stepSeconds') ?? '8') || 8,
     expiresAt: Date.now() + 180_000,

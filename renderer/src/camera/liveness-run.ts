@@ -1,5 +1,5 @@
-import type { ChallengeStep, EvidenceStep, LivenessChallenge } from '@shared/liveness'
-import { MAX_EVIDENCE_FRAMES, MAX_STEP_FRAMES } from '@shared/liveness'
+import type { ChallengeStep, EvidenceStep, LightColour, LightPeriod, LivenessChallenge } from '@shared/liveness'
+import { MAX_EVIDENCE_FRAMES, MAX_LIGHT_FRAMES, MAX_STEP_FRAMES } from '@shared/liveness'
 import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, turnSign, type FrameSignals, type Mesh, type StepVerdict } from '@shared/liveness-motion'
 import { judgeTiming, judgeTurnPath, MAX_FRAME_GAP_MS, TURN_JUMP_MIN } from '@shared/liveness-continuity'
 import { t } from '../i18n'
@@ -107,6 +107,14 @@ export interface RunUpdate {
  */
 export const FRAMES_KEPT = 40
 
+/**
+ * The screen's light goes on this long after its last colour: a camera shows the screen's light a
+ * little late (the engine allows up to LIGHT_DELAY_MAX_MS), and the frames must cover the last colour.
+ */
+const LIGHT_TAIL_MS = 450
+/** More time than the light takes, for a face that leaves the picture for a moment. */
+const LIGHT_SPARE_MS = 4000
+
 export type RunStatus = 'running' | 'passed' | 'timed-out'
 
 export interface RunView {
@@ -154,16 +162,44 @@ export class LivenessRun {
   private openness: number[] = []
   private passiveTaken = 0
   private lastPassiveAt = -Infinity
+  private readonly light: LightPeriod[]
+  /** When the light began (the page's clock, as the frames' times): the colours follow from it. */
+  lightStartedAt: number | null = null
+  private lightTaken = 0
+  private lastLightAt = -Infinity
   private grabbed = 0
   private hint: string | null = null
   status: RunStatus = 'running'
 
   constructor(
-    challenge: Pick<LivenessChallenge, 'steps' | 'stepSeconds'>,
+    challenge: Pick<LivenessChallenge, 'steps' | 'stepSeconds'> & { light?: LightPeriod[] },
     private readonly checks: MotionChecks = sharedChecks,
   ) {
-    this.steps = challenge.steps.length > 0 ? [...challenge.steps] : ['passive']
+    this.light = challenge.light ?? []
+    const steps: EvidenceStep[] = [...challenge.steps, ...(this.light.length > 0 ? (['light'] as const) : [])]
+    this.steps = steps.length > 0 ? steps : ['passive']
     this.stepMs = challenge.stepSeconds * 1000
+  }
+
+  /** The light's colours last this long, with the tail for the camera's delay. */
+  private get lightMs(): number {
+    return this.light.reduce((sum, period) => sum + period.ms, 0) + LIGHT_TAIL_MS
+  }
+
+  /** The colour the screen shows at `now` (the page's clock), or null outside the light. */
+  lightColourAt(now: number): LightColour | null {
+    if (this.lightStartedAt === null || this.status !== 'running') return null
+    let start = this.lightStartedAt
+    for (const period of this.light) {
+      if (now >= start && now < start + period.ms) return period.colour
+      start += period.ms
+    }
+    return null
+  }
+
+  /** A step's time: the light's own length and some to spare, else the tenant's step time. */
+  private timeFor(step: EvidenceStep): number {
+    return step === 'light' ? Math.max(this.stepMs, this.lightMs + LIGHT_SPARE_MS) : this.stepMs
   }
 
   /** Frames grabbed so far. */
@@ -180,7 +216,7 @@ export class LivenessRun {
       prompt: stepPrompt(step),
       stepNumber: Math.min(this.index + 1, this.steps.length),
       stepCount: this.steps.length,
-      secondsLeft: Math.max(0, Math.ceil((this.stepMs - elapsed) / 1000)),
+      secondsLeft: Math.max(0, Math.ceil((this.timeFor(step) - elapsed) / 1000)),
       hint: this.hint,
     }
   }
@@ -199,9 +235,11 @@ export class LivenessRun {
     if (mesh) this.openness = [...this.openness.slice(1 - OPEN_LEVEL_FRAMES), this.checks.frameSignals(mesh).openness]
     if (!mesh) this.restart()
     else if (step === 'passive') this.passive(at, out)
+    else if (step === 'light') this.lit(at, out)
     else if (this.seen) this.after(step, { index, at, mesh }, out)
     else this.watch(step, { index, at, mesh })
-    if (this.status === 'running' && at - this.stepStartedAt >= this.stepMs) {
+    if (step === 'light' && this.status === 'running' && this.lightStartedAt === null) this.lightStartedAt = at
+    if (this.status === 'running' && at - this.stepStartedAt >= this.timeFor(step)) {
       // Out of time: the page sends what it has (at least one frame) and the services decide.
       if (this.grabbed === 0) {
         if (this.run.length > 0) this.send(step, out)
@@ -238,7 +276,7 @@ export class LivenessRun {
   private picks(step: EvidenceStep): number[] {
     const n = this.run.length
     if (n <= MAX_STEP_FRAMES) return this.run.map((_, i) => i)
-    const leads = this.run.map((f) => (step === 'passive' ? 0 : this.lead(step, f.mesh)))
+    const leads = this.run.map((f) => (step === 'passive' || step === 'light' ? 0 : this.lead(step, f.mesh)))
     const picks = [...new Set([0, n - 1, this.seenAt, this.deepest])].sort((x, y) => x - y)
     const width = (i: number) => {
       const [a, b] = [picks[i]!, picks[i + 1]!]
@@ -354,6 +392,21 @@ export class LivenessRun {
     this.passiveTaken++
     this.take(out, 'passive', 0)
     if (this.passiveTaken >= PASSIVE_FRAMES) this.next()
+  }
+
+  /**
+   * The screen's light: a frame with the face every so often from its start to its end (and the
+   * tail), spread so MAX_LIGHT_FRAMES cover it all; the engine judges how the face's colour follows.
+   */
+  private lit(at: number, out: RunUpdate): void {
+    if (this.lightStartedAt === null) return
+    const gap = this.lightMs / MAX_LIGHT_FRAMES
+    if (at - this.lastLightAt >= gap && this.lightTaken < MAX_LIGHT_FRAMES) {
+      this.lastLightAt = at
+      this.lightTaken++
+      this.take(out, 'light', 0)
+    }
+    if (at - this.lightStartedAt >= this.lightMs) this.next()
   }
 
   private next(): void {

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react'
-import type { EvidenceStep, LivenessChallenge, LivenessEvidence } from '@shared/liveness'
+import type { EvidenceStep, LightColour, LivenessChallenge, LivenessEvidence } from '@shared/liveness'
 import type { FaceDetector } from './detector'
 import { canvas, context2d } from './frame-canvas'
 import { FRAMES_KEPT, LivenessRun, type RunView } from './liveness-run'
@@ -25,14 +25,16 @@ export interface LivenessLoopOptions {
   challenge: LivenessChallenge | null
   /** The camera is running and the challenge is wanted. */
   running: boolean
-  /** The challenge ended (done, or a step ran out of time): the frames to send, and the step that was not seen in time. */
-  onFinished: (frames: LivenessEvidence['frames'], notSeen: EvidenceStep | null) => void
+  /** The challenge ended (done, or a step ran out of time): the frames to send, the step that was not seen in time, and when the screen's light began. */
+  onFinished: (frames: LivenessEvidence['frames'], notSeen: EvidenceStep | null, lightStartedAt: number | null) => void
   onProblem: (text: string) => void
 }
 
 export interface LivenessLoop {
   view: RunView | null
   fps: number
+  /** The colour the screen must show now (performance.now()), or null: read on each animation frame. */
+  lightColourAt: (now: number) => LightColour | null
 }
 
 function jpeg(source: HTMLCanvasElement): string {
@@ -49,6 +51,7 @@ function jpeg(source: HTMLCanvasElement): string {
 export function useLivenessLoop({ video, detector, challenge, running, onFinished, onProblem }: LivenessLoopOptions): LivenessLoop {
   const [view, setView] = useState<RunView | null>(null)
   const [fps, setFps] = useState(0)
+  const current = useRef<LivenessRun | null>(null)
   const handlers = useRef({ onFinished, onProblem })
   useLayoutEffect(() => {
     handlers.current = { onFinished, onProblem }
@@ -67,6 +70,7 @@ export function useLivenessLoop({ video, detector, challenge, running, onFinishe
     const kept = Array.from({ length: FRAMES_KEPT }, () => ({ image: canvas(width, height), at: 0 }))
     let observed = 0
     const run = new LivenessRun(challenge)
+    current.current = run
     const frames: LivenessEvidence['frames'] = []
     const meter = new FpsMeter()
     let shown = ''
@@ -125,14 +129,15 @@ export function useLivenessLoop({ video, detector, challenge, running, onFinishe
         const wait = MIN_FRAME_MS - (performance.now() - started)
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
       }
-      if (!stopped && run.status !== 'running') handlers.current.onFinished(frames, run.status === 'timed-out' ? run.view().step : null)
+      if (!stopped && run.status !== 'running') handlers.current.onFinished(frames, run.status === 'timed-out' ? run.view().step : null, run.lightStartedAt === null ? null : Math.round(run.lightStartedAt))
     }
     void loop()
     return () => {
       stopped = true
+      current.current = null
       setFps(0)
     }
   }, [running, detector, challenge, video])
 
-  return { view, fps }
+  return { view, fps, lightColourAt: (now) => current.current?.lightColourAt(now) ?? null }
 }

@@ -5,6 +5,7 @@ import type { FaceDetector } from '../camera/detector'
 import { useLivenessLoop } from '../camera/useLivenessLoop'
 import { useSession } from '../store/session'
 import { LivenessOverrideDialog } from './LivenessOverrideDialog'
+import { ScreenLight } from './ScreenLight'
 import { Busy, Button, ErrorNotice, Notice } from './ui'
 
 /** What goes with the capture's call: the evidence burst, a staff override, or nothing (not required). */
@@ -67,8 +68,8 @@ export function LivenessCheck({ video, detector, cameraRunning, start, fromFile,
 
   const canRun = challenge !== null && !fromFile && detector !== 'failed'
   const finish = useCallback(
-    (frames: LivenessEvidence['frames'], notSeen: EvidenceStep | null) => {
-      if (challenge?.challengeId) onFinished({ liveness: { challengeId: challenge.challengeId, frames } }, notSeen)
+    (frames: LivenessEvidence['frames'], notSeen: EvidenceStep | null, lightStartedAt: number | null) => {
+      if (challenge?.challengeId) onFinished({ liveness: { challengeId: challenge.challengeId, frames, ...(lightStartedAt === null ? {} : { lightStartedAt }) } }, notSeen)
     },
     [challenge, onFinished],
   )
@@ -125,6 +126,7 @@ export function LivenessCheck({ video, detector, cameraRunning, start, fromFile,
             </p>
             {view?.hint ? <p className="lv-hint">{view.hint}</p> : null}
           </div>
+          {view?.step === 'light' && view.status === 'running' ? <ScreenLight colourAt={loop.lightColourAt} around={video} prompt={view.prompt} /> : null}
           {view ? (
             <p className="lv-time" data-testid="liveness-time">
               {t('liveness.secondsLeft', { count: view.secondsLeft })}

@@ -4,7 +4,7 @@ import { LIVENESS_LIMITS, type EvidenceStep, type LivenessOutcome } from '@share
 import { useSession } from '../store/session'
 import { Button, describeError, ErrorNotice, Notice, visitorMessage } from './ui'
 
-const checkNames: Record<string, string> = { 'active-challenge': 'active challenge', 'passive-pad': 'passive score' }
+const checkNames: Record<string, string> = { 'active-challenge': 'active challenge', 'screen-light': 'screen light', 'passive-pad': 'passive score' }
 
 /** One line for a result's liveness outcome, in plain words. */
 export function livenessWords(outcome: LivenessOutcome): string {

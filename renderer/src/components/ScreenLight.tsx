@@ -1,0 +1,40 @@
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react'
+import { LIGHT_RGB, type LightColour } from '@shared/liveness'
+
+/**
+ * The screen-light check's light: everything around the camera picture in the colour the run says
+ * for this instant (read on each animation frame, so a colour lasts as long as it was drawn for),
+ * the picture itself left clear so the person still sees their face. The colour is also on
+ * `data-colour`, for whoever checks what the screen showed.
+ */
+export function ScreenLight({ colourAt, around, prompt }: { colourAt: (now: number) => LightColour | null; around: RefObject<HTMLElement | null>; prompt: string }) {
+  const ring = useRef<HTMLDivElement>(null)
+  const read = useRef(colourAt)
+  useLayoutEffect(() => {
+    read.current = colourAt
+  })
+  useEffect(() => {
+    let frame = 0
+    const paint = () => {
+      const element = ring.current
+      const box = around.current?.getBoundingClientRect()
+      if (element && box) {
+        const colour = read.current(performance.now())
+        element.dataset.colour = colour ?? ''
+        element.style.setProperty('--light', colour ? `rgb(${LIGHT_RGB[colour].join(' ')})` : 'transparent')
+        element.style.left = `${box.left}px`
+        element.style.top = `${box.top}px`
+        element.style.width = `${box.width}px`
+        element.style.height = `${box.height}px`
+      }
+      frame = requestAnimationFrame(paint)
+    }
+    frame = requestAnimationFrame(paint)
+    return () => cancelAnimationFrame(frame)
+  }, [around])
+  return (
+    <div ref={ring} className="screen-light" data-testid="screen-light">
+      <p className="screen-light-prompt">{prompt}</p>
+    </div>
+  )
+}

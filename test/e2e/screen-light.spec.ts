@@ -1,0 +1,74 @@
+import { expect, test, type Page } from '@playwright/test'
+import { untilDone } from '../support/capture'
+import { consentBox } from '../support/consent'
+import { lightCamera, type LightCamera } from '../support/light-camera'
+import { startWebHost, type TestWebHost } from '../support/web-host'
+
+// The screen-light check end to end: the page lights the visitor in the colours the services drew,
+// the embedded engine judges the frames. The camera is the live stand-in (test/support/light-camera.ts):
+// a real face photo relit over its own mesh passes; the same photo lit evenly, as a print or a phone
+// held up to the kiosk, is refused. Beside the other screens (not in the one-at-a-time liveness
+// project): its verdict rests on the colours' timing, which allows a camera 400 ms late, not on the
+// frame rate.
+let host: TestWebHost
+let head: LightCamera
+let flat: LightCamera
+const ALG = 'HumanFaceRes'
+
+test.describe.configure({ timeout: 180_000 })
+
+test.beforeAll(async () => {
+  ;[host, head, flat] = await Promise.all([startWebHost(), lightCamera('head'), lightCamera('flat')])
+  await expect.poll(async () => (await host.bridge('getEngineStatus')).state, untilDone).toBe('running')
+  await host.bridge('associateAlgorithm', { algCode: ALG })
+  await host.bridge('associateLiveness', { algCode: ALG, livenessCode: 'screen-light' })
+})
+
+test.afterAll(async () => {
+  await host?.stop()
+})
+
+/** Enroll as a visitor in front of `camera`: the photos, then the screen's light; the outcome as the screen says it. */
+async function enroll(page: Page, camera: LightCamera, email: string): Promise<'enrolled' | 'refused'> {
+  await page.addInitScript(camera.script)
+  await page.goto(host.launchUrl)
+  await page.locator('.tiles').getByRole('button', { name: /^Enroll visitor/ }).click()
+  await page.getByLabel('Visitor’s e-mail').fill(email)
+  await consentBox(page).check()
+  await page.getByRole('button', { name: 'Continue to photos' }).click()
+  // The light: everything around the picture takes the colours in turn, the prompt above it.
+  await expect(page.getByTestId('liveness-prompt')).toHaveText('Hold still and look at the screen while it changes colour', untilDone)
+  const light = page.getByTestId('screen-light')
+  await expect(light).toHaveAttribute('data-colour', /^(blue|yellow|green|magenta|cyan|orange)$/, untilDone)
+  // Its words stay whole on screen, whatever the colour.
+  const words = light.getByText('Hold still and look at the screen while it changes colour')
+  const box = await words.boundingBox()
+  const viewport = page.viewportSize()!
+  expect(box && box.y >= 0 && box.x >= 0 && box.x + box.width <= viewport.width, `the light's words at ${JSON.stringify(box)} in ${JSON.stringify(viewport)}`).toBe(true)
+  const enrollButton = page.getByRole('button', { name: `Enroll ${email}` })
+  const refused = page.getByTestId('liveness-error')
+  await expect(enrollButton.or(refused)).toBeVisible(untilDone)
+  await expect(light).toHaveCount(0)
+  if (await refused.isVisible()) return 'refused'
+  await enrollButton.click()
+  const enrolled = page.getByText(`${email} is enrolled`)
+  await expect(enrolled.or(refused)).toBeVisible(untilDone)
+  return (await enrolled.isVisible()) ? 'enrolled' : 'refused'
+}
+
+async function auditDetail(userId: string): Promise<string> {
+  const log = await host.bridge<{ entries: Array<{ detail?: string | null }> }>('getAuditLog', { userId, limit: 1 })
+  return log.entries[0]?.detail ?? '(no audit entry)'
+}
+
+test('a face that takes the screen’s colours as a head does is enrolled', async ({ page }) => {
+  const email = 'light.head@example.com'
+  const result = await enroll(page, head, email)
+  expect(result, await auditDetail(email)).toBe('enrolled')
+})
+
+test('the same photo lit evenly (a print or a phone held up) is refused, the audit naming the light over the face and its margin', async ({ page }) => {
+  const email = 'light.flat@example.com'
+  expect(await enroll(page, flat, email)).toBe('refused')
+  expect(await auditDetail(email)).toMatch(/light over the face: the face took the light evenly, like a flat picture, not a head \(spread 0\.\d+, needs 0\.12\)/)
+})

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import sharp from 'sharp'
+import { loadFacePlugins } from '../../electron/engine/face'
+import { LIGHT_RGB } from '../../electron/shared/liveness'
+import { projectRoot } from './process'
+import { shadeMap } from './screen-light-standin'
+
+/**
+ * The live stand-in as a camera inside the page: getUserMedia answers with a canvas's stream that
+ * shows a real face photo relit, frame by frame, by the colour the page's screen light shows
+ * (`[data-testid=screen-light]`'s data-colour), as a camera sees it `delayMs` later: over the
+ * face's own mesh (`head`), or evenly (`flat`: a print or a phone held up to the kiosk). A recorded
+ * clip cannot do this: it cannot answer colours drawn for the attempt.
+ */
+export interface LightCamera {
+  /** A script for page.addInitScript. */
+  script: string
+}
+
+/** The fake webcam's photo turned upright, as cam.y4m shows it (test/fixtures/prepare.mjs), 640×480. */
+async function uprightFace(): Promise<Buffer> {
+  const turned = sharp(readFileSync(join(projectRoot, 'test/fixtures/generated/face.png'))).rotate(-40, { background: '#606060' })
+  const { width, height } = await sharp(await turned.png().toBuffer()).metadata()
+  return sharp(await turned.png().toBuffer())
+    .extract({ left: Math.round((width! - 640) / 2), top: Math.round((height! - 480) / 2), width: 640, height: 480 })
+    .png()
+    .toBuffer()
+}
+
+export async function lightCamera(mode: 'head' | 'flat', { delayMs = 120, strength = 0.35 } = {}): Promise<LightCamera> {
+  const bytes = await uprightFace()
+  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+  let shade: Uint8Array
+  if (mode === 'flat') shade = new Uint8Array(info.width * info.height).fill(255)
+  else {
+    const [plugin] = await loadFacePlugins({ threads: 1, log: () => {} })
+    try {
+      const [face] = await plugin!.analyzeLiveness!(bytes, 'light-camera')
+      if (!face) throw new Error('no face in the stand-in photo')
+      shade = Uint8Array.from(shadeMap(face.mesh, info.width, info.height), (s) => Math.round(s * 255))
+    } finally {
+      await plugin!.close?.()
+    }
+  }
+  const settings = { width: info.width, height: info.height, delayMs, strength, colours: LIGHT_RGB }
+  const script = `(() => {
+    const settings = ${JSON.stringify(settings)}
+    const rgb = Uint8Array.from(atob('${Buffer.from(data).toString('base64')}'), (c) => c.charCodeAt(0))
+    const shade = Uint8Array.from(atob('${Buffer.from(shade).toString('base64')}'), (c) => c.charCodeAt(0))
+    const { width, height } = settings
+    let canvas = null
+    let shown = []
+    const frame = () => {
+      const context = canvas.getContext('2d')
+      const now = performance.now()
+      const light = document.querySelector('[data-testid=screen-light]')
+      shown.push([now, light ? light.dataset.colour || '' : ''])
+      let colour = ''
+      for (const [at, c] of shown) if (at <= now - settings.delayMs) colour = c
+      shown = shown.filter(([at]) => at > now - 2000)
+      const lit = settings.colours[colour]
+      const image = context.createImageData(width, height)
+      for (let p = 0, i = 0, o = 0; p < width * height; p++, i += 3, o += 4) {
+        const s = lit ? (settings.strength * shade[p]) / 255 / 255 : 0
+        image.data[o] = Math.min(255, rgb[i] * (1 + s * (lit ? lit[0] : 0)))
+        image.data[o + 1] = Math.min(255, rgb[i + 1] * (1 + s * (lit ? lit[1] : 0)))
+        image.data[o + 2] = Math.min(255, rgb[i + 2] * (1 + s * (lit ? lit[2] : 0)))
+        image.data[o + 3] = 255
+      }
+      context.putImageData(image, 0, 0)
+    }
+    let stream = null
+    const open = () => {
+      if (!stream) {
+        canvas = document.createElement('canvas')
+        canvas.width = width
+        canvas.height = height
+        frame()
+        setInterval(frame, 33)
+        stream = canvas.captureStream(30)
+      }
+      return stream.clone()
+    }
+    navigator.mediaDevices.getUserMedia = async () => open()
+    navigator.mediaDevices.enumerateDevices = async () => [{ kind: 'videoinput', deviceId: 'light-camera', groupId: 'light-camera', label: 'Live stand-in' }]
+  })()`
+  return { script }
+}
