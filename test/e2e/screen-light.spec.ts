@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { untilDone } from '../support/capture'
+import { browserWithClip, untilDone } from '../support/capture'
+import { projectRoot } from '../support/process'
 import { consentBox } from '../support/consent'
 import { lightCamera, type LightCamera } from '../support/light-camera'
 import { startWebHost, type TestWebHost } from '../support/web-host'
@@ -28,9 +31,9 @@ test.afterAll(async () => {
   await host?.stop()
 })
 
-/** Enroll as a visitor in front of `camera`: the photos, then the screen's light; the outcome as the screen says it. */
-async function enroll(page: Page, camera: LightCamera, email: string): Promise<'enrolled' | 'refused'> {
-  await page.addInitScript(camera.script)
+/** Enroll as a visitor in front of `camera` (without one: the browser's fake webcam): the photos, then the screen's light; the outcome as the screen says it. */
+async function enroll(page: Page, camera: LightCamera | null, email: string): Promise<'enrolled' | 'refused'> {
+  if (camera) await page.addInitScript(camera.script)
   await page.goto(host.launchUrl)
   await page.locator('.tiles').getByRole('button', { name: /^Enroll visitor/ }).click()
   await page.getByLabel('Visitor’s e-mail').fill(email)
@@ -72,3 +75,25 @@ test('the same photo lit evenly (a print or a phone held up) is refused, the aud
   expect(await enroll(page, flat, email)).toBe('refused')
   expect(await auditDetail(email)).toMatch(/light over the face: the face took the light evenly, like a flat picture, not a head \(spread 0\.\d+, needs 0\.12\)/)
 })
+
+/** The recorded attacks the active challenge alone does not stop (a slideshow, a tight curl): liveness.spec.ts presents the others. */
+const liveness = join(projectRoot, 'test/fixtures/generated/liveness')
+const recorded = (JSON.parse(readFileSync(join(liveness, 'streams.json'), 'utf8')) as Array<{ file: string; kind: string; variant: string; needsLight?: boolean }>).filter(
+  (stream) => stream.kind === 'attack' && stream.needsLight,
+)
+
+for (const stream of recorded) {
+  test(`a recording cannot answer the light: attack ${stream.variant} is refused, by the screen light`, async () => {
+    const email = `light.${stream.variant}@example.com`
+    const browser = await browserWithClip(join(liveness, stream.file))
+    try {
+      expect(await enroll(await browser.newPage(), null, email)).toBe('refused')
+    } finally {
+      await browser.close()
+    }
+    const detail = await auditDetail(email)
+    expect(detail).toMatch(/screen light: the face's colour did not follow the screen's colours \(fit \d\.\d+ at a delay of \d+ ms, at most 400, needs 0\.7\)/)
+    // Refused with room: at least 10% short of the mark.
+    expect(Number(/fit (\d\.\d+)/.exec(detail)![1]), detail).toBeLessThan(0.9 * 0.7)
+  })
+}

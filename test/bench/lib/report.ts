@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, release, totalmem, type } from 'node:os'
 import { dirname } from 'node:path'
 
-export type Unit = 'ms' | 'items/s' | 'req/s' | 'fps' | 'MB' | 'KB' | 'searches'
+export type Unit = 'ms' | 'items/s' | 'req/s' | 'fps' | 'MB' | 'KB' | 'searches' | '%'
 
 /**
  * One figure of a benchmark, beside the baseline it is judged against. The baseline is measured in

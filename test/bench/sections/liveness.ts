@@ -10,6 +10,7 @@ import { measureCaptureLoop } from '../lib/capture-loop'
 import { row } from '../lib/report'
 import type { BenchSection } from '../lib/section'
 import { latency } from '../lib/stats'
+import { screenLightErrorRates } from './liveness-light'
 
 const streamsDir = join(projectRoot, 'test/fixtures/generated/liveness')
 /** Long enough that a cooperative person never runs out of time: the figure is how long they take. */
@@ -135,6 +136,7 @@ export const liveness: BenchSection = {
       const passed = runs.filter((r) => r.passed)
       const pass = latency(passed.map((r) => r.passMs))
       const photo = latency(runs.flatMap((r) => (r.photoMs === null ? [] : [r.photoMs])))
+      const light = await screenLightErrorRates(quick, log, streamsDir)
       return [
         row('liveness', 'capture loop rate with the challenge running', rate.fps, 'fps', { name: 'photo quality loop, same page and run', value: quality.fps, unit: 'fps' }, {
           target: { text: `>= ${TARGET_FPS} fps`, met: rate.fps >= TARGET_FPS },
@@ -143,6 +145,7 @@ export const liveness: BenchSection = {
         row('liveness', 'time to pass the challenge (3 steps), bona fide clips, p50', pass.p50, 'ms', { name: 'taking the photo on the same clips, p50', value: photo.p50, unit: 'ms' }, {
           note: `${passed.length} of ${runs.length} runs passed on the page (${clips.map((s) => s.person).join(', ')}; ${quick ? 'one step order' : `${ORDERS.length} step orders each`}); step time ${STEP_SECONDS} s; the clips loop every 7.5–8.8 s`,
         }),
+        ...light,
       ]
     } finally {
       await host.close()
