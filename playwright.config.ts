@@ -7,7 +7,7 @@ export const fakeCameraFile = resolve(import.meta.dirname, 'test/fixtures/genera
 export const tiltedCameraFile = resolve(import.meta.dirname, 'test/fixtures/generated/cam-tilted.y4m')
 
 /** Screens that never open the camera: light enough to share the machine with the liveness files. */
-const NO_CAMERA = ['audit', 'branding', 'host-notices', 'offline-replica', 'roles', 'site-join', 'staff', 'template-types'].map((name) => new RegExp(`/${name}\\.spec\\.ts$`))
+const NO_CAMERA = ['audit', 'branding', 'host-notices', 'liveness-admin', 'offline-replica', 'roles', 'site-join', 'staff', 'template-types'].map((name) => new RegExp(`/${name}\\.spec\\.ts$`))
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -25,7 +25,7 @@ export default defineConfig({
   // The capture flows (whose timing is most exposed to a busy machine) run once, beside a busy
   // loop on each core (`npm run test:loaded`): passing there, they pass on a quiet machine too.
   projects: [
-    { name: 'liveness', testMatch: /liveness[\w-]*\.spec\.ts/, workers: 1 },
+    { name: 'liveness', testMatch: /liveness[\w-]*\.spec\.ts/, testIgnore: NO_CAMERA, workers: 1 },
     { name: 'capture', testMatch: /capture\.spec\.ts/, workers: 1 },
     { name: 'no-camera', testMatch: NO_CAMERA },
     { name: 'screens', testIgnore: [/liveness[\w-]*\.spec\.ts/, /capture\.spec\.ts/, ...NO_CAMERA] },

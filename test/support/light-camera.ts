@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { loadFacePlugins } from '../../electron/engine/face'
@@ -10,8 +12,11 @@ import { shadeMap } from './screen-light-standin'
  * The live stand-in as a camera inside the page: getUserMedia answers with a canvas's stream that
  * shows a real face photo relit, frame by frame, by the colour the page's screen light shows
  * (`[data-testid=screen-light]`'s data-colour), as a camera sees it `delayMs` later: over the
- * face's own mesh (`head`), or evenly (`flat`: a print or a phone held up to the kiosk). A recorded
- * clip cannot do this: it cannot answer colours drawn for the attempt.
+ * face's own mesh (`head`), or evenly (`flat`: a print or a phone held up to the kiosk). `moving`
+ * is a person doing what the active challenge asks: frames of a recorded head (cap12's bona fide
+ * clip) play the blink or the turn the prompt names, and while the light plays the person holds
+ * still and is relit over their own mesh. A recorded clip cannot do this: it cannot answer colours
+ * drawn for the attempt.
  */
 export interface LightCamera {
   /** A script for page.addInitScript. */
@@ -28,8 +33,34 @@ async function uprightFace(): Promise<Buffer> {
     .toBuffer()
 }
 
-export async function lightCamera(mode: 'head' | 'flat', { delayMs = 120, strength = 0.35 } = {}): Promise<LightCamera> {
-  const bytes = await uprightFace()
+/**
+ * cap12's bona fide clip (test/fixtures/liveness-streams.mjs), by frame: 26 faces the camera
+ * (source frame 486); 26–57 turns to the person's right and back, 57–85 to their left and back;
+ * 86–111 blinks. The clip's own rate, 15 fps.
+ */
+const RECORDED = { file: 'test/fixtures/generated/liveness/bona-fide-cap12.y4m', still: 26, fps: 15 }
+const MOTIONS: Record<string, [number, number]> = {
+  'Turn your head to your right': [26, 57],
+  'Turn your head to your left': [57, 85],
+  'Blink your eyes': [86, 111],
+}
+
+/** The recorded head's frames from `from` on, as JPEG bytes. */
+function recordedFrames(from: number): Buffer[] {
+  const dir = mkdtempSync(join(tmpdir(), 'kiosk-light-camera-'))
+  try {
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-i', join(projectRoot, RECORDED.file), '-vf', `select='gte(n\\,${from})'`, '-fps_mode', 'passthrough', '-q:v', '3', join(dir, '%04d.jpg')])
+    return readdirSync(dir)
+      .sort()
+      .map((name) => readFileSync(join(dir, name)))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export async function lightCamera(mode: 'head' | 'flat' | 'moving', { delayMs = 120, strength = 0.35 } = {}): Promise<LightCamera> {
+  const frames = mode === 'moving' ? recordedFrames(RECORDED.still) : []
+  const bytes = mode === 'moving' ? frames[0]! : await uprightFace()
   const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true })
   let shade: Uint8Array
   if (mode === 'flat') shade = new Uint8Array(info.width * info.height).fill(255)
@@ -43,14 +74,30 @@ export async function lightCamera(mode: 'head' | 'flat', { delayMs = 120, streng
       await plugin!.close?.()
     }
   }
-  const settings = { width: info.width, height: info.height, delayMs, strength, colours: LIGHT_RGB }
+  // The moves as indexes into `frames` (which start at the still frame).
+  const motions = Object.fromEntries(Object.entries(mode === 'moving' ? MOTIONS : {}).map(([prompt, [from, to]]) => [prompt, [from - RECORDED.still, to - RECORDED.still]]))
+  const settings = { width: info.width, height: info.height, delayMs, strength, colours: LIGHT_RGB, motions, frameMs: 1000 / RECORDED.fps }
   const script = `(() => {
     const settings = ${JSON.stringify(settings)}
-    const rgb = Uint8Array.from(atob('${Buffer.from(data).toString('base64')}'), (c) => c.charCodeAt(0))
-    const shade = Uint8Array.from(atob('${Buffer.from(shade).toString('base64')}'), (c) => c.charCodeAt(0))
+    const bytesOf = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
+    const rgb = bytesOf('${Buffer.from(data).toString('base64')}')
+    const shade = bytesOf('${Buffer.from(shade).toString('base64')}')
+    const recorded = ${JSON.stringify(frames.map((frame) => frame.toString('base64')))}
     const { width, height } = settings
     let canvas = null
     let shown = []
+    let bitmaps = null
+    let asked = { prompt: '', since: 0 }
+    /** The recorded frame the person shows now: the move the prompt asks for, played, held 2 s, and again; null: holding still. */
+    const moving = (now) => {
+      const prompt = document.querySelector('[data-testid=liveness-prompt]')?.textContent ?? ''
+      if (prompt !== asked.prompt) asked = { prompt, since: now }
+      const move = settings.motions[prompt]
+      if (!move || !bitmaps) return null
+      const length = move[1] - move[0] + 1
+      const step = Math.floor((now - asked.since) / settings.frameMs) % (length + 30)
+      return bitmaps[move[0] + Math.min(step, length - 1)]
+    }
     const frame = () => {
       const context = canvas.getContext('2d')
       const now = performance.now()
@@ -59,6 +106,8 @@ export async function lightCamera(mode: 'head' | 'flat', { delayMs = 120, streng
       let colour = ''
       for (const [at, c] of shown) if (at <= now - settings.delayMs) colour = c
       shown = shown.filter(([at]) => at > now - 2000)
+      const move = colour ? null : moving(now)
+      if (move) return context.drawImage(move, 0, 0, width, height)
       const lit = settings.colours[colour]
       const image = context.createImageData(width, height)
       for (let p = 0, i = 0, o = 0; p < width * height; p++, i += 3, o += 4) {
@@ -79,6 +128,7 @@ export async function lightCamera(mode: 'head' | 'flat', { delayMs = 120, streng
         frame()
         setInterval(frame, 33)
         stream = canvas.captureStream(30)
+        Promise.all(recorded.map((text) => createImageBitmap(new Blob([bytesOf(text)], { type: 'image/jpeg' })))).then((decoded) => (bitmaps = decoded))
       }
       return stream.clone()
     }
