@@ -1,12 +1,11 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { loadFacePlugins } from '../../electron/engine/face'
 import { LIGHT_RGB } from '../../electron/shared/liveness'
 import { projectRoot } from './process'
 import { shadeMap } from './screen-light-standin'
+import { clipFrames } from './video-frames'
 
 /**
  * The live stand-in as a camera inside the page: getUserMedia answers with a canvas's stream that
@@ -45,21 +44,8 @@ const MOTIONS: Record<string, [number, number]> = {
   'Blink your eyes': [86, 111],
 }
 
-/** The recorded head's frames from `from` on, as JPEG bytes. */
-function recordedFrames(from: number): Buffer[] {
-  const dir = mkdtempSync(join(tmpdir(), 'kiosk-light-camera-'))
-  try {
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-i', join(projectRoot, RECORDED.file), '-vf', `select='gte(n\\,${from})'`, '-fps_mode', 'passthrough', '-q:v', '3', join(dir, '%04d.jpg')])
-    return readdirSync(dir)
-      .sort()
-      .map((name) => readFileSync(join(dir, name)))
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
 export async function lightCamera(mode: 'head' | 'flat' | 'moving', { delayMs = 120, strength = 0.35 } = {}): Promise<LightCamera> {
-  const frames = mode === 'moving' ? recordedFrames(RECORDED.still) : []
+  const frames = mode === 'moving' ? clipFrames(join(projectRoot, RECORDED.file), RECORDED.still) : []
   const bytes = mode === 'moving' ? frames[0]! : await uprightFace()
   const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true })
   let shade: Uint8Array

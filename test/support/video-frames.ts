@@ -20,3 +20,16 @@ export function videoFrames(video: string, numbers: number[]): Map<number, Buffe
     rmSync(dir, { recursive: true, force: true })
   }
 }
+
+/** Every frame of a video file from frame `from` (0 = the first) on, as JPEG bytes. */
+export function clipFrames(path: string, from = 0): Buffer[] {
+  const dir = mkdtempSync(join(tmpdir(), 'clip-frames-'))
+  try {
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-i', path, '-vf', `select='gte(n\\,${from})'`, '-vsync', '0', '-q:v', '3', join(dir, 'f%04d.jpg')])
+    return readdirSync(dir)
+      .sort()
+      .map((name) => readFileSync(join(dir, name)))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { loadFacePlugins } from '../../../electron/engine/face'
@@ -9,7 +7,7 @@ import { MAX_LIGHT_FRAMES, type LightPeriod } from '../../../electron/shared/liv
 import { randomLight } from '../../../electron/services/liveness/challenge-store'
 import { startTestEngine, type TestEngine } from '../../support/engine'
 import { colourAt, relight, shadeMap } from '../../support/screen-light-standin'
-import { videoFrames } from '../../support/video-frames'
+import { clipFrames, videoFrames } from '../../support/video-frames'
 import { row, type BenchRow } from '../lib/report'
 
 /** The clips' camera rate (test/fixtures/liveness-streams.mjs). */
@@ -38,19 +36,6 @@ function marginOf(detail: string): number | null {
   const spread = /spread (\d\.\d+), needs/.exec(detail)
   if (spread) return (LIGHT_SHAPE_MIN - Number(spread[1])) / LIGHT_SHAPE_MIN
   return null
-}
-
-/** Every frame of a .y4m clip as JPEG bytes. */
-function clipFrames(path: string): Buffer[] {
-  const dir = mkdtempSync(join(tmpdir(), 'kiosk-bench-light-'))
-  try {
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-i', path, '-q:v', '3', join(dir, '%04d.jpg')])
-    return readdirSync(dir)
-      .sort()
-      .map((name) => readFileSync(join(dir, name)))
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
 }
 
 /** The times the page takes its light frames: evenly over the colours, at most MAX_LIGHT_FRAMES. */
