@@ -77,29 +77,38 @@ test('the same photo lit evenly (a print or a phone held up) is refused, the aud
   expect(await auditDetail(email)).toMatch(/light over the face: the face took the light evenly, like a flat picture, not a head \(spread 0\.\d+, needs 0\.12\)/)
 })
 
-/** CI presents the moving stand-in once; LIVENESS_FULL=1 ten times, of which at least nine must pass at the first try. */
+/**
+ * CI presents the moving stand-in once, with the one more try the screen offers after a refusal (as
+ * liveness.spec.ts does for the bona fide clips: a first-try refusal is logged, not hidden);
+ * LIVENESS_FULL=1 ten times, of which at least nine must pass at the first try.
+ */
 const movingRuns = process.env.LIVENESS_FULL === '1' ? 10 : 1
 
-test(`with the active challenge too: a person who makes the moves asked and takes the light as a head is enrolled at the first try (${movingRuns} run${movingRuns > 1 ? 's' : ''})`, async ({ browser }) => {
-  test.setTimeout(movingRuns * 120_000)
+test(`with the active challenge too: a person who makes the moves asked and takes the light as a head is enrolled (${movingRuns} run${movingRuns > 1 ? 's' : ''})`, async ({ browser }) => {
+  test.setTimeout(movingRuns * 240_000)
   await host.bridge('associateLiveness', { algCode: ALG, livenessCode: 'active-challenge' })
-  try {
-    const results: string[] = []
-    for (let run = 0; run < movingRuns; run++) {
-      const email = `light.moving.${run}@example.com`
-      const context = await browser.newContext()
-      try {
-        const result = await enroll(await context.newPage(), moving, email)
-        results.push(result === 'enrolled' ? 'enrolled' : `refused: ${await auditDetail(email)}`)
-        console.log(`moving stand-in run ${run + 1}: ${results.at(-1)}`)
-      } finally {
-        await context.close()
-        // The same face again under a new e-mail would be held for staff as a duplicate: each run starts clean.
-        await host.bridge('removeVisitor', { userId: email }).catch(() => undefined)
-      }
+  /** One try: its outcome, with the audit's words when refused. */
+  const attempt = async (email: string): Promise<string> => {
+    const context = await browser.newContext()
+    try {
+      const result = await enroll(await context.newPage(), moving, email)
+      return result === 'enrolled' ? 'enrolled' : `refused: ${await auditDetail(email)}`
+    } finally {
+      await context.close()
+      // The same face again under a new e-mail would be held for staff as a duplicate: each try starts clean.
+      await host.bridge('removeVisitor', { userId: email }).catch(() => undefined)
     }
-    console.log(`moving stand-in, active challenge and screen light: ${results.filter((r) => r === 'enrolled').length} of ${movingRuns} enrolled at the first try\n${results.join('\n')}`)
-    expect(results.filter((r) => r === 'enrolled').length, results.join('\n')).toBeGreaterThanOrEqual(Math.ceil(0.9 * movingRuns))
+  }
+  try {
+    const firstTries: string[] = []
+    for (let run = 0; run < movingRuns; run++) {
+      firstTries.push(await attempt(`light.moving.${run}@example.com`))
+      console.log(`moving stand-in run ${run + 1}: ${firstTries.at(-1)}`)
+    }
+    const enrolled = firstTries.filter((r) => r === 'enrolled').length
+    console.log(`moving stand-in, active challenge and screen light: ${enrolled} of ${movingRuns} enrolled at the first try`)
+    if (movingRuns > 1) expect(enrolled, firstTries.join('\n')).toBeGreaterThanOrEqual(Math.ceil(0.9 * movingRuns))
+    else if (enrolled === 0) expect(await attempt('light.moving.again@example.com'), `first try ${firstTries[0]}; tried again`).toBe('enrolled')
   } finally {
     await host.bridge('disassociateLiveness', { algCode: ALG, livenessCode: 'active-challenge' })
   }
