@@ -1,15 +1,17 @@
 import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { resolve } from 'node:path'
 import { projectRoot } from '../support/process'
 import { saveSectionResult, writePerformanceDoc } from './lib/performance-doc'
 import { markdownTable, thisMachine, writeReport, type BenchRow } from './lib/report'
+import { runLanes, splitLanes } from './lib/lanes'
 import type { BenchSection } from './lib/section'
 
 /**
- * npm run bench [-- --quick] [-- --only identify,load] [-- --write-doc]: runs the benchmark sections
- * one after another, prints one table and writes bench-results/latest.json. Every figure stands
- * beside a baseline measured in the same run. Missed targets are reported, never failed on; only a
- * benchmark that breaks makes the exit code non-zero.
+ * npm run bench [-- --quick [--jobs 2]] [-- --only identify,load] [-- --write-doc]: runs the benchmark
+ * sections one after another (a quick run's in `--jobs` lanes side by side: lib/lanes.ts), prints
+ * one table and writes bench-results/latest.json. Every figure stands beside a baseline measured in
+ * the same run. Missed targets are reported, never failed on; only a benchmark that breaks makes
+ * the exit code non-zero.
  *
  * A full (not quick) run also keeps each section that finished in docs/performance/ with the
  * machine and the date, and writes docs/performance.md from those files, so the docs' figures are
@@ -51,9 +53,25 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 
+const valueOf = (flag: string): string | undefined => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined)
+const jobs = Number(valueOf('--jobs') ?? 1)
+if (!Number.isInteger(jobs) || jobs < 1 || (jobs > 1 && !quick)) {
+  console.error('--jobs takes a whole number, and more than 1 only with --quick (a full run measures one section at a time)')
+  process.exit(2)
+}
+const file = resolve(projectRoot, 'bench-results', valueOf('--report') ?? (quick ? 'quick.json' : 'latest.json'))
+
 const rows: BenchRow[] = []
 const errors: Array<{ section: string; error: string }> = []
-for (const name of only) {
+if (jobs > 1) {
+  const lanes = splitLanes(only, jobs)
+  console.log(`${lanes.length} lanes side by side: ${lanes.map((lane) => lane.join(', ')).join(' | ')}`)
+  const merged = await runLanes(lanes, (lane) => file.replace(/\.json$/, `.lane-${lane + 1}.json`))
+  const at = (row: BenchRow) => (only.includes(row.section) ? only.indexOf(row.section) : only.length)
+  rows.push(...merged.rows.sort((a, b) => at(a) - at(b)))
+  errors.push(...merged.errors)
+}
+for (const name of jobs > 1 ? [] : only) {
   const started = Date.now()
   console.log(`\n== ${name}${quick ? ' (quick)' : ''}`)
   try {
@@ -70,7 +88,6 @@ for (const name of only) {
   console.log(`   (${((Date.now() - started) / 1000).toFixed(1)} s)`)
 }
 
-const file = join(projectRoot, 'bench-results', quick ? 'quick.json' : 'latest.json')
 writeReport(file, { quick, sections: only, rows, errors })
 writeFileSync(file.replace(/\.json$/, '.md'), `${markdownTable(rows)}\n`)
 console.log(`\n${markdownTable(rows)}\n\nwrote ${file} (and the table as .md)`)
