@@ -59,6 +59,7 @@ export const LIGHT_PERIODS = 9
 export const lightPeriodSchema = z.object({ colour: lightColourSchema, ms: z.number().int().min(LIGHT_MIN_MS).max(LIGHT_MAX_MS) })
 export type LightPeriod = z.infer<typeof lightPeriodSchema>
 const lightSequence = z.array(lightPeriodSchema).max(LIGHT_PERIODS)
+const lightShownAt = z.array(z.number().finite().nonnegative()).max(LIGHT_PERIODS)
 
 /** A step's evidence is a continuous run of frames (start, the move, undone): at most this many. */
 export const MAX_STEP_FRAMES = 12
@@ -105,8 +106,8 @@ export const livenessEvidenceInput = z.strictObject({
     .array(z.strictObject({ step: evidenceStepSchema, image: evidenceImage, at: z.number().finite().nonnegative() }))
     .min(1)
     .max(MAX_EVIDENCE_FRAMES),
-  /** When the screen showed the light's first colour (ms, the page's clock); with the 'light' frames. */
-  lightStartedAt: z.number().finite().nonnegative().optional(),
+  /** When the screen showed each of the light's colours (ms, the page's clock, as the frames' times); with the 'light' frames. */
+  lightShownAt: lightShownAt.optional(),
 })
 export type LivenessEvidence = z.infer<typeof livenessEvidenceInput>
 
@@ -135,9 +136,9 @@ export type LivenessOutcome = z.infer<typeof livenessOutcomeSchema>
 export const livenessEvaluateRequest = z.strictObject({
   checks: z.array(livenessCodeSchema).min(1).max(livenessCodes.length),
   steps: z.array(challengeStepSchema).max(challengeSteps.length),
-  /** The colours the services drew for this attempt (never the page's word for them), and when the page says it began showing them. */
+  /** The colours the services drew for this attempt (never the page's word for them), and when the page says it showed each. */
   light: lightSequence.default([]),
-  lightStartedAt: z.number().finite().nonnegative().optional(),
+  lightShownAt: lightShownAt.optional(),
   frames: livenessEvidenceInput.shape.frames,
   /** The samples the burst must show the same face as (1–10 base64 JPEG/PNG). */
   references: z.array(z.string().min(16).max(7_200_000)).min(1).max(10),

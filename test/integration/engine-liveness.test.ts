@@ -9,7 +9,7 @@ import { blinkInPixels } from '../../electron/engine/bio/liveness-eyes'
 import { judgeStep, type Mesh } from '../../electron/shared/liveness-motion'
 import type { ChallengeStep, EvidenceStep, LightPeriod, LivenessCode } from '../../electron/shared/liveness'
 import { LIGHT_FOLLOW_MIN, LIGHT_SHAPE_MIN } from '../../electron/engine/bio/liveness-light'
-import { colourAt, relight, shadeMap } from '../support/screen-light-standin'
+import { colourAt, relight, shadeMap, shownOnTime } from '../support/screen-light-standin'
 import { startTestEngine, TEST_TENANT, type TestEngine } from '../support/engine'
 import { bendSheet } from '../fixtures/bent-sheet.mjs'
 import { headPose } from '../fixtures/head-pose'
@@ -286,7 +286,7 @@ describe('liveness evaluation by the embedded engine', () => {
     })
 
     const judge = (light: LightPeriod[], frames: LightFrame[]) =>
-      t.call('POST', '/bioengine/liveness', { checks: ['screen-light'], steps: [], light, lightStartedAt: STARTED, frames, references: [b64(photo)] })
+      t.call('POST', '/bioengine/liveness', { checks: ['screen-light'], steps: [], light, lightShownAt: shownOnTime(light, STARTED), frames, references: [b64(photo)] })
 
     it('passes a real face relit over its own shape, colour by colour (the live stand-in), with room on both measures', async () => {
       const reply = await judge(LIGHT, await lit(LIGHT, 'head'))

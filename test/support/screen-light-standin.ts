@@ -56,6 +56,16 @@ export function shadeMap(mesh: Mesh, width: number, height: number): Float32Arra
   return map
 }
 
+/** When each colour went on screen, each on time from `startedAt` (ms, the page's clock). */
+export function shownOnTime(light: readonly LightPeriod[], startedAt: number): number[] {
+  let at = startedAt
+  return light.map((period) => {
+    const shown = at
+    at += period.ms
+    return shown
+  })
+}
+
 /** The colour on screen `t` ms after the light began (null before or after it). */
 export function colourAt(light: readonly LightPeriod[], t: number): readonly [number, number, number] | null {
   let start = 0

@@ -89,12 +89,14 @@ export interface LightMeasure {
 
 const chroma = ([r, g, b]: Rgb): [number, number] => [Math.log((r + 1) / (g + 1)), Math.log((b + 1) / (g + 1))]
 
-/** The colour shown `t` ms after the sequence began, or null in the first or last LIGHT_EDGE_MS of a colour, or outside it. */
-function colourAt(light: readonly LightPeriod[], t: number): LightColour | null {
-  let start = 0
-  for (const period of light) {
-    if (t >= start && t < start + period.ms) return t - start < LIGHT_EDGE_MS || start + period.ms - t < LIGHT_EDGE_MS ? null : period.colour
-    start += period.ms
+/**
+ * The colour on screen at `t` (the page's clock), from when each went on screen: until its drawn
+ * time is over or the next went on. Null in the first or last LIGHT_EDGE_MS of a colour, or outside them.
+ */
+function colourAt(light: readonly LightPeriod[], shownAt: readonly number[], t: number): LightColour | null {
+  for (const [i, period] of light.entries()) {
+    const [start, end] = [shownAt[i]!, Math.min(shownAt[i]! + period.ms, shownAt[i + 1] ?? Infinity)]
+    if (t >= start && t < end) return t - start < LIGHT_EDGE_MS || end - t < LIGHT_EDGE_MS ? null : period.colour
   }
   return null
 }
@@ -111,9 +113,9 @@ const pull = (colour: LightColour): [number, number] => {
  * are the screen's, never fitted to the frames, so frames lit by other colours cannot fit them.
  * Null when too few frames or colours fall inside the sequence at this delay.
  */
-function fitAt(light: readonly LightPeriod[], startedAt: number, samples: readonly LightSample[], delayMs: number): LightMeasure | null {
+function fitAt(light: readonly LightPeriod[], shownAt: readonly number[], samples: readonly LightSample[], delayMs: number): LightMeasure | null {
   const used = samples.flatMap((sample) => {
-    const colour = colourAt(light, sample.at - startedAt - delayMs)
+    const colour = colourAt(light, shownAt, sample.at - delayMs)
     return colour === null ? [] : [{ colour, chroma: sample.regions.map(chroma) }]
   })
   if (used.length < LIGHT_MIN_FRAMES || new Set(used.map((u) => u.colour)).size < LIGHT_MIN_COLOURS) return null
@@ -154,15 +156,20 @@ function fitAt(light: readonly LightPeriod[], startedAt: number, samples: readon
 
 const refused = (check: string, words: string): StepVerdict => ({ passed: false, detail: `${check}: ${words}` })
 
-/** The screen-light decision from the face's colours, frame by frame; the refusal names the measure and its margin. */
-export function judgeScreenLight(light: readonly LightPeriod[], startedAt: number | undefined, samples: readonly LightSample[]): StepVerdict & { measure: LightMeasure | null } {
+/**
+ * The screen-light decision from the face's colours, frame by frame, against when the page says each
+ * colour went on screen (`shownAt`, the page's clock, as the frames' times); the refusal names the
+ * measure and its margin.
+ */
+export function judgeScreenLight(light: readonly LightPeriod[], shownAt: readonly number[] | undefined, samples: readonly LightSample[]): StepVerdict & { measure: LightMeasure | null } {
   const fail = (verdict: StepVerdict, measure: LightMeasure | null = null) => ({ ...verdict, measure })
   if (light.length === 0) return fail(refused('frames', 'no colours were drawn for this attempt'))
-  if (startedAt === undefined) return fail(refused('frames', 'the page did not say when the screen began to light the face'))
+  if (shownAt?.length !== light.length) return fail(refused('frames', `the page did not say when the screen showed its colours (${shownAt?.length ?? 0} of ${light.length})`))
+  if (shownAt.some((at, i) => i > 0 && at <= shownAt[i - 1]!)) return fail(refused('frames', 'the times the screen showed its colours are out of order'))
   const complete = samples.filter((sample) => sample.regions.every((rgb) => rgb.every(Number.isFinite)))
   let best: LightMeasure | null = null
   for (let delay = 0; delay <= LIGHT_DELAY_MAX_MS; delay += 10) {
-    const measure = fitAt(light, startedAt, complete, delay)
+    const measure = fitAt(light, shownAt, complete, delay)
     if (measure && (!best || measure.fit > best.fit)) best = measure
   }
   if (!best) return fail(refused('frames', `too few frames of the face in the screen's light (${complete.length}; needs ${LIGHT_MIN_FRAMES} over ${LIGHT_MIN_COLOURS} colours)`))

@@ -114,7 +114,7 @@ async function screenLight(request: LivenessEvaluateRequest, frames: LivenessFac
     if (!face) return refused('frames', `a frame in the screen's light does not show exactly one face`)
     samples.push({ at: request.frames[i]!.at, regions: lightRegions(await rgbOf(images[i]!), face.mesh) })
   }
-  const verdict = judgeScreenLight(request.light, request.lightStartedAt, samples)
+  const verdict = judgeScreenLight(request.light, request.lightShownAt, samples)
   return { passed: verdict.passed, detail: verdict.detail }
 }
 

@@ -82,8 +82,8 @@ export function livenessGate(deps: LivenessGateDeps) {
       }
       const order = checkEvidenceOrder(challenge.steps, evidence.frames, challenge.light.length > 0)
       if (!order.ok) throw failed(order.words)
-      const startedAt = evidence.lightStartedAt === undefined ? {} : { lightStartedAt: evidence.lightStartedAt }
-      const record = await deps.evaluate({ checks: challenge.checks, steps: challenge.steps, light: challenge.light, ...startedAt, frames: evidence.frames, references })
+      const shown = evidence.lightShownAt === undefined ? {} : { lightShownAt: evidence.lightShownAt }
+      const record = await deps.evaluate({ checks: challenge.checks, steps: challenge.steps, light: challenge.light, ...shown, frames: evidence.frames, references })
       if (!record.passed || !record.sameFace) throw failed(failureWords(record))
       return { outcome: { status: 'passed', checks: record.checks, note: null }, release }
     },

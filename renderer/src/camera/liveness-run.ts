@@ -3,6 +3,7 @@ import { MAX_EVIDENCE_FRAMES, MAX_LIGHT_FRAMES, MAX_STEP_FRAMES } from '@shared/
 import { BLINK_REOPEN_RATIO, frameSignals, judgeStep, turnSign, type FrameSignals, type Mesh, type StepVerdict } from '@shared/liveness-motion'
 import { judgeTiming, judgeTurnPath, MAX_FRAME_GAP_MS, TURN_JUMP_MIN } from '@shared/liveness-continuity'
 import { t } from '../i18n'
+import { LightShow } from './light-show'
 
 /**
  * The page's side of a liveness challenge, as a pure state machine fed one face-mesh observation
@@ -163,8 +164,8 @@ export class LivenessRun {
   private passiveTaken = 0
   private lastPassiveAt = -Infinity
   private readonly light: LightPeriod[]
-  /** When the light began (the page's clock, as the frames' times): the colours follow from it. */
-  lightStartedAt: number | null = null
+  /** The light as the screen painted it: when each colour went on is sent with the frames. */
+  readonly lightShow: LightShow
   private lightTaken = 0
   private lastLightAt = -Infinity
   private grabbed = 0
@@ -176,6 +177,7 @@ export class LivenessRun {
     private readonly checks: MotionChecks = sharedChecks,
   ) {
     this.light = challenge.light ?? []
+    this.lightShow = new LightShow(this.light)
     const steps: EvidenceStep[] = [...challenge.steps, ...(this.light.length > 0 ? (['light'] as const) : [])]
     this.steps = steps.length > 0 ? steps : ['passive']
     this.stepMs = challenge.stepSeconds * 1000
@@ -186,15 +188,10 @@ export class LivenessRun {
     return this.light.reduce((sum, period) => sum + period.ms, 0) + LIGHT_TAIL_MS
   }
 
-  /** The colour the screen shows at `now` (the page's clock), or null outside the light. */
-  lightColourAt(now: number): LightColour | null {
-    if (this.lightStartedAt === null || this.status !== 'running') return null
-    let start = this.lightStartedAt
-    for (const period of this.light) {
-      if (now >= start && now < start + period.ms) return period.colour
-      start += period.ms
-    }
-    return null
+  /** The colour the screen paints at `now` (the page's clock; each paint counts), or null outside the light. */
+  paintLight(now: number): LightColour | null {
+    if (this.status !== 'running' || this.steps[this.index] !== 'light') return null
+    return this.lightShow.paint(now)
   }
 
   /** A step's time: the light's own length and some to spare, else the tenant's step time. */
@@ -238,7 +235,6 @@ export class LivenessRun {
     else if (step === 'light') this.lit(at, out)
     else if (this.seen) this.after(step, { index, at, mesh }, out)
     else this.watch(step, { index, at, mesh })
-    if (step === 'light' && this.status === 'running' && this.lightStartedAt === null) this.lightStartedAt = at
     if (this.status === 'running' && at - this.stepStartedAt >= this.timeFor(step)) {
       // Out of time: the page sends what it has (at least one frame) and the services decide.
       if (this.grabbed === 0) {
@@ -395,18 +391,20 @@ export class LivenessRun {
   }
 
   /**
-   * The screen's light: a frame with the face every so often from its start to its end (and the
-   * tail), spread so MAX_LIGHT_FRAMES cover it all; the engine judges how the face's colour follows.
+   * The screen's light: from its first paint, a frame with the face every so often until the last
+   * colour's time and the tail are over, spread so MAX_LIGHT_FRAMES cover it all; the engine judges
+   * how the face's colour follows.
    */
   private lit(at: number, out: RunUpdate): void {
-    if (this.lightStartedAt === null) return
+    const { startedAt, endsAt } = this.lightShow
+    if (startedAt === null || at < startedAt) return
     const gap = this.lightMs / MAX_LIGHT_FRAMES
     if (at - this.lastLightAt >= gap && this.lightTaken < MAX_LIGHT_FRAMES) {
       this.lastLightAt = at
       this.lightTaken++
       this.take(out, 'light', 0)
     }
-    if (at - this.lightStartedAt >= this.lightMs) this.next()
+    if (endsAt !== null && at >= endsAt + LIGHT_TAIL_MS) this.next()
   }
 
   private next(): void {

@@ -25,16 +25,16 @@ export interface LivenessLoopOptions {
   challenge: LivenessChallenge | null
   /** The camera is running and the challenge is wanted. */
   running: boolean
-  /** The challenge ended (done, or a step ran out of time): the frames to send, the step that was not seen in time, and when the screen's light began. */
-  onFinished: (frames: LivenessEvidence['frames'], notSeen: EvidenceStep | null, lightStartedAt: number | null) => void
+  /** The challenge ended (done, or a step ran out of time): the frames to send, the step that was not seen in time, and when the screen showed each of its light's colours. */
+  onFinished: (frames: LivenessEvidence['frames'], notSeen: EvidenceStep | null, lightShownAt: number[]) => void
   onProblem: (text: string) => void
 }
 
 export interface LivenessLoop {
   view: RunView | null
   fps: number
-  /** The colour the screen must show now (performance.now()), or null: read on each animation frame. */
-  lightColourAt: (now: number) => LightColour | null
+  /** The colour the screen paints now (performance.now()), or null: asked on each animation frame, each paint noted. */
+  paintLight: (now: number) => LightColour | null
 }
 
 function jpeg(source: HTMLCanvasElement): string {
@@ -129,7 +129,7 @@ export function useLivenessLoop({ video, detector, challenge, running, onFinishe
         const wait = MIN_FRAME_MS - (performance.now() - started)
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
       }
-      if (!stopped && run.status !== 'running') handlers.current.onFinished(frames, run.status === 'timed-out' ? run.view().step : null, run.lightStartedAt === null ? null : Math.round(run.lightStartedAt))
+      if (!stopped && run.status !== 'running') handlers.current.onFinished(frames, run.status === 'timed-out' ? run.view().step : null, run.lightShow.shownAt.map(Math.round))
     }
     void loop()
     return () => {
@@ -139,5 +139,5 @@ export function useLivenessLoop({ video, detector, challenge, running, onFinishe
     }
   }, [running, detector, challenge, video])
 
-  return { view, fps, lightColourAt: (now) => current.current?.lightColourAt(now) ?? null }
+  return { view, fps, paintLight: (now) => current.current?.paintLight(now) ?? null }
 }

@@ -68,8 +68,8 @@ export function LivenessCheck({ video, detector, cameraRunning, start, fromFile,
 
   const canRun = challenge !== null && !fromFile && detector !== 'failed'
   const finish = useCallback(
-    (frames: LivenessEvidence['frames'], notSeen: EvidenceStep | null, lightStartedAt: number | null) => {
-      if (challenge?.challengeId) onFinished({ liveness: { challengeId: challenge.challengeId, frames, ...(lightStartedAt === null ? {} : { lightStartedAt }) } }, notSeen)
+    (frames: LivenessEvidence['frames'], notSeen: EvidenceStep | null, lightShownAt: number[]) => {
+      if (challenge?.challengeId) onFinished({ liveness: { challengeId: challenge.challengeId, frames, ...(lightShownAt.length > 0 ? { lightShownAt } : {}) } }, notSeen)
     },
     [challenge, onFinished],
   )
@@ -126,7 +126,7 @@ export function LivenessCheck({ video, detector, cameraRunning, start, fromFile,
             </p>
             {view?.hint ? <p className="lv-hint">{view.hint}</p> : null}
           </div>
-          {view?.step === 'light' && view.status === 'running' ? <ScreenLight colourAt={loop.lightColourAt} around={video} prompt={view.prompt} /> : null}
+          {view?.step === 'light' && view.status === 'running' ? <ScreenLight paint={loop.paintLight} around={video} prompt={view.prompt} /> : null}
           {view ? (
             <p className="lv-time" data-testid="liveness-time">
               {t('liveness.secondsLeft', { count: view.secondsLeft })}

@@ -3,19 +3,19 @@ import { LIGHT_RGB, type LightColour } from '@shared/liveness'
 
 /**
  * The screen-light check's light: everything around the camera picture in the colour the run says
- * for this instant (read on each animation frame, so a colour lasts as long as it was drawn for),
- * the picture itself left clear so the person still sees their face. The colour is also on
- * `data-colour`, for whoever checks what the screen showed.
+ * for each paint (asked on each animation frame: the run notes when each colour went on screen and
+ * keeps it there its drawn time), the picture itself left clear so the person still sees their face.
+ * The colour is also on `data-colour`, for whoever checks what the screen showed.
  */
-export function ScreenLight({ colourAt, around, prompt }: { colourAt: (now: number) => LightColour | null; around: RefObject<HTMLElement | null>; prompt: string }) {
+export function ScreenLight({ paint, around, prompt }: { paint: (now: number) => LightColour | null; around: RefObject<HTMLElement | null>; prompt: string }) {
   const ring = useRef<HTMLDivElement>(null)
-  const read = useRef(colourAt)
+  const read = useRef(paint)
   useLayoutEffect(() => {
-    read.current = colourAt
+    read.current = paint
   })
   useEffect(() => {
     let frame = 0
-    const paint = () => {
+    const draw = () => {
       const element = ring.current
       const box = around.current?.getBoundingClientRect()
       if (element && box) {
@@ -27,9 +27,9 @@ export function ScreenLight({ colourAt, around, prompt }: { colourAt: (now: numb
         element.style.width = `${box.width}px`
         element.style.height = `${box.height}px`
       }
-      frame = requestAnimationFrame(paint)
+      frame = requestAnimationFrame(draw)
     }
-    frame = requestAnimationFrame(paint)
+    frame = requestAnimationFrame(draw)
     return () => cancelAnimationFrame(frame)
   }, [around])
   return (

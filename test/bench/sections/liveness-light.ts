@@ -6,7 +6,7 @@ import { LIGHT_FOLLOW_MIN, LIGHT_SHAPE_MIN } from '../../../electron/engine/bio/
 import { MAX_LIGHT_FRAMES, type LightPeriod } from '../../../electron/shared/liveness'
 import { randomLight } from '../../../electron/services/liveness/challenge-store'
 import { startTestEngine, type TestEngine } from '../../support/engine'
-import { colourAt, relight, shadeMap } from '../../support/screen-light-standin'
+import { colourAt, relight, shadeMap, shownOnTime } from '../../support/screen-light-standin'
 import { clipFrames, videoFrames } from '../../support/video-frames'
 import { row, type BenchRow } from '../lib/report'
 
@@ -66,7 +66,7 @@ export async function screenLightErrorRates(quick: boolean, log: (line: string) 
     const t = engine
     const judge = async (light: LightPeriod[], images: Buffer[], reference: Buffer): Promise<Verdict> => {
       const frames = frameTimes(light).map((at, i) => ({ step: 'light', image: images[i]!.toString('base64'), at: STARTED + at }))
-      const reply = await t.call('POST', '/bioengine/liveness', { checks: ['screen-light'], steps: [], light, lightStartedAt: STARTED, frames, references: [reference.toString('base64')] })
+      const reply = await t.call('POST', '/bioengine/liveness', { checks: ['screen-light'], steps: [], light, lightShownAt: shownOnTime(light, STARTED), frames, references: [reference.toString('base64')] })
       if (reply.status !== 200) throw new Error(`liveness ${reply.status}: ${JSON.stringify(reply.body)}`)
       const detail = String(reply.body.checks?.[0]?.detail ?? reply.body.detail ?? '')
       return { passed: reply.body.passed === true, margin: reply.body.passed ? null : marginOf(detail), detail }
