@@ -90,12 +90,12 @@ export interface LightMeasure {
 const chroma = ([r, g, b]: Rgb): [number, number] => [Math.log((r + 1) / (g + 1)), Math.log((b + 1) / (g + 1))]
 
 /**
- * The colour on screen at `t` (the page's clock), from when each went on screen: until its drawn
- * time is over or the next went on. Null in the first or last LIGHT_EDGE_MS of a colour, or outside them.
+ * The colour on screen at `t` (the page's clock), from when each went on screen until the next went
+ * on (the last: for its drawn time). Null in the first or last LIGHT_EDGE_MS of a colour, or outside them.
  */
 function colourAt(light: readonly LightPeriod[], shownAt: readonly number[], t: number): LightColour | null {
   for (const [i, period] of light.entries()) {
-    const [start, end] = [shownAt[i]!, Math.min(shownAt[i]! + period.ms, shownAt[i + 1] ?? Infinity)]
+    const [start, end] = [shownAt[i]!, shownAt[i + 1] ?? shownAt[i]! + period.ms]
     if (t >= start && t < end) return t - start < LIGHT_EDGE_MS || end - t < LIGHT_EDGE_MS ? null : period.colour
   }
   return null
