@@ -2,8 +2,10 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { createFrontDesk } from '../../electron/records/frontdesk/create-front-desk'
 import type { FrontDesk } from '../../electron/records/frontdesk/front-desk'
 import { FRONTDESK_FILE, openLocalFrontDesk, type LocalFrontDesk } from '../../electron/records/frontdesk/local'
+import { StoreUnavailableError, type Database } from '../../electron/records/sql/types'
 import { KioskError, unwrapEnvelope } from '../../electron/shared/errors'
 import { Sessions } from '../../electron/services/staff/sessions'
 import { signInInput } from '../../electron/shared/staff'
@@ -70,6 +72,42 @@ describe('staff accounts', () => {
     for (let i = 0; i < 3; i++) await expect(verify(accounts, 'élise', 'wrong')).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
     await expect(verify(accounts, 'ÉLISE', 'right-secret')).rejects.toMatchObject({ code: 'TOO_MANY_ATTEMPTS' })
     await close()
+  })
+
+  it('checks a session while the database takes no writes (a failover: reads from the standby): answered from the read, its activity written on a later call; one idle past the limit still ends', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kiosk-accounts-'))
+    const clock = { now: 1_000_000 }
+    const local = await openLocalFrontDesk({ dataDir: dir, now: () => clock.now })
+    let writable = true
+    // The site's database as the engines see it while its primary is lost: reads answer, writes are refused as unavailable (a 503).
+    const standby = new Proxy(local.database, {
+      get(target, property) {
+        if (!writable && (property === 'run' || property === 'exec' || property === 'transaction')) return () => Promise.reject(new StoreUnavailableError('the primary cannot be reached'))
+        const value = Reflect.get(target, property) as unknown
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    }) as Database
+    const idleMs = 60 * 60_000
+    const desk = createFrontDesk(standby, { now: () => clock.now, sessionIdleMs: idleMs })
+    try {
+      const { session } = await desk.createFirstAdmin('Ada', 'correct horse 1', null)
+      // A minute on: the check would write the session's activity, and the database takes no writes.
+      clock.now += 60_000
+      writable = false
+      expect(await desk.session(session)).toEqual({ account: 'Ada', role: 'admin' })
+      // Writable again a second later: this call's activity is written, so the idle limit counts from it.
+      clock.now += 1_000
+      writable = true
+      expect(await desk.session(session)).toEqual({ account: 'Ada', role: 'admin' })
+      clock.now += idleMs - 1
+      expect(await desk.session(session)).toEqual({ account: 'Ada', role: 'admin' })
+      // Idle past the limit while no writes are taken: ended all the same (it is forgotten once the database takes writes).
+      clock.now += idleMs + 1
+      writable = false
+      await expect(desk.session(session)).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    } finally {
+      await local.close()
+    }
   })
 
   it('backs off exponentially after failures, across a restart, and answers an unknown name the same way', async () => {

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto'
 import { KioskError } from '../../shared/errors'
 import type { StaffSessionResult } from '../../shared/frontdesk-api'
 import { accountKey, type StaffRole } from '../../shared/staff'
-import { UniqueViolationError } from '../sql/types'
+import { StoreUnavailableError, UniqueViolationError } from '../sql/types'
 import { accountView, type AccountRow } from './accounts-repository'
 import type { FrontDesk } from './front-desk'
 import type { FrontDeskRecords, RulesContext } from './records'
@@ -51,6 +51,15 @@ export function staffRules(context: RulesContext, options: StaffRulesOptions = {
   }
   function ended(): never {
     throw new KioskError('UNAUTHORIZED', 'Your staff session has ended: sign in again.')
+  }
+  /** A bookkeeping write's result, or undefined when the database takes no writes now. */
+  async function unlessUnwritable<T>(write: Promise<T>): Promise<T | undefined> {
+    try {
+      return await write
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return undefined
+      throw error
+    }
   }
   const firstExists = () => new KioskError('FORBIDDEN', 'The first administrator already exists: sign in instead.')
   const nameTaken = (name: string) => new KioskError('REJECTED', `An account named ${name} already exists.`)
@@ -139,20 +148,26 @@ export function staffRules(context: RulesContext, options: StaffRulesOptions = {
       return refused()
     },
 
+    /**
+     * The session's account and role, from reads: its writes (the activity, forgetting an ended
+     * session) are bookkeeping, skipped while the database takes no writes (a site's primary lost,
+     * its standby answering reads), so staff keep acting through a failover and the activity is
+     * written on a later call.
+     */
     async session(token) {
       const tokenHash = sha256(token)
       const { sessions, accounts } = context.records
       const row = await sessions.get(tokenHash)
       if (!row || row.last_active_at < now() - idleMs) {
         // Gone, or idle past the limit: an idle one is forgotten now.
-        if (row) await sessions.delete(tokenHash)
+        if (row) await unlessUnwritable(sessions.delete(tokenHash))
         return ended()
       }
       // Every staff call (status polls too) asks: the activity is written at most every few seconds, not per call.
-      if (now() - row.last_active_at >= TOUCH_EVERY_MS && !(await sessions.touch(tokenHash, now(), now() - idleMs))) return ended()
+      if (now() - row.last_active_at >= TOUCH_EVERY_MS && (await unlessUnwritable(sessions.touch(tokenHash, now(), now() - idleMs))) === false) return ended()
       const account = await accounts.byKey(row.account_key)
       if (!account || account.disabled === 1) {
-        await sessions.delete(tokenHash)
+        await unlessUnwritable(sessions.delete(tokenHash))
         return ended()
       }
       return { account: account.name, role: account.role }
