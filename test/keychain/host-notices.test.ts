@@ -303,9 +303,11 @@ describe('host notifications (real SMTP server, webhook receiver and keychain)',
     const delivered = (await arrive(first, 'Amélie Visitor', { webhookUrl: receiver.url })).queued
     expect(delivered).toHaveLength(2)
     await eventually('both channels delivered', async () => (await list(first)).filter((n) => delivered.some((d) => d.id === n.id)).every((n) => n.state === 'delivered'))
-    // Pending when the kiosk stops: the receiver answers 503 and the SMTP server 421, so both wait to be retried.
-    receiver.answer([503, 503, 503, 503, 503, 503, 503, 503, 503, 503])
-    smtp.answer([421, 421, 421, 421, 421, 421, 421, 421, 421, 421])
+    // Pending when the kiosk stops: the receiver answers 503 and the SMTP server 421 until told
+    // otherwise, so both wait to be retried. (Ten such answers last about a second of 20–200 ms
+    // backoffs: on a busy machine one notice could be delivered before the wait below saw both waiting.)
+    receiver.answer(Array<number>(1000).fill(503))
+    smtp.answer(Array<number>(1000).fill(421))
     const pending = (await arrive(first, 'Bea Pending', { webhookUrl: receiver.url })).queued
     await eventually('both tried and waiting', async () => {
       const now = (await list(first)).filter((n) => pending.some((p) => p.id === n.id))
